@@ -1,0 +1,56 @@
+//===- Diagnostics.h - Reporting broken HPVM IR rules -----------*- C++ -*-===//
+//
+// Every HPVM pass reports a broken rule as a DiagnosticInfoHPVM through the
+// LLVMContext, never by asserting: the message names the rule (as in
+// docs/ir.md), the function, the node and, where there is one, the offending
+// instruction and its source line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_IR_DIAGNOSTICS_H
+#define HPVM_IR_DIAGNOSTICS_H
+
+#include "llvm/IR/DiagnosticInfo.h"
+
+#include <string>
+
+namespace llvm {
+class Function;
+class Instruction;
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace hpvm {
+
+class DiagnosticInfoHPVM : public llvm::DiagnosticInfo {
+public:
+  DiagnosticInfoHPVM(llvm::DiagnosticSeverity Severity, std::string Rule,
+                     std::string Message, const llvm::Function *F = nullptr,
+                     std::string Node = "",
+                     const llvm::Instruction *At = nullptr);
+
+  const std::string &rule() const { return Rule; }
+  const std::string &message() const { return Message; }
+  /// "[rule] function 'f', node 'n': message\n  at: <instruction> (file:line)"
+  void print(llvm::DiagnosticPrinter &DP) const override;
+  static bool classof(const llvm::DiagnosticInfo *DI);
+  static int kindID();
+
+private:
+  std::string Rule, Message, Node;
+  const llvm::Function *F;
+  const llvm::Instruction *At;
+};
+
+/// Reports an error through Ctx; the pass that calls it must leave the
+/// module valid LLVM IR.
+/// True once an error was reported through reportError in this process.
+bool hadErrors();
+
+void reportError(llvm::LLVMContext &Ctx, std::string Rule, std::string Message,
+                 const llvm::Function *F = nullptr, std::string Node = "",
+                 const llvm::Instruction *At = nullptr);
+
+} // namespace hpvm
+
+#endif // HPVM_IR_DIAGNOSTICS_H

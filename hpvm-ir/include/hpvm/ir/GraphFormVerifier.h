@@ -1,0 +1,24 @@
+//===- GraphFormVerifier.h - Rules of a module in graph form ----*- C++ -*-===//
+//
+// verifyGraph's model rules plus what needs the LLVM module: every leaf
+// function exists and its signature matches its node, no leaf writes through
+// an input-only buffer, every launch names a known graph with arguments that
+// match its root's parameters.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_IR_GRAPHFORMVERIFIER_H
+#define HPVM_IR_GRAPHFORMVERIFIER_H
+
+namespace llvm {
+class Module;
+}
+
+namespace hpvm {
+
+/// Reports every broken rule through the module's context (DiagnosticInfoHPVM)
+/// and returns how many there were.
+unsigned verifyGraphForm(llvm::Module &M);
+
+} // namespace hpvm
+
+#endif // HPVM_IR_GRAPHFORMVERIFIER_H

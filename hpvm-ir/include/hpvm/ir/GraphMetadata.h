@@ -1,0 +1,62 @@
+//===- GraphMetadata.h - The graph form encoded in an LLVM module -*- C++ -*-=//
+//
+// A module in graph form carries its graphs in the named metadata
+// !hpvm.graphs (encoding in docs/ir.md §3.2), its leaves as ordinary
+// functions, and one call to @hpvm.launch per graph at the launch site.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_IR_GRAPHMETADATA_H
+#define HPVM_IR_GRAPHMETADATA_H
+
+#include "hpvm/ir/Graph.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace llvm {
+class CallInst;
+class Function;
+class Module;
+class Type;
+class LLVMContext;
+} // namespace llvm
+
+namespace hpvm {
+
+/// Named metadata holding one entry per graph.
+constexpr const char *GraphsMetadataName = "hpvm.graphs";
+/// void @hpvm.launch(ptr @<graph name string>, <root params>...)
+constexpr const char *LaunchFunctionName = "hpvm.launch";
+/// i64 @hpvm.instance.id(i32 level, i32 dim): inside a leaf function, the
+/// instance id along dimension `dim` of the leaf (level 0) or of its
+/// level-th ancestor.
+constexpr const char *InstanceIdFunctionName = "hpvm.instance.id";
+
+/// Replaces !hpvm.graphs with the encoding of Graphs.
+void writeGraphs(llvm::Module &M, const std::vector<const Graph *> &Graphs);
+
+/// Decodes !hpvm.graphs. An absent entry gives an empty vector; malformed
+/// metadata gives an error naming the graph, the node and the field.
+llvm::Expected<std::vector<Graph>> readGraphs(const llvm::Module &M);
+
+/// True if M has graphs (i.e. is in graph form, at least partly).
+bool hasGraphs(const llvm::Module &M);
+
+/// The LLVM type of a scalar parameter or output.
+llvm::Type *toLLVMType(ScalarType T, llvm::LLVMContext &Ctx);
+/// The model's scalar type for an LLVM type, if it has one.
+std::optional<ScalarType> fromLLVMType(const llvm::Type *T);
+
+/// The declarations of @hpvm.launch and @hpvm.instance.id, created on demand.
+llvm::Function *getLaunchFunction(llvm::Module &M);
+llvm::Function *getInstanceIdFunction(llvm::Module &M);
+
+/// The graph a launch call starts (the string its first operand points to),
+/// or an empty string when Call is not a well-formed launch.
+std::string launchedGraphName(const llvm::CallInst &Call);
+
+} // namespace hpvm
+
+#endif // HPVM_IR_GRAPHMETADATA_H

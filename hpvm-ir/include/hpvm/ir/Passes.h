@@ -1,0 +1,64 @@
+//===- Passes.h - The HPVM passes for the new pass manager ------*- C++ -*-===//
+//
+//   hpvm-verify   check the region form and/or the graph form
+//   hpvm-extract  region form -> graph form
+//   hpvm-prepare  graph form -> region form
+//   hpvm-strip    remove region markers: the plain sequential program
+//   hpvm-print    text dump of every graph (to stdout)
+//   hpvm-dot      Graphviz DOT of every graph (to stdout)
+//
+// Passes that find broken rules report them through the LLVMContext and
+// leave the module unchanged; drivers check hpvm::hadErrors()
+// (Diagnostics.h) afterwards.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_IR_PASSES_H
+#define HPVM_IR_PASSES_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class PassBuilder;
+}
+
+namespace hpvm {
+
+struct VerifyPass : llvm::PassInfoMixin<VerifyPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+struct ExtractPass : llvm::PassInfoMixin<ExtractPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+struct PreparePass : llvm::PassInfoMixin<PreparePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+struct StripPass : llvm::PassInfoMixin<StripPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+struct PrintPass : llvm::PassInfoMixin<PrintPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+struct DotPass : llvm::PassInfoMixin<DotPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// The transforms themselves, for drivers that do not use a pass manager.
+/// Each returns the number of errors reported (0 = success, module changed
+/// as described; >0 = module left as it was).
+unsigned verifyModule(llvm::Module &M);
+unsigned extractGraphs(llvm::Module &M);
+unsigned prepareRegions(llvm::Module &M);
+unsigned stripRegions(llvm::Module &M);
+
+/// Registers the passes above by name with PB (for -passes=...).
+void registerPasses(llvm::PassBuilder &PB);
+
+} // namespace hpvm
+
+#endif // HPVM_IR_PASSES_H

@@ -1,0 +1,62 @@
+//===- Diagnostics.cpp ----------------------------------------------------===//
+#include "hpvm/ir/Diagnostics.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+
+using namespace llvm;
+
+namespace hpvm {
+
+static std::atomic<bool> ErrorsReported{false};
+bool hadErrors() { return ErrorsReported; }
+
+int DiagnosticInfoHPVM::kindID() {
+  static const int ID = getNextAvailablePluginDiagnosticKind();
+  return ID;
+}
+
+DiagnosticInfoHPVM::DiagnosticInfoHPVM(DiagnosticSeverity Severity,
+                                       std::string Rule, std::string Message,
+                                       const Function *F, std::string Node,
+                                       const Instruction *At)
+    : DiagnosticInfo(kindID(), Severity), Rule(std::move(Rule)),
+      Message(std::move(Message)), Node(std::move(Node)), F(F), At(At) {}
+
+bool DiagnosticInfoHPVM::classof(const DiagnosticInfo *DI) {
+  return DI->getKind() == kindID();
+}
+
+void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "[" << Rule << "] ";
+  if (F)
+    OS << "function '" << F->getName() << "', ";
+  if (!Node.empty())
+    OS << "node '" << Node << "', ";
+  OS << Message;
+  if (At) {
+    OS << "\n  at:";
+    At->print(OS);
+    if (const DebugLoc &DL = At->getDebugLoc())
+      OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":"
+         << DL.getCol() << ")";
+  }
+  DP << OS.str();
+}
+
+void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,
+                 const Function *F, std::string Node, const Instruction *At) {
+  ErrorsReported = true;
+  Ctx.diagnose(DiagnosticInfoHPVM(DS_Error, std::move(Rule), std::move(Message),
+                                  F, std::move(Node), At));
+}
+
+} // namespace hpvm

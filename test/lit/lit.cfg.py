@@ -1,0 +1,22 @@
+# lit configuration for HPVM's FileCheck tests.
+import os
+import lit.formats
+
+config.name = "HPVM"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hpvm_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.hpvm_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+config.substitutions.append(("%hpvm-opt", os.path.join(config.hpvm_tools_dir, "hpvm-opt")))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+import shutil
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
