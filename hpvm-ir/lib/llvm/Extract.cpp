@@ -1,1 +1,598 @@
-// placeholder: being written
+//===- Extract.cpp - Region form to graph form ----------------------------===//
+//
+// EXTRACT turns every top-level region of a function into one graph:
+//  * each region becomes a node whose parameters are its named buffers and
+//    values, the extents it needs, and the scalars its body uses from
+//    outside the graph;
+//  * each leaf's body becomes an SPMD function of the instance id: one
+//    iteration of its innermost parallel loop, with the induction variables
+//    of its own and its ancestors' loops replaced by @hpvm.instance.id;
+//  * pure values an internal node computes are recomputed in the leaves
+//    that use them, so internal nodes keep no code;
+//  * siblings are ordered by their buffer conflicts in program order;
+//  * the region itself is replaced by a call to @hpvm.launch.
+//
+//===----------------------------------------------------------------------===//
+#include "RegionAnalysis.h"
+
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace hpvm {
+
+namespace {
+
+/// A node being built, with the SSA value each parameter stands for. All
+/// regions of a graph live in one function, so a value means the same thing
+/// in a node and in its parent: that is what bindings are computed from.
+struct NodeState {
+  Region *R = nullptr;
+  Node *N = nullptr;
+  NodeState *Parent = nullptr;
+  std::vector<std::unique_ptr<NodeState>> Children;
+  SmallVector<Value *, 8> ParamValues;
+};
+
+/// How a leaf obtains a value its body uses but does not define.
+struct LiveIn {
+  enum class Kind { Param, InstanceId, Clone, Keep } K = Kind::Keep;
+  unsigned Param = 0;
+  unsigned Level = 0, Dim = 0;
+};
+
+class Extractor {
+public:
+  Extractor(Function &F, StringSet<> &GraphNames, std::vector<Graph> &Graphs)
+      : F(F), M(*F.getParent()), Ctx(F.getContext()), GraphNames(GraphNames),
+        Graphs(Graphs) {}
+  unsigned run();
+
+private:
+  void error(const std::string &Rule, const std::string &Message,
+             const Region &R, const Instruction *At) {
+    reportError(Ctx, Rule, Message, &F, R.Name, At);
+    ++Errors;
+  }
+  void extractGraph(Region &Root);
+  std::unique_ptr<NodeState> buildNode(Region &R, Node &N, NodeState *Parent);
+  void hoistExtents(Region &R, Region &Root);
+  Extent extentFor(NodeState &S, Value *V, const std::string &Name);
+  unsigned valueParam(NodeState &S, Value *V, std::string Name);
+  void outlineLeaves(NodeState &S);
+  void outlineLeaf(NodeState &S);
+  bool planLiveIn(NodeState &S, Value *V, MapVector<Value *, LiveIn> &Plan);
+  void bindChildren(NodeState &S);
+  void addEdges(NodeState &S);
+  void replaceWithLaunch(NodeState &Root, const std::string &GraphName);
+  bool launchAvailable(Value *V) const;
+
+  Function &F;
+  Module &M;
+  LLVMContext &Ctx;
+  StringSet<> &GraphNames;
+  std::vector<Graph> &Graphs;
+  unsigned Errors = 0;
+  Region *CurrentRoot = nullptr;
+  /// Induction variable -> (region, dim) for every replicated region.
+  DenseMap<const PHINode *, std::pair<const Region *, unsigned>> Inductions;
+  DenseMap<const Region *, ParallelNest> Nests;
+};
+
+} // namespace
+
+static std::string uniqueName(StringRef Base, const StringSet<> &Taken) {
+  if (!Taken.count(Base))
+    return Base.str();
+  for (unsigned I = 1;; ++I) {
+    std::string Candidate = (Base + "." + Twine(I)).str();
+    if (!Taken.count(Candidate))
+      return Candidate;
+  }
+}
+
+static std::string describe(const Value *V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  V->printAsOperand(OS, /*PrintType=*/false);
+  return OS.str();
+}
+
+/// A value can be passed to the launch if it exists before the graph starts.
+bool Extractor::launchAvailable(Value *V) const {
+  if (isa<Argument>(V) || isa<GlobalValue>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  return I && !CurrentRoot->contains(I) && I != CurrentRoot->Entry;
+}
+
+unsigned Extractor::valueParam(NodeState &S, Value *V, std::string Name) {
+  for (unsigned I = 0; I < S.ParamValues.size(); ++I)
+    if (S.ParamValues[I] == V && !S.N->Params[I].isBuffer())
+      return I;
+  StringSet<> Taken;
+  for (const Param &P : S.N->Params)
+    Taken.insert(P.Name);
+  if (Name.empty())
+    Name = V->hasName() ? V->getName().str() : "v";
+  S.ParamValues.push_back(V);
+  return S.N->addValue(uniqueName(Name, Taken), *fromLLVMType(V->getType()));
+}
+
+Extent Extractor::extentFor(NodeState &S, Value *V, const std::string &Name) {
+  if (auto *C = dyn_cast<ConstantInt>(V))
+    return Extent::constant(C->getZExtValue());
+  return Extent::param(valueParam(S, V, V->hasName() ? "" : Name));
+}
+
+/// Extents of nested nodes are computed where the frontend put them, inside
+/// their parent; the verifier has checked they are pure and independent of
+/// instance ids, so they can run before the launch instead.
+void Extractor::hoistExtents(Region &R, Region &Root) {
+  std::function<void(Value *)> Hoist = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !Root.contains(I))
+      return;
+    for (Value *Op : I->operands())
+      Hoist(Op);
+    I->moveBefore(Root.Entry);
+  };
+  if (&R != &Root) {
+    for (Value *D : R.Dims)
+      Hoist(D);
+    for (RegionBuffer &B : R.Buffers)
+      Hoist(B.Bytes);
+  }
+  for (auto &C : R.Children)
+    hoistExtents(*C, Root);
+}
+
+std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
+                                                NodeState *Parent) {
+  auto S = std::make_unique<NodeState>();
+  S->R = &R;
+  S->N = &N;
+  S->Parent = Parent;
+  N.Targets = R.Targets;
+  StringSet<> Taken;
+  for (RegionBuffer &B : R.Buffers) {
+    std::string Name = uniqueName(
+        B.Ptr->hasName() ? B.Ptr->getName() : "buf" + Twine(Taken.size()).str(),
+        Taken);
+    Taken.insert(Name);
+    // The byte size is filled in below, once the buffer exists.
+    S->ParamValues.push_back(B.Ptr);
+    N.addBuffer(Name, B.Mode, Extent::constant(0));
+  }
+  for (unsigned I = 0; I < R.Buffers.size(); ++I)
+    N.Params[I].Bytes =
+        extentFor(*S, R.Buffers[I].Bytes, "bytes." + N.Params[I].Name);
+  // Values computed inside the graph are recomputed by the leaves that use
+  // them; only values from outside become parameters.
+  for (Value *V : R.Values)
+    if (isa<Constant>(V) || launchAvailable(V))
+      valueParam(*S, V, "");
+  std::vector<Extent> Dims;
+  for (unsigned K = 0; K < R.Dims.size(); ++K)
+    Dims.push_back(extentFor(*S, R.Dims[K], "dim" + std::to_string(K)));
+  N.setDims(std::move(Dims));
+
+  StringSet<> ChildNames;
+  for (auto &C : R.Children) {
+    std::string Name = uniqueName(C->Name, ChildNames);
+    ChildNames.insert(Name);
+    Node &Child = C->isLeaf() ? N.addLeaf(Name, "") : N.addInternal(Name);
+    S->Children.push_back(buildNode(*C, Child, S.get()));
+  }
+  return S;
+}
+
+/// Decides how the leaf gets V; records parameters it needs. Returns false
+/// after reporting when V cannot be made available inside the leaf.
+bool Extractor::planLiveIn(NodeState &S, Value *V,
+                           MapVector<Value *, LiveIn> &Plan) {
+  if (Plan.count(V))
+    return true;
+  Region &R = *S.R;
+  LiveIn L;
+  if (isa<Constant>(V) || isa<BasicBlock>(V) || isa<MetadataAsValue>(V) ||
+      isa<InlineAsm>(V)) {
+    Plan[V] = L;
+    return true;
+  }
+  auto *Phi = dyn_cast<PHINode>(V);
+  if (auto It = Phi ? Inductions.find(Phi) : Inductions.end();
+      Phi && It != Inductions.end()) {
+    L.K = LiveIn::Kind::InstanceId;
+    L.Level = R.depth() - It->second.first->depth();
+    L.Dim = It->second.second;
+    Plan[V] = L;
+    return true;
+  }
+  for (unsigned I = 0; I < S.ParamValues.size(); ++I)
+    if (S.ParamValues[I] == V && S.N->Params[I].isBuffer()) {
+      L.K = LiveIn::Kind::Param;
+      L.Param = I;
+      Plan[V] = L;
+      return true;
+    }
+  auto *Inst = dyn_cast<Instruction>(V);
+  bool Inside = Inst && !launchAvailable(V);
+  if (!V->getType()->isPointerTy() && !Inside) {
+    L.K = LiveIn::Kind::Param;
+    L.Param = valueParam(S, V, "");
+    Plan[V] = L;
+    return true;
+  }
+  // Pointers derived from named buffers, private allocas and pure values of
+  // enclosing internal nodes are recomputed inside the leaf.
+  bool Clonable =
+      Inst && !isa<PHINode>(Inst) &&
+      (isa<AllocaInst>(Inst) ||
+       (!Inst->mayReadOrWriteMemory() && !Inst->isTerminator() &&
+        !isa<CallBase>(Inst)));
+  if (!Clonable) {
+    error(V->getType()->isPointerTy() ? "unnamed-pointer"
+                                      : "internal-side-effect",
+          "the node uses " + describe(V) +
+              (V->getType()->isPointerTy()
+                   ? ", a pointer that is not one of its named buffers"
+                   : ", which an enclosing node computes in a way that "
+                     "cannot be repeated inside the leaf"),
+          R, Inst ? Inst : R.Entry);
+    return false;
+  }
+  if (!isa<AllocaInst>(Inst))
+    for (Value *Op : Inst->operands())
+      if (!planLiveIn(S, Op, Plan))
+        return false;
+  L.K = LiveIn::Kind::Clone;
+  Plan[V] = L; // after its operands: Plan's order is a valid clone order
+  return true;
+}
+
+void Extractor::outlineLeaf(NodeState &S) {
+  Region &R = *S.R;
+  Node &N = *S.N;
+  std::vector<Instruction *> Body = R.instructions();
+
+  MapVector<Value *, LiveIn> Plan;
+  for (Instruction *I : Body)
+    for (Value *Op : I->operands()) {
+      auto *OpI = dyn_cast<Instruction>(Op);
+      if ((OpI && R.contains(OpI)) || Op == R.Entry)
+        continue;
+      if (!planLiveIn(S, Op, Plan))
+        return;
+    }
+
+  // The signature is final now that every parameter is known.
+  SmallVector<Type *, 8> ParamTypes;
+  for (const Param &P : N.Params)
+    ParamTypes.push_back(toLLVMType(P.Type, Ctx));
+  std::string Symbol = "hpvm.node." + N.path();
+  std::replace(Symbol.begin(), Symbol.end(), '/', '.');
+  Function *Leaf = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), ParamTypes, false),
+      GlobalValue::InternalLinkage, Symbol, M);
+  for (StringRef Attr : {"target-cpu", "target-features", "tune-cpu"})
+    if (F.hasFnAttribute(Attr))
+      Leaf->addFnAttr(F.getFnAttribute(Attr));
+  for (unsigned I = 0; I < N.Params.size(); ++I)
+    Leaf->getArg(I)->setName(N.Params[I].Name);
+  N.Function = Leaf->getName().str();
+
+  BasicBlock *EntryBB = BasicBlock::Create(Ctx, "entry", Leaf);
+  BasicBlock *DoneBB = BasicBlock::Create(Ctx, "instance.done", Leaf);
+  ReturnInst::Create(Ctx, DoneBB);
+  IRBuilder<> B(EntryBB);
+  ValueToValueMapTy VMap;
+  Function *IdFn = getInstanceIdFunction(M);
+  for (auto &[V, L] : Plan) {
+    switch (L.K) {
+    case LiveIn::Kind::Keep:
+      break;
+    case LiveIn::Kind::Param:
+      VMap[V] = Leaf->getArg(L.Param);
+      break;
+    case LiveIn::Kind::InstanceId: {
+      Value *Id = B.CreateCall(IdFn, {B.getInt32(L.Level), B.getInt32(L.Dim)},
+                               V->getName() + ".id");
+      VMap[V] = B.CreateZExtOrTrunc(Id, V->getType());
+      break;
+    }
+    case LiveIn::Kind::Clone: {
+      Instruction *Copy = cast<Instruction>(V)->clone();
+      Copy->setName(V->getName());
+      B.Insert(Copy);
+      RemapInstruction(Copy, VMap,
+                       RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      VMap[V] = Copy;
+      break;
+    }
+    }
+  }
+
+  // The body: the rest of the entry's block, the region's blocks, and the
+  // start of the exit's block, which ends the instance.
+  BasicBlock *EB = R.Entry->getParent(), *XB = R.Exit->getParent();
+  VMap[EB] = EntryBB;
+  SmallVector<BasicBlock *, 16> Clones;
+  for (BasicBlock &BB : F)
+    if (R.Blocks.count(&BB)) {
+      BasicBlock *Copy = CloneBasicBlock(&BB, VMap, "", Leaf);
+      VMap[&BB] = Copy;
+      Clones.push_back(Copy);
+    }
+  BasicBlock *ExitCopy = nullptr;
+  if (EB != XB) {
+    ExitCopy = BasicBlock::Create(Ctx, "region.exit", Leaf, DoneBB);
+    VMap[XB] = ExitCopy;
+  }
+  auto CopyRange = [&](Instruction *From, Instruction *To, BasicBlock *Into) {
+    for (Instruction *I = From; I && I != To; I = I->getNextNode()) {
+      Instruction *Copy = I->clone();
+      Copy->setName(I->getName());
+      Copy->insertInto(Into, Into->end());
+      VMap[I] = Copy;
+    }
+  };
+  if (EB == XB) {
+    CopyRange(R.Entry->getNextNode(), R.Exit, EntryBB);
+    BranchInst::Create(DoneBB, EntryBB);
+  } else {
+    CopyRange(R.Entry->getNextNode(), nullptr, EntryBB);
+    CopyRange(&XB->front(), R.Exit, ExitCopy);
+    BranchInst::Create(DoneBB, ExitCopy);
+  }
+  for (BasicBlock &BB : *Leaf)
+    for (Instruction &I : BB)
+      RemapInstruction(&I, VMap,
+                       RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+
+  // One instance runs one iteration of the innermost loop: leaving it, or
+  // going round it again, ends the instance.
+  if (!R.Dims.empty()) {
+    // Ids first: cutting the back edges below folds single-input phis.
+    const ParallelNest &Nest = Nests.find(&R)->second;
+    Instruction *IdAt = &*EntryBB->getFirstInsertionPt();
+    IRBuilder<> IdB(IdAt);
+    for (unsigned K = 0; K < Nest.Levels.size(); ++K) {
+      auto *Phi = cast<PHINode>(VMap[Nest.Levels[K].IV]);
+      Value *Id = IdB.CreateCall(IdFn, {IdB.getInt32(0), IdB.getInt32(K)},
+                                 "id" + std::to_string(K));
+      Phi->replaceAllUsesWith(IdB.CreateZExtOrTrunc(Id, Phi->getType()));
+      Phi->eraseFromParent();
+    }
+    Loop *Inner = Nest.innermost();
+    for (BasicBlock *BB : Inner->blocks()) {
+      auto *Copy = cast<BasicBlock>(VMap[BB]);
+      Instruction *Term = Copy->getTerminator();
+      for (unsigned I = 0; I < Term->getNumSuccessors(); ++I) {
+        BasicBlock *Succ = BB->getTerminator()->getSuccessor(I);
+        if (Succ != Inner->getHeader() && Inner->contains(Succ))
+          continue;
+        Term->getSuccessor(I)->removePredecessor(Copy);
+        Term->setSuccessor(I, DoneBB);
+      }
+    }
+  }
+  removeUnreachableBlocks(*Leaf);
+  for (BasicBlock &BB : *Leaf)
+    SimplifyInstructionsInBlock(&BB);
+  stripDebugInfo(*Leaf);
+  appendToCompilerUsed(M, {Leaf});
+}
+
+void Extractor::outlineLeaves(NodeState &S) {
+  if (S.R->isLeaf()) {
+    outlineLeaf(S);
+    return;
+  }
+  for (auto &C : S.Children)
+    outlineLeaves(*C);
+}
+
+/// Bottom-up, so that a parameter a child needs becomes a parameter of each
+/// ancestor on the way to the launch.
+void Extractor::bindChildren(NodeState &S) {
+  for (auto &C : S.Children)
+    bindChildren(*C);
+  for (unsigned CI = 0; CI < S.Children.size(); ++CI) {
+    NodeState &C = *S.Children[CI];
+    for (unsigned P = 0; P < C.ParamValues.size(); ++P) {
+      Value *V = C.ParamValues[P];
+      const Param &CP = C.N->Params[P];
+      if (auto *CInt = dyn_cast<ConstantInt>(V)) {
+        S.N->bindConstant(*C.N, P, CInt->getSExtValue());
+        continue;
+      }
+      if (auto *CFP = dyn_cast<ConstantFP>(V)) {
+        S.N->bindConstant(*C.N, P,
+                          CFP->getValueAPF().convertToDouble());
+        continue;
+      }
+      int Found = -1;
+      for (unsigned I = 0; I < S.ParamValues.size(); ++I)
+        if (S.ParamValues[I] == V &&
+            S.N->Params[I].isBuffer() == CP.isBuffer())
+          Found = I;
+      if (Found < 0 && CP.isBuffer()) {
+        error("binding",
+              "node '" + C.R->Name + "' names buffer " + describe(V) +
+                  ", which is not one of the buffers of its parent; name "
+                  "the same pointer in both",
+              *S.R, C.R->Entry);
+        continue;
+      }
+      if (Found < 0)
+        Found = valueParam(S, V, CP.Name);
+      S.N->bind(*C.N, P, Found);
+    }
+  }
+}
+
+void Extractor::addEdges(NodeState &S) {
+  for (auto &C : S.Children)
+    addEdges(*C);
+  auto Conflict = [&](NodeState &A, NodeState &B) {
+    for (unsigned I = 0; I < A.ParamValues.size(); ++I)
+      for (unsigned J = 0; J < B.ParamValues.size(); ++J) {
+        const Param &PA = A.N->Params[I], &PB = B.N->Params[J];
+        if (PA.isBuffer() && PB.isBuffer() &&
+            A.ParamValues[I] == B.ParamValues[J] &&
+            (writes(PA.Mode) || writes(PB.Mode)))
+          return true;
+      }
+    return false;
+  };
+  for (unsigned J = 0; J < S.Children.size(); ++J) {
+    NodeState &Later = *S.Children[J];
+    for (unsigned I = 0; I < J; ++I) {
+      NodeState &Earlier = *S.Children[I];
+      bool Explicit = llvm::is_contained(Later.R->After, Earlier.R);
+      if (Explicit || Conflict(Earlier, Later))
+        S.N->addDependency(*Earlier.N, *Later.N);
+    }
+  }
+}
+
+void Extractor::replaceWithLaunch(NodeState &Root,
+                                  const std::string &GraphName) {
+  Region &R = *Root.R;
+  IRBuilder<> B(R.Entry);
+  SmallVector<Value *, 8> Args{
+      B.CreateGlobalString(GraphName, "hpvm.graph." + GraphName, 0, &M)};
+  Args.append(Root.ParamValues.begin(), Root.ParamValues.end());
+  B.CreateCall(getLaunchFunction(M), Args);
+
+  BasicBlock *EB = R.Entry->getParent(), *XB = R.Exit->getParent();
+  auto EraseRange = [](Instruction *From, Instruction *To) {
+    SmallVector<Instruction *, 32> Doomed;
+    for (Instruction *I = From; I != To; I = I->getNextNode())
+      Doomed.push_back(I);
+    for (Instruction *I : llvm::reverse(Doomed)) {
+      I->replaceAllUsesWith(PoisonValue::get(I->getType()));
+      I->eraseFromParent();
+    }
+  };
+  if (EB == XB) {
+    Instruction *Next = R.Exit->getNextNode();
+    R.Exit->eraseFromParent();
+    EraseRange(R.Entry, Next);
+    return;
+  }
+  BasicBlock *After =
+      XB->splitBasicBlock(R.Exit->getNextNode(), "after." + GraphName);
+  // The region's blocks become unreachable and are deleted with the exit.
+  R.Exit->eraseFromParent();
+  EraseRange(R.Entry, nullptr);
+  BranchInst::Create(After, EB);
+  removeUnreachableBlocks(F);
+}
+
+void Extractor::extractGraph(Region &Root) {
+  CurrentRoot = &Root;
+  std::string Name = uniqueName(Root.Name, GraphNames);
+  GraphNames.insert(Name);
+  Graph G(Name, Root.isLeaf() ? Node::Kind::Leaf : Node::Kind::Internal);
+  hoistExtents(Root, Root);
+  std::unique_ptr<NodeState> S = buildNode(Root, G.root(), nullptr);
+  unsigned Before = Errors;
+  outlineLeaves(*S);
+  bindChildren(*S);
+  addEdges(*S);
+  if (Errors != Before)
+    return;
+  replaceWithLaunch(*S, Name);
+  Graphs.push_back(std::move(G));
+}
+
+unsigned Extractor::run() {
+  unsigned ParseErrors = 0;
+  RegionForest Forest = parseRegions(F, ParseErrors);
+  if (ParseErrors)
+    return ParseErrors;
+
+  // Loop-carried values become functions of the induction variables first,
+  // so that any single iteration can run on its own.
+  {
+    auto FA = std::make_unique<FunctionAnalyses>(F);
+    std::function<void(Region &)> Rewrite = [&](Region &R) {
+      if (!R.Dims.empty())
+        if (auto Nest = findParallelNest(R, *FA, Errors))
+          rewriteSecondaryInductions(*Nest, *FA);
+      for (auto &C : R.Children)
+        Rewrite(*C);
+    };
+    for (auto &Root : Forest.Roots)
+      Rewrite(*Root);
+  }
+  if (Errors)
+    return Errors;
+  FunctionAnalyses FA(F);
+  std::function<void(Region &)> Collect = [&](Region &R) {
+    if (!R.Dims.empty())
+      if (auto Nest = findParallelNest(R, FA, Errors)) {
+        for (unsigned K = 0; K < Nest->Levels.size(); ++K)
+          Inductions[Nest->Levels[K].IV] = {&R, K};
+        Nests[&R] = *Nest;
+      }
+    for (auto &C : R.Children)
+      Collect(*C);
+  };
+  for (auto &Root : Forest.Roots)
+    Collect(*Root);
+  if (Errors)
+    return Errors;
+
+  for (auto &Root : Forest.Roots)
+    extractGraph(*Root);
+  return Errors;
+}
+
+unsigned extractGraphs(Module &M) {
+  unsigned Errors = verifyHPVMModule(M);
+  if (Errors)
+    return Errors;
+  auto Existing = readGraphs(M);
+  if (!Existing) {
+    reportError(M.getContext(), "metadata", toString(Existing.takeError()));
+    return 1;
+  }
+  std::vector<Graph> Graphs = std::move(*Existing);
+  StringSet<> Names;
+  for (const Graph &G : Graphs)
+    Names.insert(G.name());
+  for (Function &F : M)
+    if (!F.isDeclaration() && hasRegions(F))
+      Errors += Extractor(F, Names, Graphs).run();
+  std::vector<const Graph *> All;
+  for (const Graph &G : Graphs)
+    All.push_back(&G);
+  writeGraphs(M, All);
+  for (const char *Marker : {RegionEntryName, RegionExitName})
+    if (Function *Decl = M.getFunction(Marker))
+      if (Decl->use_empty())
+        Decl->eraseFromParent();
+  return Errors;
+}
+
+} // namespace hpvm

@@ -1,1 +1,229 @@
-// placeholder: being written
+//===- GraphFormVerifier.cpp - Rules of a module in graph form ------------===//
+//
+// The model rules come from verifyGraph; this file adds the rules that need
+// the module: leaf functions exist with the node's signature and never write
+// through an input-only buffer, and every @hpvm.launch names a graph and
+// passes arguments that match its root's parameters.
+//
+//===----------------------------------------------------------------------===//
+#include "hpvm/ir/GraphFormVerifier.h"
+
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/GraphVerifier.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace hpvm {
+
+static std::string typeName(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+namespace {
+class GraphFormChecker {
+public:
+  explicit GraphFormChecker(Module &M) : M(M), Ctx(M.getContext()) {}
+
+  unsigned run() {
+    Expected<std::vector<Graph>> Read = readGraphs(M);
+    if (!Read) {
+      error("metadata", toString(Read.takeError()));
+      return Errors;
+    }
+    Graphs = std::move(*Read);
+
+    for (const Graph &G : Graphs) {
+      if (G.name().empty())
+        error("metadata", "a graph has an empty name, which no launch can "
+                          "refer to");
+      else if (!ByName.try_emplace(G.name(), &G).second)
+        error("duplicate-graph", "two graphs are named '" + G.name() + "'",
+              nullptr, G.name());
+      for (const GraphDiagnostic &D : verifyGraph(G))
+        error(D.Rule, D.Message, nullptr, D.Where);
+      forEachNode(G.root(), [&](const Node &N) {
+        if (N.isLeaf())
+          checkLeaf(N);
+      });
+    }
+    checkLaunches();
+    return Errors;
+  }
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+  std::vector<Graph> Graphs;
+  StringMap<const Graph *> ByName;
+  unsigned Errors = 0;
+
+  void error(std::string Rule, std::string Message, const Function *F = nullptr,
+             std::string Node = "", const Instruction *At = nullptr) {
+    ++Errors;
+    reportError(Ctx, std::move(Rule), std::move(Message), F, std::move(Node),
+                At);
+  }
+
+  /// Rule leaf-function: the leaf's function is defined here with exactly
+  /// the signature its node implies; then rule write-to-input on its body.
+  void checkLeaf(const Node &N) {
+    // A leaf that names no function is verifyGraph's leaf-function error.
+    if (N.Function.empty())
+      return;
+    const std::string Path = N.path();
+    Function *F = M.getFunction(N.Function);
+    if (!F) {
+      error("leaf-function", "function '" + N.Function + "' does not exist",
+            nullptr, Path);
+      return;
+    }
+    if (F->isDeclaration()) {
+      error("leaf-function", "the leaf function is only declared", F, Path);
+      return;
+    }
+    FunctionType *Want = getLeafFunctionType(N, Ctx);
+    if (F->getReturnType() != Want->getReturnType())
+      error("leaf-function",
+            "returns " + typeName(F->getReturnType()) + " but the node's " +
+                std::to_string(N.Outputs.size()) + " output(s) need " +
+                typeName(Want->getReturnType()),
+            F, Path);
+    if (F->isVarArg())
+      error("leaf-function", "a leaf function may not be variadic", F, Path);
+    if (F->arg_size() != Want->getNumParams()) {
+      error("leaf-function",
+            "has " + std::to_string(F->arg_size()) +
+                " parameters but the node has " +
+                std::to_string(Want->getNumParams()),
+            F, Path);
+    } else {
+      for (unsigned I = 0, E = F->arg_size(); I < E; ++I)
+        if (F->getArg(I)->getType() != Want->getParamType(I))
+          error("leaf-function",
+                "parameter " + std::to_string(I) + " ('" + N.Params[I].Name +
+                    "') is " + typeName(F->getArg(I)->getType()) +
+                    " but the node needs " + typeName(Want->getParamType(I)),
+                F, Path);
+    }
+    checkWritesToInputs(N, *F, Path);
+  }
+
+  /// The pointer an instruction writes through, if it writes memory in a way
+  /// this rule looks at.
+  static const Value *writtenPointer(const Instruction &I) {
+    if (const auto *SI = dyn_cast<StoreInst>(&I))
+      return SI->getPointerOperand();
+    if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      return RMW->getPointerOperand();
+    if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+      return CX->getPointerOperand();
+    // memset, memcpy and memmove, their .inline and element-wise atomic
+    // forms alike.
+    if (const auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+      return MI->getRawDest();
+    return nullptr;
+  }
+
+  /// Rule write-to-input: no write in the leaf's body may reach memory that
+  /// came in through an `in` buffer.
+  void checkWritesToInputs(const Node &N, const Function &F,
+                           const std::string &Path) {
+    SmallVector<const Argument *, 4> Inputs;
+    for (unsigned I = 0, E = N.Params.size(); I < E && I < F.arg_size(); ++I)
+      if (N.Params[I].isBuffer() && N.Params[I].Mode == Access::In &&
+          F.getArg(I)->getType()->isPointerTy())
+        Inputs.push_back(F.getArg(I));
+    if (Inputs.empty())
+      return;
+    for (const Instruction &I : instructions(F)) {
+      const Value *Ptr = writtenPointer(I);
+      if (!Ptr)
+        continue;
+      // The plural form looks through phis and selects, which is where
+      // pointer induction variables of optimised loops hide; no lookup limit,
+      // since a missed write is a wrong program.
+      SmallVector<const Value *, 4> Objects;
+      getUnderlyingObjects(Ptr, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+      for (const Argument *A : Inputs)
+        if (is_contained(Objects, A))
+          error("write-to-input",
+                "writes to buffer '" + N.Params[A->getArgNo()].Name +
+                    "', which the node declares 'in'",
+                &F, Path, &I);
+    }
+  }
+
+  /// Rule launch: each call to @hpvm.launch names a known graph and passes
+  /// one argument of the right type per root parameter.
+  void checkLaunches() {
+    Function *Launch = M.getFunction(LaunchFunctionName);
+    if (!Launch)
+      return;
+    for (User *U : Launch->users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledOperand() != Launch)
+        continue;
+      const Function *Caller = Call->getFunction();
+      auto *CI = dyn_cast<CallInst>(Call);
+      if (!CI) {
+        error("launch", "@hpvm.launch must be called, not invoked", Caller, "",
+              Call);
+        continue;
+      }
+      std::string Name = launchedGraphName(*CI);
+      if (Name.empty()) {
+        error("launch",
+              "the first argument is not a constant C string naming a graph",
+              Caller, "", Call);
+        continue;
+      }
+      auto It = ByName.find(Name);
+      if (It == ByName.end()) {
+        error("launch", "launches unknown graph '" + Name + "'", Caller, "",
+              Call);
+        continue;
+      }
+      const Node &Root = It->second->root();
+      unsigned Given = CI->arg_size() - 1;
+      if (Given != Root.Params.size()) {
+        error("launch",
+              "passes " + std::to_string(Given) + " arguments but graph '" +
+                  Name + "' has " + std::to_string(Root.Params.size()) +
+                  " parameters",
+              Caller, Name, Call);
+        continue;
+      }
+      for (unsigned I = 0; I < Given; ++I) {
+        const Param &P = Root.Params[I];
+        Type *Want =
+            P.isBuffer() ? PointerType::get(Ctx, 0) : toLLVMType(P.Type, Ctx);
+        Type *Have = CI->getArgOperand(I + 1)->getType();
+        if (Have != Want)
+          error("launch",
+                "argument " + std::to_string(I) + " ('" + P.Name + "') is " +
+                    typeName(Have) + " but the parameter is " + typeName(Want),
+                Caller, Name, Call);
+      }
+    }
+  }
+};
+} // namespace
+
+unsigned verifyGraphForm(Module &M) { return GraphFormChecker(M).run(); }
+
+} // namespace hpvm

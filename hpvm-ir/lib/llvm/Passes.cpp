@@ -1,1 +1,108 @@
-// placeholder: being written
+//===- Passes.cpp - HPVM passes for the new pass manager ------------------===//
+#include "hpvm/ir/Passes.h"
+
+#include "RegionAnalysis.h"
+
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphFormVerifier.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/GraphPrinter.h"
+#include "hpvm/ir/RegionForm.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sstream>
+
+using namespace llvm;
+
+namespace hpvm {
+
+unsigned verifyHPVMModule(Module &M) {
+  unsigned Errors = 0;
+  for (Function &F : M) {
+    if (F.isDeclaration() || !hasRegions(F))
+      continue;
+    unsigned ParseErrors = 0;
+    RegionForest Forest = parseRegions(F, ParseErrors);
+    Errors += ParseErrors;
+    if (ParseErrors)
+      continue;
+    FunctionAnalyses FA(F);
+    Errors += verifyRegionForest(Forest, FA);
+  }
+  if (hasGraphs(M) || M.getFunction(LaunchFunctionName))
+    Errors += verifyGraphForm(M);
+  return Errors;
+}
+
+static PreservedAnalyses changed(unsigned Errors) {
+  return Errors ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+PreservedAnalyses VerifyPass::run(Module &M, ModuleAnalysisManager &) {
+  verifyHPVMModule(M);
+  return PreservedAnalyses::all();
+}
+
+PreservedAnalyses ExtractPass::run(Module &M, ModuleAnalysisManager &) {
+  return changed(extractGraphs(M));
+}
+
+PreservedAnalyses PreparePass::run(Module &M, ModuleAnalysisManager &) {
+  return changed(prepareRegions(M));
+}
+
+PreservedAnalyses StripPass::run(Module &M, ModuleAnalysisManager &) {
+  return changed(stripRegions(M));
+}
+
+/// Prints every graph of M with Print, or reports why it cannot.
+template <typename PrintFn> static void printGraphs(Module &M, PrintFn Print) {
+  auto Graphs = readGraphs(M);
+  if (!Graphs) {
+    reportError(M.getContext(), "metadata", toString(Graphs.takeError()));
+    return;
+  }
+  for (const Graph &G : *Graphs) {
+    std::ostringstream OS;
+    Print(G, OS);
+    outs() << OS.str();
+  }
+  outs().flush();
+}
+
+PreservedAnalyses PrintPass::run(Module &M, ModuleAnalysisManager &) {
+  printGraphs(M, [](const Graph &G, std::ostream &OS) { printGraph(G, OS); });
+  return PreservedAnalyses::all();
+}
+
+PreservedAnalyses DotPass::run(Module &M, ModuleAnalysisManager &) {
+  printGraphs(M, [](const Graph &G, std::ostream &OS) { printDot(G, OS); });
+  return PreservedAnalyses::all();
+}
+
+void registerPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "hpvm-verify")
+          MPM.addPass(VerifyPass());
+        else if (Name == "hpvm-extract")
+          MPM.addPass(ExtractPass());
+        else if (Name == "hpvm-prepare")
+          MPM.addPass(PreparePass());
+        else if (Name == "hpvm-strip")
+          MPM.addPass(StripPass());
+        else if (Name == "hpvm-print")
+          MPM.addPass(PrintPass());
+        else if (Name == "hpvm-dot")
+          MPM.addPass(DotPass());
+        else
+          return false;
+        return true;
+      });
+}
+
+} // namespace hpvm

@@ -1,1 +1,786 @@
-// placeholder: being written
+//===- Prepare.cpp - Graph form -> region form ----------------------------===//
+//
+// PREPARE rewrites every call to @hpvm.launch into the region form of the
+// launched graph (docs/ir.md §2, §4):
+//
+//   * every node becomes a region whose entry bundles describe its interface;
+//   * a replicated node gets a canonical, top-tested loop nest (outermost dim
+//     first) inside its region, whose induction variables are its instance
+//     ids;
+//   * an internal node's children are emitted in its innermost loop body in
+//     a topological order of its dependency edges (ties by child index, so
+//     program order is kept); an edge the buffer rule of §2.2 would not infer
+//     becomes an "hpvm.after" bundle;
+//   * a leaf calls its function in its innermost loop body; the call is
+//     inlined and the inlined @hpvm.instance.id calls become the induction
+//     variables they denote.
+//
+// Everything is checked before anything is changed, so a module with a
+// broken or inexpressible graph (value and streaming edges, node outputs) is
+// left exactly as it was.
+//
+//===----------------------------------------------------------------------===//
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/Passes.h"
+#include "hpvm/ir/RegionForm.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/InlineCost.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <queue>
+#include <vector>
+
+using namespace llvm;
+
+namespace hpvm {
+
+namespace {
+
+/// The instance-id induction variables of one node (outermost dim first).
+using IVList = SmallVector<Value *, 3>;
+
+/// A call to a leaf function emitted in a leaf's innermost loop body, to be
+/// inlined once every launch has been rewritten.
+struct PendingLeafCall {
+  CallInst *Call;
+  /// Levels[k] = the induction variables of the leaf's k-th ancestor (0 = the
+  /// leaf itself), i.e. what @hpvm.instance.id(k, d) means at this call.
+  SmallVector<IVList, 4> Levels;
+};
+
+struct Launch {
+  CallInst *Call;
+  const Graph *G;
+};
+
+/// For each child parameter of an internal node, the parent parameter it is
+/// bound to, or -1 when it is bound to a constant (or not bound at all).
+using BoundParams = std::vector<std::vector<int>>;
+
+BoundParams boundParentParams(const Node &N) {
+  BoundParams Bound(N.Children.size());
+  for (unsigned C = 0; C < N.Children.size(); ++C)
+    Bound[C].assign(N.Children[C]->Params.size(), -1);
+  for (const Binding &B : N.Bindings)
+    if (B.From == Binding::Source::ParentParam && B.Child < Bound.size() &&
+        B.ChildParam < Bound[B.Child].size())
+      Bound[B.Child][B.ChildParam] = static_cast<int>(B.ParentParam);
+  return Bound;
+}
+
+/// True if the buffer rule of docs/ir.md §2.2 orders children A and B: one
+/// writes a buffer the other reads or writes. Buffers are identified by the
+/// parent parameter they are bound to, which is exactly the pointer value
+/// both regions will name.
+bool buffersConflict(const Node &N, const BoundParams &Bound, unsigned A,
+                     unsigned B) {
+  const Node &CA = *N.Children[A], &CB = *N.Children[B];
+  for (unsigned PA = 0; PA < CA.Params.size(); ++PA) {
+    if (!CA.Params[PA].isBuffer() || Bound[A][PA] < 0)
+      continue;
+    for (unsigned PB = 0; PB < CB.Params.size(); ++PB) {
+      if (!CB.Params[PB].isBuffer() || Bound[B][PB] != Bound[A][PA])
+        continue;
+      if (writes(CA.Params[PA].Mode) || writes(CB.Params[PB].Mode))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Children of N in a topological order of its dependency edges, the lowest
+/// index first among the ready ones. Empty if the edges form a cycle (or name
+/// children out of range); the checker reports that.
+std::vector<unsigned> topologicalOrder(const Node &N) {
+  unsigned Count = N.Children.size();
+  std::vector<unsigned> InDegree(Count, 0);
+  std::vector<std::vector<unsigned>> Succs(Count);
+  for (const Edge &E : N.Edges) {
+    if (E.Src >= Count || E.Dst >= Count)
+      return {};
+    Succs[E.Src].push_back(E.Dst);
+    ++InDegree[E.Dst];
+  }
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      Ready;
+  for (unsigned C = 0; C < Count; ++C)
+    if (InDegree[C] == 0)
+      Ready.push(C);
+  std::vector<unsigned> Order;
+  while (!Ready.empty()) {
+    unsigned C = Ready.top();
+    Ready.pop();
+    Order.push_back(C);
+    for (unsigned S : Succs[C])
+      if (--InDegree[S] == 0)
+        Ready.push(S);
+  }
+  if (Order.size() != Count)
+    return {};
+  return Order;
+}
+
+/// The nodes of a graph at which a leaf function is used, with their depth
+/// below the root.
+struct LeafUse {
+  const Node *N;
+  unsigned Depth;
+};
+
+//===----------------------------------------------------------------------===//
+// Checking
+//===----------------------------------------------------------------------===//
+
+/// Reports everything that would stop PREPARE from producing valid region
+/// form. Nothing here changes the module.
+class Checker {
+public:
+  Checker(Module &M) : M(M), Ctx(M.getContext()) {}
+
+  unsigned errors() const { return NumErrors; }
+
+  void checkLaunch(const Launch &L) {
+    const Node &Root = L.G->root();
+    Function *Host = L.Call->getFunction();
+    unsigned NumArgs = L.Call->arg_size() - 1;
+    if (NumArgs != Root.Params.size()) {
+      error("launch",
+            "graph '" + L.G->name() + "' takes " +
+                std::to_string(Root.Params.size()) + " arguments, the launch " +
+                "passes " + std::to_string(NumArgs),
+            Host, Root.path(), L.Call);
+    } else {
+      for (unsigned I = 0; I < NumArgs; ++I) {
+        const Param &P = Root.Params[I];
+        Type *Expected = P.isBuffer() ? PointerType::get(Ctx, 0)
+                                      : toLLVMType(P.Type, Ctx);
+        if (L.Call->getArgOperand(I + 1)->getType() != Expected)
+          error("launch",
+                "argument " + std::to_string(I + 1) + " does not have the " +
+                    "type of parameter '" + P.Name + "'",
+                Host, Root.path(), L.Call);
+      }
+    }
+    checkNode(Root, 0, Host, L.Call);
+  }
+
+  /// Every @hpvm.instance.id call must sit directly in a leaf function: only
+  /// there does inlining give it a meaning.
+  void checkInstanceIdUses(const StringSet<> &LeafFunctions) {
+    Function *IdFn = M.getFunction(InstanceIdFunctionName);
+    if (!IdFn)
+      return;
+    for (User *U : IdFn->users()) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledOperand() != IdFn) {
+        error("instance-id", "@hpvm.instance.id is used other than called",
+              nullptr, "", dyn_cast<Instruction>(U));
+        continue;
+      }
+      if (!LeafFunctions.count(Call->getFunction()->getName()))
+        error("instance-id",
+              "@hpvm.instance.id is called outside a leaf function",
+              Call->getFunction(), "", Call);
+    }
+  }
+
+  void error(StringRef Rule, const Twine &Message, const Function *F,
+             std::string Node, const Instruction *At = nullptr) {
+    reportError(Ctx, Rule.str(), Message.str(), F, std::move(Node), At);
+    ++NumErrors;
+  }
+
+private:
+  void checkExtent(const Node &N, const Extent &E, StringRef Rule,
+                   StringRef What, Function *Host) {
+    if (E.isConstant())
+      return;
+    if (E.paramIndex() >= N.Params.size() ||
+        N.Params[E.paramIndex()].isBuffer() ||
+        !isInteger(N.Params[E.paramIndex()].Type))
+      error(Rule, What + " is not an integer value parameter", Host,
+            N.path());
+  }
+
+  void checkNode(const Node &N, unsigned Depth, Function *Host,
+                 CallInst *Launch) {
+    if (!N.Outputs.empty() || !N.OutputBindings.empty())
+      error("prepare-unsupported", "node outputs have no region form", Host,
+            N.path());
+    if (N.Dims.size() > 3)
+      error("dims", "more than 3 dims", Host, N.path());
+    for (const Extent &E : N.Dims)
+      checkExtent(N, E, "dims", "an extent", Host);
+    for (const Param &P : N.Params)
+      if (P.isBuffer())
+        checkExtent(N, P.Bytes, "buffer-size",
+                    "the size of buffer '" + P.Name + "'", Host);
+
+    if (N.isLeaf())
+      checkLeaf(N, Depth, Host);
+    else
+      checkInternal(N, Depth, Host, Launch);
+  }
+
+  void checkLeaf(const Node &N, unsigned Depth, Function *Host) {
+    if (!N.Children.empty() || !N.Edges.empty() || !N.Bindings.empty())
+      error("leaf-function", "a leaf has children, edges or bindings", Host,
+            N.path());
+    Function *Fn = N.Function.empty() ? nullptr : M.getFunction(N.Function);
+    if (!Fn || Fn->isDeclaration()) {
+      error("leaf-function",
+            "leaf function '" + N.Function + "' is not defined in the module",
+            Host, N.path());
+      return;
+    }
+    if (Fn->getFunctionType() != getLeafFunctionType(N, Ctx)) {
+      error("leaf-function",
+            "the signature of '" + N.Function +
+                "' does not match the node's parameters",
+            Host, N.path());
+      return;
+    }
+    InlineResult Viable = isInlineViable(*Fn);
+    if (!Viable.isSuccess())
+      error("leaf-function",
+            "'" + N.Function + "' cannot be inlined: " +
+                Viable.getFailureReason(),
+            Host, N.path());
+    // InlineFunction refuses to mix two personalities in one function.
+    if (Fn->hasPersonalityFn() && Host->hasPersonalityFn() &&
+        Fn->getPersonalityFn()->stripPointerCasts() !=
+            Host->getPersonalityFn()->stripPointerCasts())
+      error("leaf-function",
+            "'" + N.Function +
+                "' has a different personality than the launching function",
+            Host, N.path());
+
+    Function *IdFn = M.getFunction(InstanceIdFunctionName);
+    if (!IdFn)
+      return;
+    for (Instruction &I : instructions(*Fn)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      if (!Call || Call->getCalledOperand() != IdFn)
+        continue;
+      auto *Level = dyn_cast<ConstantInt>(Call->getArgOperand(0));
+      auto *Dim = dyn_cast<ConstantInt>(Call->getArgOperand(1));
+      if (!Level || !Dim) {
+        error("instance-id", "the level and dim must be constants", Fn,
+              N.path(), Call);
+        continue;
+      }
+      if (Level->getZExtValue() > Depth) {
+        error("instance-id",
+              "level " + Twine(Level->getZExtValue()) +
+                  " is above the root (the leaf is at depth " + Twine(Depth) +
+                  ")",
+              Fn, N.path(), Call);
+        continue;
+      }
+      const Node *Ancestor = &N;
+      for (uint64_t K = Level->getZExtValue(); K > 0; --K)
+        Ancestor = Ancestor->parent();
+      if (Dim->getZExtValue() >= Ancestor->Dims.size())
+        error("instance-id",
+              "node '" + Ancestor->path() + "' has " +
+                  Twine(Ancestor->Dims.size()) + " dims, there is no dim " +
+                  Twine(Dim->getZExtValue()),
+              Fn, N.path(), Call);
+    }
+  }
+
+  void checkInternal(const Node &N, unsigned Depth, Function *Host,
+                     CallInst *Launch) {
+    if (!N.Function.empty())
+      error("leaf-function", "an internal node names a function", Host,
+            N.path());
+    unsigned Count = N.Children.size();
+    bool EdgesInRange = true;
+    for (const Edge &E : N.Edges) {
+      std::string Ends = "from child " + std::to_string(E.Src) +
+                         " to child " + std::to_string(E.Dst);
+      if (E.Src >= Count || E.Dst >= Count || E.Src == E.Dst) {
+        error("edge", "edge " + Ends + " has a bad endpoint", Host, N.path());
+        EdgesInRange = false;
+        continue;
+      }
+      Ends = "from '" + N.Children[E.Src]->name() + "' to '" +
+             N.Children[E.Dst]->name() + "'";
+      if (E.Kind == EdgeKind::Value)
+        error("prepare-unsupported",
+              "value edge " + Ends + " has no region form", Host, N.path());
+      else if (E.Kind == EdgeKind::Streaming)
+        error("prepare-unsupported",
+              "streaming edge " + Ends + " has no region form", Host,
+              N.path());
+    }
+    if (EdgesInRange && topologicalOrder(N).empty() && Count > 0)
+      error("edge-cycle", "the dependency edges form a cycle", Host,
+            N.path());
+
+    // Every child parameter must get exactly one value of its own type.
+    std::vector<std::vector<unsigned>> TimesBound(Count);
+    for (unsigned C = 0; C < Count; ++C)
+      TimesBound[C].assign(N.Children[C]->Params.size(), 0);
+    for (const Binding &B : N.Bindings) {
+      if (B.Child >= Count ||
+          B.ChildParam >= N.Children[B.Child]->Params.size()) {
+        error("binding", "a binding names a child parameter out of range",
+              Host, N.path());
+        continue;
+      }
+      const Node &Child = *N.Children[B.Child];
+      const Param &CP = Child.Params[B.ChildParam];
+      ++TimesBound[B.Child][B.ChildParam];
+      std::string What =
+          "parameter '" + CP.Name + "' of '" + Child.name() + "'";
+      if (B.From == Binding::Source::Constant) {
+        if (CP.isBuffer())
+          error("binding", What + " is a buffer bound to a constant", Host,
+                N.path());
+        continue;
+      }
+      if (B.ParentParam >= N.Params.size()) {
+        error("binding", What + " is bound to a parameter out of range", Host,
+              N.path());
+        continue;
+      }
+      const Param &PP = N.Params[B.ParentParam];
+      if (PP.isBuffer() != CP.isBuffer() ||
+          (!CP.isBuffer() && PP.Type != CP.Type))
+        error("binding",
+              What + " is bound to '" + PP.Name + "' of another kind or type",
+              Host, N.path());
+    }
+    for (unsigned C = 0; C < Count; ++C)
+      for (unsigned P = 0; P < TimesBound[C].size(); ++P)
+        if (TimesBound[C][P] != 1)
+          error("binding",
+                "parameter '" + N.Children[C]->Params[P].Name + "' of '" +
+                    N.Children[C]->name() + "' is bound " +
+                    std::to_string(TimesBound[C][P]) + " times",
+                Host, N.path());
+
+    for (const auto &Child : N.Children)
+      checkNode(*Child, Depth + 1, Host, Launch);
+  }
+
+  Module &M;
+  LLVMContext &Ctx;
+  unsigned NumErrors = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Emitting
+//===----------------------------------------------------------------------===//
+
+/// Builds the region form of one launch in front of the launch call.
+///
+/// The builder always inserts before an instruction of the original program
+/// (at first the launch call itself); a loop splits the current block there,
+/// so whatever follows lands in the loop's exit block and emission simply
+/// continues in front of it.
+class Emitter {
+public:
+  Emitter(Module &M, std::vector<PendingLeafCall> &LeafCalls)
+      : M(M), Ctx(M.getContext()), B(Ctx), I64(Type::getInt64Ty(Ctx)),
+        LeafCalls(LeafCalls) {
+    FunctionType *EntryTy = FunctionType::get(Type::getTokenTy(Ctx), false);
+    FunctionType *ExitTy = FunctionType::get(Type::getVoidTy(Ctx),
+                                             {Type::getTokenTy(Ctx)}, false);
+    EntryFn = M.getOrInsertFunction(RegionEntryName, EntryTy);
+    ExitFn = M.getOrInsertFunction(RegionExitName, ExitTy);
+  }
+
+  void emitLaunch(const Launch &L) {
+    B.SetInsertPoint(L.Call);
+    // Calls to inlinable functions in a function with debug info need a
+    // location; the launch's is the natural one for its whole expansion.
+    B.SetCurrentDebugLocation(L.Call->getDebugLoc());
+    SmallVector<Value *, 8> Args(drop_begin(L.Call->args()));
+    emitNode(L.G->root(), Args, {});
+  }
+
+private:
+  /// The i64 value of a count of N, given N's parameter values.
+  Value *extentValue(const Node &N, const Extent &E, ArrayRef<Value *> Args) {
+    if (E.isConstant())
+      return ConstantInt::get(I64, E.value());
+    Value *V = Args[E.paramIndex()];
+    return B.CreateZExtOrTrunc(V, I64, V->getName() + ".i64");
+  }
+
+  GlobalVariable *nameString(StringRef Name) {
+    GlobalVariable *&GV = NameStrings[Name];
+    if (!GV)
+      GV = B.CreateGlobalString(Name, ".name." + Name, 0, &M);
+    return GV;
+  }
+
+  /// Opens a top-tested loop `for (i64 i = 0; i < Count; ++i)` at the insert
+  /// point, leaves the builder in its body and returns its induction variable
+  /// and exit block.
+  std::pair<PHINode *, BasicBlock *> openLoop(Value *Count,
+                                              const Twine &Prefix) {
+    BasicBlock *Preheader = B.GetInsertBlock();
+    Function *F = Preheader->getParent();
+    BasicBlock *Exit =
+        Preheader->splitBasicBlock(B.GetInsertPoint(), Prefix + ".exit");
+    BasicBlock *Header = BasicBlock::Create(Ctx, Prefix + ".header", F, Exit);
+    BasicBlock *Body = BasicBlock::Create(Ctx, Prefix + ".body", F, Exit);
+    BasicBlock *Latch = BasicBlock::Create(Ctx, Prefix + ".latch", F, Exit);
+    cast<BranchInst>(Preheader->getTerminator())->setSuccessor(0, Header);
+
+    IRBuilder<> HB(Header);
+    HB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+    PHINode *IV = HB.CreatePHI(I64, 2, Prefix + ".id");
+    Value *Cond = HB.CreateICmpULT(IV, Count, Prefix + ".cond");
+    HB.CreateCondBr(Cond, Body, Exit);
+
+    IRBuilder<> LB(Latch);
+    LB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+    Value *Next = LB.CreateAdd(IV, ConstantInt::get(I64, 1), Prefix + ".next",
+                               /*HasNUW=*/true, /*HasNSW=*/true);
+    LB.CreateBr(Header);
+
+    IV->addIncoming(ConstantInt::get(I64, 0), Preheader);
+    IV->addIncoming(Next, Latch);
+
+    BranchInst::Create(Latch, Body)->setDebugLoc(B.getCurrentDebugLocation());
+    B.SetInsertPoint(Body->getTerminator());
+    return {IV, Exit};
+  }
+
+  /// Emits the region of N, whose parameters have the values Args, ordered
+  /// explicitly after the sibling regions After. Returns its entry token.
+  CallInst *emitNode(const Node &N, ArrayRef<Value *> Args,
+                     ArrayRef<Value *> After) {
+    // Counts are computed before the entry: the bundles name them and the
+    // loops test them, so they must dominate both.
+    SmallVector<Value *, 3> Dims;
+    for (const Extent &E : N.Dims)
+      Dims.push_back(extentValue(N, E, Args));
+    SmallVector<Value *, 4> Buffers[3]; // in, out, inout: ptr, bytes, ...
+    SmallVector<Value *, 4> Values;
+    for (unsigned I = 0; I < N.Params.size(); ++I) {
+      const Param &P = N.Params[I];
+      if (!P.isBuffer()) {
+        Values.push_back(Args[I]);
+        continue;
+      }
+      auto &Group = Buffers[static_cast<unsigned>(P.Mode)];
+      Group.push_back(Args[I]);
+      Group.push_back(extentValue(N, P.Bytes, Args));
+    }
+
+    SmallVector<OperandBundleDef, 8> Bundles;
+    Bundles.emplace_back(tag::Node,
+                         std::vector<Value *>{nameString(N.name())});
+    if (!Dims.empty())
+      Bundles.emplace_back(tag::Dims, std::vector<Value *>(Dims.begin(),
+                                                           Dims.end()));
+    const char *BufferTags[] = {tag::In, tag::Out, tag::InOut};
+    static_assert(static_cast<unsigned>(Access::In) == 0 &&
+                      static_cast<unsigned>(Access::Out) == 1 &&
+                      static_cast<unsigned>(Access::InOut) == 2,
+                  "BufferTags follows the order of Access");
+    for (unsigned A = 0; A < 3; ++A)
+      if (!Buffers[A].empty())
+        Bundles.emplace_back(BufferTags[A], std::vector<Value *>(
+                                                Buffers[A].begin(),
+                                                Buffers[A].end()));
+    if (!Values.empty())
+      Bundles.emplace_back(tag::Value,
+                           std::vector<Value *>(Values.begin(), Values.end()));
+    if (N.Targets != AllTargets)
+      Bundles.emplace_back(
+          tag::Target,
+          std::vector<Value *>{B.getInt32(static_cast<uint32_t>(N.Targets))});
+    if (!After.empty())
+      Bundles.emplace_back(tag::After,
+                           std::vector<Value *>(After.begin(), After.end()));
+    CallInst *Entry = B.CreateCall(EntryFn, {}, Bundles, N.name() + ".region");
+
+    // The loop nest, outermost dim first; its induction variables are the
+    // node's instance ids.
+    IVList IVs;
+    BasicBlock *OuterExit = nullptr;
+    for (unsigned K = 0; K < Dims.size(); ++K) {
+      std::string Prefix = N.name();
+      if (Dims.size() > 1)
+        Prefix += "." + std::to_string(K);
+      auto [IV, Exit] = openLoop(Dims[K], Prefix);
+      IVs.push_back(IV);
+      if (!OuterExit)
+        OuterExit = Exit;
+    }
+
+    IVStack.push_back(IVs);
+    if (N.isLeaf())
+      emitLeafCall(N, Args);
+    else
+      emitChildren(N, Args);
+    IVStack.pop_back();
+
+    if (OuterExit)
+      B.SetInsertPoint(OuterExit, OuterExit->begin());
+    B.CreateCall(ExitFn, {Entry});
+    return Entry;
+  }
+
+  void emitLeafCall(const Node &N, ArrayRef<Value *> Args) {
+    Function *Fn = M.getFunction(N.Function);
+    PendingLeafCall Pending;
+    Pending.Call = B.CreateCall(Fn, Args);
+    for (auto It = IVStack.rbegin(); It != IVStack.rend(); ++It)
+      Pending.Levels.push_back(*It);
+    LeafCalls.push_back(std::move(Pending));
+  }
+
+  void emitChildren(const Node &N, ArrayRef<Value *> Args) {
+    BoundParams Bound = boundParentParams(N);
+    // The checker has seen every binding exactly once and well typed.
+    std::vector<std::vector<Value *>> ChildArgs(N.Children.size());
+    for (unsigned C = 0; C < N.Children.size(); ++C)
+      ChildArgs[C].assign(N.Children[C]->Params.size(), nullptr);
+    for (const Binding &Bn : N.Bindings) {
+      const Param &CP = N.Children[Bn.Child]->Params[Bn.ChildParam];
+      ChildArgs[Bn.Child][Bn.ChildParam] =
+          Bn.From == Binding::Source::ParentParam ? Args[Bn.ParentParam]
+                                                  : constantFor(CP, Bn);
+    }
+
+    std::vector<CallInst *> Tokens(N.Children.size(), nullptr);
+    for (unsigned C : topologicalOrder(N)) {
+      // Keep exactly the explicit edges that the buffer rule would not
+      // re-infer from the regions, so EXTRACT finds the same edges again.
+      SmallVector<Value *, 2> After;
+      for (const Edge &E : N.Edges) {
+        if (E.Dst != C || buffersConflict(N, Bound, E.Src, E.Dst))
+          continue;
+        if (!is_contained(After, Tokens[E.Src]))
+          After.push_back(Tokens[E.Src]);
+      }
+      Tokens[C] = emitNode(*N.Children[C], ChildArgs[C], After);
+    }
+  }
+
+  Constant *constantFor(const Param &P, const Binding &Bn) {
+    Type *Ty = toLLVMType(P.Type, Ctx);
+    if (Ty->isIntegerTy())
+      return ConstantInt::get(Ty, Bn.IntValue, /*IsSigned=*/true);
+    if (Ty->isFloatingPointTy())
+      return ConstantFP::get(
+          Ty, Bn.IsFloat ? Bn.FloatValue : static_cast<double>(Bn.IntValue));
+    // A pointer value parameter bound to an address known at build time.
+    if (Bn.IntValue == 0)
+      return ConstantPointerNull::get(cast<PointerType>(Ty));
+    return ConstantExpr::getIntToPtr(ConstantInt::get(I64, Bn.IntValue), Ty);
+  }
+
+  Module &M;
+  LLVMContext &Ctx;
+  IRBuilder<> B;
+  IntegerType *I64;
+  FunctionCallee EntryFn, ExitFn;
+  StringMap<GlobalVariable *> NameStrings;
+  /// Instance ids of the nodes enclosing the insert point, root first.
+  SmallVector<IVList, 4> IVStack;
+  std::vector<PendingLeafCall> &LeafCalls;
+};
+
+/// Inlines one leaf call and turns the @hpvm.instance.id calls it brought
+/// along into the induction variables they stand for.
+bool inlineLeafCall(PendingLeafCall &Pending, Function *IdFn) {
+  Function *Host = Pending.Call->getFunction();
+  // Instance-id calls already in the host (only if the host is itself a leaf
+  // function) are not this leaf's.
+  SmallPtrSet<CallInst *, 8> Before;
+  if (IdFn)
+    for (User *U : IdFn->users())
+      if (auto *Call = dyn_cast<CallInst>(U))
+        if (Call->getFunction() == Host)
+          Before.insert(Call);
+
+  InlineFunctionInfo IFI;
+  if (!InlineFunction(*Pending.Call, IFI).isSuccess())
+    return false;
+  if (!IdFn)
+    return true;
+
+  SmallVector<CallInst *, 8> Inlined;
+  for (User *U : IdFn->users())
+    if (auto *Call = dyn_cast<CallInst>(U))
+      if (Call->getFunction() == Host && !Before.count(Call))
+        Inlined.push_back(Call);
+  for (CallInst *Call : Inlined) {
+    // Checked before: constant and in range.
+    uint64_t Level = cast<ConstantInt>(Call->getArgOperand(0))->getZExtValue();
+    uint64_t Dim = cast<ConstantInt>(Call->getArgOperand(1))->getZExtValue();
+    Call->replaceAllUsesWith(Pending.Levels[Level][Dim]);
+    Call->eraseFromParent();
+  }
+  return true;
+}
+
+/// Drops the leaf functions from @llvm.compiler.used, which only kept them
+/// alive for the graph; the global goes when nothing is left in it.
+void removeFromCompilerUsed(Module &M, const StringSet<> &LeafFunctions) {
+  GlobalVariable *Used = M.getGlobalVariable("llvm.compiler.used");
+  if (!Used || !Used->hasInitializer())
+    return;
+  auto *Init = dyn_cast<ConstantArray>(Used->getInitializer());
+  if (!Init)
+    return; // zeroinitializer or similar: nothing listed
+  SmallVector<Constant *, 8> Kept;
+  for (Use &Op : Init->operands()) {
+    auto *C = cast<Constant>(Op.get());
+    auto *F = dyn_cast<Function>(C->stripPointerCasts());
+    if (!F || !LeafFunctions.count(F->getName()))
+      Kept.push_back(C);
+  }
+  if (Kept.size() == Init->getNumOperands())
+    return;
+  std::string Name = Used->getName().str();
+  StringRef Section = Used->getSection();
+  std::string SectionName = Section.str();
+  Used->eraseFromParent();
+  if (Kept.empty())
+    return;
+  ArrayType *Ty = ArrayType::get(PointerType::get(M.getContext(), 0),
+                                 Kept.size());
+  auto *NewUsed =
+      new GlobalVariable(M, Ty, /*isConstant=*/false,
+                         GlobalValue::AppendingLinkage,
+                         ConstantArray::get(Ty, Kept), Name);
+  NewUsed->setSection(SectionName);
+}
+
+void eraseIfUnused(GlobalValue *GV) {
+  if (!GV)
+    return;
+  GV->removeDeadConstantUsers();
+  if (GV->use_empty())
+    GV->eraseFromParent();
+}
+
+} // namespace
+
+unsigned prepareRegions(Module &M) {
+  if (!hasGraphs(M))
+    return 0;
+  Checker Check(M);
+
+  Expected<std::vector<Graph>> GraphsOr = readGraphs(M);
+  if (!GraphsOr) {
+    Check.error("graph-metadata", toString(GraphsOr.takeError()), nullptr,
+                "");
+    return Check.errors();
+  }
+  const std::vector<Graph> &Graphs = *GraphsOr;
+
+  StringSet<> LeafFunctions;
+  for (const Graph &G : Graphs)
+    forEachNode(G.root(), [&](const Node &N) {
+      if (N.isLeaf() && !N.Function.empty())
+        LeafFunctions.insert(N.Function);
+    });
+
+  // The launches, in program order so that names come out deterministic.
+  std::vector<Launch> Launches;
+  SmallPtrSet<GlobalVariable *, 4> GraphNameStrings;
+  if (Function *LaunchFn = M.getFunction(LaunchFunctionName)) {
+    for (User *U : LaunchFn->users()) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledOperand() != LaunchFn)
+        Check.error("launch", "@hpvm.launch is used other than called",
+                    nullptr, "", dyn_cast<Instruction>(U));
+    }
+    for (Function &F : M)
+      for (Instruction &I : instructions(F)) {
+        auto *Call = dyn_cast<CallInst>(&I);
+        if (!Call || Call->getCalledOperand() != LaunchFn)
+          continue;
+        std::string Name = launchedGraphName(*Call);
+        const Graph *G = nullptr;
+        for (const Graph &Candidate : Graphs)
+          if (!Name.empty() && Candidate.name() == Name)
+            G = &Candidate;
+        if (!G) {
+          Check.error("launch",
+                      Name.empty() ? "the launch does not name a graph"
+                                   : "no graph is called '" + Name + "'",
+                      &F, "", Call);
+          continue;
+        }
+        Launches.push_back({Call, G});
+        if (auto *GV = dyn_cast<GlobalVariable>(
+                Call->getArgOperand(0)->stripPointerCasts()))
+          GraphNameStrings.insert(GV);
+      }
+  }
+  // The markers PREPARE emits must be callable with their documented types.
+  LLVMContext &Ctx = M.getContext();
+  std::pair<const char *, FunctionType *> Markers[] = {
+      {RegionEntryName, FunctionType::get(Type::getTokenTy(Ctx), false)},
+      {RegionExitName, FunctionType::get(Type::getVoidTy(Ctx),
+                                         {Type::getTokenTy(Ctx)}, false)}};
+  for (auto [Name, Ty] : Markers) {
+    GlobalValue *GV = M.getNamedValue(Name);
+    auto *F = dyn_cast_or_null<Function>(GV);
+    if (GV && (!F || F->getFunctionType() != Ty))
+      Check.error("marker",
+                  "@" + Twine(Name) + " is declared with the wrong type",
+                  nullptr, "");
+  }
+  for (const Launch &L : Launches)
+    Check.checkLaunch(L);
+  Check.checkInstanceIdUses(LeafFunctions);
+  if (Check.errors())
+    return Check.errors();
+
+  // From here on nothing can fail short of InlineFunction itself, whose
+  // preconditions were checked above.
+  std::vector<PendingLeafCall> LeafCalls;
+  {
+    Emitter Emit(M, LeafCalls);
+    for (const Launch &L : Launches) {
+      Emit.emitLaunch(L);
+      L.Call->eraseFromParent();
+    }
+  }
+  Function *IdFn = M.getFunction(InstanceIdFunctionName);
+  for (PendingLeafCall &Pending : LeafCalls)
+    if (!inlineLeafCall(Pending, IdFn))
+      Check.error("leaf-function",
+                  "'" + Pending.Call->getCalledFunction()->getName() +
+                      "' could not be inlined",
+                  Pending.Call->getFunction(), "", Pending.Call);
+
+  if (NamedMDNode *NMD = M.getNamedMetadata(GraphsMetadataName))
+    M.eraseNamedMetadata(NMD);
+  removeFromCompilerUsed(M, LeafFunctions);
+  for (const auto &Entry : LeafFunctions)
+    if (Function *F = M.getFunction(Entry.getKey()))
+      eraseIfUnused(F);
+  eraseIfUnused(M.getFunction(LaunchFunctionName));
+  eraseIfUnused(M.getFunction(InstanceIdFunctionName));
+  for (GlobalVariable *GV : GraphNameStrings)
+    if (GV->isDiscardableIfUnused())
+      eraseIfUnused(GV);
+  return Check.errors();
+}
+
+} // namespace hpvm

@@ -80,8 +80,8 @@ struct Param {
   enum class Kind { Buffer, Value };
   std::string Name;
   Kind ParamKind = Kind::Value;
-  ScalarType Type = ScalarType::I64; // Ptr for buffers
-  Access Mode = Access::In;          // buffers only
+  ScalarType Type = ScalarType::I64;  // Ptr for buffers
+  Access Mode = Access::In;           // buffers only
   Extent Bytes = Extent::constant(0); // buffers only
 
   bool isBuffer() const { return ParamKind == Kind::Buffer; }
@@ -124,6 +124,10 @@ struct Binding {
   unsigned ParentParam = 0; // Source::ParentParam
   int64_t IntValue = 0;     // Source::Constant, integer parameters
   double FloatValue = 0;    // Source::Constant, floating-point parameters
+  /// Source::Constant: the constant is FloatValue (a `double C` in the
+  /// metadata) rather than IntValue, so the verifier can check it against
+  /// the parameter's type.
+  bool IsFloat = false;
   bool operator==(const Binding &O) const;
 };
 

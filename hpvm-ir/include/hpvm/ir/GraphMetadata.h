@@ -18,6 +18,7 @@
 namespace llvm {
 class CallInst;
 class Function;
+class FunctionType;
 class Module;
 class Type;
 class LLVMContext;
@@ -48,6 +49,11 @@ bool hasGraphs(const llvm::Module &M);
 llvm::Type *toLLVMType(ScalarType T, llvm::LLVMContext &Ctx);
 /// The model's scalar type for an LLVM type, if it has one.
 std::optional<ScalarType> fromLLVMType(const llvm::Type *T);
+
+/// The signature a leaf function of N must have: buffers become ptr, values
+/// their type, in N's parameter order; it returns void without outputs, the
+/// output's type with one, and a literal struct of their types with several.
+llvm::FunctionType *getLeafFunctionType(const Node &N, llvm::LLVMContext &Ctx);
 
 /// The declarations of @hpvm.launch and @hpvm.instance.id, created on demand.
 llvm::Function *getLaunchFunction(llvm::Module &M);

@@ -51,7 +51,7 @@ struct DotPass : llvm::PassInfoMixin<DotPass> {
 /// The transforms themselves, for drivers that do not use a pass manager.
 /// Each returns the number of errors reported (0 = success, module changed
 /// as described; >0 = module left as it was).
-unsigned verifyModule(llvm::Module &M);
+unsigned verifyHPVMModule(llvm::Module &M);
 unsigned extractGraphs(llvm::Module &M);
 unsigned prepareRegions(llvm::Module &M);
 unsigned stripRegions(llvm::Module &M);

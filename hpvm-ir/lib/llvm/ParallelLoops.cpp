@@ -1,0 +1,268 @@
+//===- ParallelLoops.cpp - The loop nest of a replicated region -----------===//
+//
+// A replicated node's instance ids are the induction variables of a loop
+// nest. The frontend writes `for (i = 0; i < n; ++i)`, but LLVM's
+// simplification pipeline may rotate the loop, widen or duplicate the
+// induction variable and hoist code out of it, so the nest is recognised
+// through ScalarEvolution rather than by its syntax.
+//
+//===----------------------------------------------------------------------===//
+#include "RegionAnalysis.h"
+
+#include "hpvm/ir/Diagnostics.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+
+namespace hpvm {
+
+FunctionAnalyses::FunctionAnalyses(Function &F)
+    : TLII(Triple(F.getParent()->getTargetTriple())), TLI(TLII), AC(F), DT(F),
+      LI(DT), SE(F, TLI, AC, DT, LI) {}
+
+bool hasSideEffect(const Instruction &I) {
+  if (isa<DbgInfoIntrinsic>(I))
+    return false;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::lifetime_start:
+    case Intrinsic::lifetime_end:
+    case Intrinsic::assume:
+    case Intrinsic::experimental_noalias_scope_decl:
+      return false;
+    default:
+      break;
+    }
+  return I.mayWriteToMemory() || I.mayThrow();
+}
+
+static std::string str(const SCEV *S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  S->print(OS);
+  return OS.str();
+}
+
+/// The SCEVs a trip count may equal when it means `Dim` iterations: the
+/// frontend's bound itself, or the forms LLVM gives it when it cannot prove
+/// the bound positive (`smax(n, 0)`, and `smax(n, 1)` for a rotated loop
+/// whose guard already skips it when n <= 0).
+static bool tripCountIs(ScalarEvolution &SE, const SCEV *Trips,
+                        const SCEV *Dim) {
+  Type *T = Trips->getType();
+  SmallVector<const SCEV *, 2> Fitted;
+  unsigned TripBits = SE.getTypeSizeInBits(T),
+           DimBits = SE.getTypeSizeInBits(Dim->getType());
+  if (DimBits == TripBits)
+    Fitted.push_back(Dim);
+  else if (DimBits > TripBits)
+    Fitted.push_back(SE.getTruncateExpr(Dim, T));
+  else {
+    Fitted.push_back(SE.getZeroExtendExpr(Dim, T));
+    Fitted.push_back(SE.getSignExtendExpr(Dim, T));
+  }
+  for (const SCEV *D : Fitted) {
+    const SCEV *Zero = SE.getZero(T), *One = SE.getOne(T);
+    for (const SCEV *Candidate :
+         {D, SE.getSMaxExpr(D, Zero), SE.getSMaxExpr(D, One),
+          SE.getUMaxExpr(D, One)})
+      if (Candidate == Trips)
+        return true;
+  }
+  return false;
+}
+
+namespace {
+class NestFinder {
+public:
+  NestFinder(const Region &R, FunctionAnalyses &FA, unsigned &Errors)
+      : R(R), FA(FA), F(*R.Entry->getFunction()), Errors(Errors) {}
+
+  std::optional<ParallelNest> run();
+
+private:
+  void error(const std::string &Message, const Instruction *At) {
+    reportError(F.getContext(), "parallel-loop", Message, &F, R.Name, At);
+    ++Errors;
+  }
+  bool checkLevel(unsigned K, Loop *L, ParallelNest &Nest);
+
+  const Region &R;
+  FunctionAnalyses &FA;
+  Function &F;
+  unsigned &Errors;
+};
+} // namespace
+
+bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
+  ScalarEvolution &SE = FA.SE;
+  BasicBlock *Header = L->getHeader();
+  std::string Where = "loop '" + Header->getName().str() + "' (dim " +
+                      std::to_string(K) + ")";
+  if (!L->getLoopPreheader()) {
+    error(Where + " has no preheader", Header->getFirstNonPHI());
+    return false;
+  }
+  BasicBlock *Exiting = L->getExitingBlock();
+  if (!Exiting) {
+    error(Where + " has more than one exit; a parallel loop may not break",
+          Header->getTerminator());
+    return false;
+  }
+
+  PHINode *IV = nullptr;
+  SmallVector<PHINode *, 4> Others;
+  for (PHINode &Phi : Header->phis()) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+    bool Canonical = AR && AR->getLoop() == L && AR->isAffine() &&
+                     Phi.getType()->isIntegerTy() &&
+                     AR->getStart()->isZero() &&
+                     AR->getStepRecurrence(SE)->isOne();
+    if (Canonical &&
+        (!IV || Phi.getType()->getIntegerBitWidth() >
+                    IV->getType()->getIntegerBitWidth())) {
+      if (IV)
+        Others.push_back(IV);
+      IV = &Phi;
+    } else {
+      Others.push_back(&Phi);
+    }
+  }
+  if (!IV) {
+    error(Where + " has no induction variable that starts at 0 and steps "
+                  "by 1",
+          Header->getFirstNonPHI());
+    return false;
+  }
+  for (PHINode *Phi : Others) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Phi));
+    if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+        !SE.isLoopInvariant(AR->getStart(), L) ||
+        !SE.isLoopInvariant(AR->getStepRecurrence(SE), L)) {
+      error(Where + " carries a value from one iteration to the next that "
+                    "is not a function of the instance id (a reduction or "
+                    "recurrence)",
+            Phi);
+      return false;
+    }
+  }
+
+  const SCEV *ExitCount = SE.getExitCount(L, Exiting);
+  if (isa<SCEVCouldNotCompute>(ExitCount)) {
+    error(Where + ": the number of iterations cannot be computed",
+          Exiting->getTerminator());
+    return false;
+  }
+  // A loop that exits from its latch runs its body once more than its
+  // backedge is taken; one that exits from its header, exactly as often.
+  const SCEV *Trips =
+      Exiting == L->getLoopLatch()
+          ? SE.getAddExpr(ExitCount, SE.getOne(ExitCount->getType()))
+          : ExitCount;
+  const SCEV *Dim = SE.getSCEV(R.Dims[K]);
+  if (!tripCountIs(SE, Trips, Dim)) {
+    error(Where + " runs " + str(Trips) + " times but the node's dims[" +
+              std::to_string(K) + "] is " + str(Dim),
+          Exiting->getTerminator());
+    return false;
+  }
+  Nest.Levels.push_back({L, IV});
+  return true;
+}
+
+std::optional<ParallelNest> NestFinder::run() {
+  unsigned D = R.Dims.size();
+  ParallelNest Nest;
+  if (D == 0)
+    return Nest;
+
+  SmallVector<Loop *, 2> Top;
+  for (Loop *L : FA.LI.getLoopsInPreorder())
+    if (R.Blocks.count(L->getHeader()) &&
+        (!L->getParentLoop() ||
+         !R.Blocks.count(L->getParentLoop()->getHeader())))
+      Top.push_back(L);
+  if (Top.size() != 1) {
+    error("a node with " + std::to_string(D) +
+              " dims must contain exactly one loop nest of that depth; "
+              "found " +
+              std::to_string(Top.size()) + " outermost loops",
+          R.Entry);
+    return std::nullopt;
+  }
+  Loop *L = Top.front();
+  for (unsigned K = 0; K < D; ++K) {
+    if (!checkLevel(K, L, Nest))
+      return std::nullopt;
+    if (K + 1 == D)
+      break;
+    if (L->getSubLoops().size() != 1) {
+      error("loop '" + L->getHeader()->getName().str() + "' (dim " +
+                std::to_string(K) + ") must contain exactly one loop (dim " +
+                std::to_string(K + 1) + "); found " +
+                std::to_string(L->getSubLoops().size()),
+            L->getHeader()->getTerminator());
+      return std::nullopt;
+    }
+    L = L->getSubLoops().front();
+  }
+
+  // An instance is one iteration of the innermost loop: work outside it
+  // would be repeated by, or lost to, the other instances.
+  if (R.isLeaf()) {
+    Loop *Inner = Nest.innermost();
+    for (Instruction *I : R.instructions())
+      if (!Inner->contains(I) && hasSideEffect(*I)) {
+        error("writes memory outside its innermost parallel loop", I);
+        return std::nullopt;
+      }
+  }
+  return Nest;
+}
+
+std::optional<ParallelNest> findParallelNest(const Region &R,
+                                             FunctionAnalyses &FA,
+                                             unsigned &NumErrors) {
+  return NestFinder(R, FA, NumErrors).run();
+}
+
+void rewriteSecondaryInductions(const ParallelNest &Nest,
+                                FunctionAnalyses &FA) {
+  ScalarEvolution &SE = FA.SE;
+  for (const ParallelLoop &Level : Nest.Levels) {
+    BasicBlock *Header = Level.L->getHeader();
+    SmallVector<PHINode *, 4> Phis;
+    for (PHINode &Phi : Header->phis())
+      if (&Phi != Level.IV)
+        Phis.push_back(&Phi);
+    if (Phis.empty())
+      continue;
+    SCEVExpander Expander(SE, Header->getModule()->getDataLayout(), "hpvm");
+    Instruction *InPreheader = Level.L->getLoopPreheader()->getTerminator();
+    IRBuilder<> B(&*Header->getFirstInsertionPt());
+    for (PHINode *Phi : Phis) {
+      auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(Phi));
+      const SCEV *Step = AR->getStepRecurrence(SE);
+      Value *Start =
+          Expander.expandCodeFor(AR->getStart(), Phi->getType(), InPreheader);
+      Value *StepV = Expander.expandCodeFor(Step, Step->getType(), InPreheader);
+      Value *Id = B.CreateZExtOrTrunc(Level.IV, StepV->getType());
+      Value *Offset = B.CreateMul(Id, StepV, Phi->getName() + ".offset");
+      Value *Replacement =
+          Phi->getType()->isPointerTy()
+              ? B.CreatePtrAdd(Start, Offset, Phi->getName() + ".at")
+              : B.CreateAdd(Start, Offset, Phi->getName() + ".at");
+      Phi->replaceAllUsesWith(Replacement);
+      Phi->eraseFromParent();
+    }
+  }
+}
+
+} // namespace hpvm

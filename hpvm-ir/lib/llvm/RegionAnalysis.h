@@ -1,0 +1,71 @@
+//===- RegionAnalysis.h - Loop nests and rules of regions -------*- C++ -*-===//
+//
+// Internal to HPVMIR: what the verifier and EXTRACT both need to know about
+// regions beyond their markers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_IR_LIB_REGIONANALYSIS_H
+#define HPVM_IR_LIB_REGIONANALYSIS_H
+
+#include "hpvm/ir/RegionForm.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+
+#include <optional>
+
+namespace hpvm {
+
+/// The analyses of one function, built without a pass manager so that the
+/// verifier and EXTRACT can rebuild them after changing the function.
+struct FunctionAnalyses {
+  explicit FunctionAnalyses(llvm::Function &F);
+  llvm::TargetLibraryInfoImpl TLII;
+  llvm::TargetLibraryInfo TLI;
+  llvm::AssumptionCache AC;
+  llvm::DominatorTree DT;
+  llvm::LoopInfo LI;
+  llvm::ScalarEvolution SE;
+};
+
+/// One level of a replicated node's loop nest: the loop and its canonical
+/// induction variable {0,+,1}, which is the instance id of that dimension.
+struct ParallelLoop {
+  llvm::Loop *L = nullptr;
+  llvm::PHINode *IV = nullptr;
+};
+
+/// The canonical loop nest of a replicated region, outermost first.
+struct ParallelNest {
+  llvm::SmallVector<ParallelLoop, 3> Levels;
+  llvm::Loop *innermost() const { return Levels.back().L; }
+};
+
+/// Finds R's loop nest and checks it is canonical (rule parallel-loop):
+/// one loop per dim, each starting at 0, stepping by 1, running dims[k]
+/// times, with a preheader and one exiting block, whose other loop-carried
+/// values are affine in the induction variable. For leaves, nothing outside
+/// the innermost loop may write memory. Returns nullopt after reporting.
+std::optional<ParallelNest> findParallelNest(const Region &R,
+                                             FunctionAnalyses &FA,
+                                             unsigned &NumErrors);
+
+/// Replaces every loop-carried value of the nest other than the induction
+/// variables by start + step * IV, so that one iteration can run alone.
+void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
+
+/// Checks the rules of docs/ir.md §2.3 that go beyond the markers for every
+/// region of Forest; returns the number of errors reported.
+unsigned verifyRegionForest(const RegionForest &Forest, FunctionAnalyses &FA);
+
+
+/// True if the instruction may write memory or have other side effects that
+/// matter to a parallel node (debug and lifetime intrinsics do not).
+bool hasSideEffect(const llvm::Instruction &I);
+
+} // namespace hpvm
+
+#endif // HPVM_IR_LIB_REGIONANALYSIS_H
