@@ -184,7 +184,6 @@ TEST_F(PrepareTest, VectorAddBecomesRegionsWithCanonicalLoop) {
   auto M = withGraphs(parse(VectorAddIR), {&G});
   ASSERT_TRUE(M);
   ASSERT_EQ(prepareRegions(*M), 0u);
-  if (getenv("PREP_DUMP")) errs() << print(*M);
   EXPECT_TRUE(Rules.empty());
   ASSERT_TRUE(isValid(*M));
 
@@ -207,7 +206,8 @@ TEST_F(PrepareTest, VectorAddBecomesRegionsWithCanonicalLoop) {
            *N = Host.getArg(3);
   Value *Bytes = &*inst_begin(Host); // %bytes = shl i64 %n, 2
   for (CallInst *Entry : Entries) {
-    EXPECT_EQ(bundle(Entry, tag::In), (std::vector<Value *>{A, Bytes, B, Bytes}));
+    EXPECT_EQ(bundle(Entry, tag::In),
+              (std::vector<Value *>{A, Bytes, B, Bytes}));
     EXPECT_EQ(bundle(Entry, tag::Out), (std::vector<Value *>{C, Bytes}));
     EXPECT_TRUE(bundle(Entry, tag::InOut).empty());
     EXPECT_EQ(bundle(Entry, tag::Value), (std::vector<Value *>{N, Bytes}));
@@ -233,8 +233,8 @@ TEST_F(PrepareTest, VectorAddBecomesRegionsWithCanonicalLoop) {
   EXPECT_EQ(Cmp->getPredicate(), ICmpInst::ICMP_ULT);
   EXPECT_EQ(Cmp->getOperand(0), IV);
   EXPECT_EQ(Cmp->getOperand(1), N);
-  auto *Next = cast<BinaryOperator>(IV->getIncomingValueForBlock(
-      L->getLoopLatch()));
+  auto *Next =
+      cast<BinaryOperator>(IV->getIncomingValueForBlock(L->getLoopLatch()));
   EXPECT_TRUE(Next->hasNoUnsignedWrap());
   EXPECT_TRUE(Next->hasNoSignedWrap());
 
@@ -271,8 +271,7 @@ TEST_F(PrepareTest, StripLeavesThePlainLoop) {
   DominatorTree DT(Host);
   LoopInfo LI(DT);
   ASSERT_EQ(LI.getTopLevelLoops().size(), 1u);
-  EXPECT_NE(LI.getTopLevelLoops()[0]->getCanonicalInductionVariable(),
-            nullptr);
+  EXPECT_NE(LI.getTopLevelLoops()[0]->getCanonicalInductionVariable(), nullptr);
   unsigned Loads = 0, Stores = 0, Calls = 0;
   for (Instruction &I : instructions(Host)) {
     Loads += isa<LoadInst>(I);
@@ -301,9 +300,9 @@ define void @f(ptr %p) {
 }
 
 /// Three levels of replication; the leaf reads the ids of itself and both
-/// ancestors, including the second dim of its own 2-D index space.
-TEST_F(PrepareTest, InstanceIdsOfAncestorsBecomeTheirInductionVariables) {
-  auto M = parse(R"IR(
+/// ancestors, including the second dim of its own 2-D index space. The
+/// middle node's extent is its i32 parameter m, bound to the constant 3.
+const char *NestedIR = R"IR(
 @hpvm.graph.g = private unnamed_addr constant [2 x i8] c"g\00"
 @llvm.compiler.used = appending global [2 x ptr] [ptr @leaf, ptr @other], section "llvm.metadata"
 
@@ -330,8 +329,9 @@ define void @host(ptr %out) {
   call void (ptr, ...) @hpvm.launch(ptr @hpvm.graph.g, ptr %out)
   ret void
 }
-)IR");
-  ASSERT_TRUE(M);
+)IR";
+
+Graph makeNested() {
   Graph G("g");
   Node &Root = G.root();
   Root.addBuffer("out", Access::InOut, Extent::constant(8));
@@ -349,10 +349,14 @@ define void @host(ptr %out) {
   Leaf.setTargets(TargetCPU | TargetNVPTX);
   Mid.bind(Leaf, "out", "out");
   Mid.bind(Leaf, "m", "m");
-  writeGraphs(*M, {&G});
+  return G;
+}
 
+TEST_F(PrepareTest, InstanceIdsOfAncestorsBecomeTheirInductionVariables) {
+  Graph G = makeNested();
+  auto M = withGraphs(parse(NestedIR), {&G});
+  ASSERT_TRUE(M);
   ASSERT_EQ(prepareRegions(*M), 0u);
-  if (getenv("PREP_DUMP")) errs() << print(*M);
   ASSERT_TRUE(isValid(*M));
   EXPECT_EQ(M->getFunction("hpvm.instance.id"), nullptr);
   EXPECT_EQ(M->getFunction("leaf"), nullptr);
@@ -421,12 +425,11 @@ define void @host(ptr %out) {
   EXPECT_EQ(S2->getOperand(1), IVs[0]);
 }
 
-/// Children a, b, c, d of an internal root, sharing buffers x and y:
-///   a: out x        b: in x (after a: implied)
-///   c: out y        d: in y
-/// Explicit edges: b -> a is impossible (a writes x that b reads...), so use
-/// c -> a (no shared buffer: needs hpvm.after) and c -> d (y conflict:
-/// implied). The order is topological with ties by index: c, a, b, d.
+/// Children a, b, c, d of an internal root with buffers x and y:
+///   a writes x, b reads x, c writes y, d reads y.
+/// Edges: a -> b and c -> d follow from the shared buffers; c -> a shares
+/// none, so only an "hpvm.after" can keep it. Topological order with ties
+/// by index: c, a, b, d.
 const char *FourChildrenIR = R"IR(
 @hpvm.graph.g = private unnamed_addr constant [2 x i8] c"g\00"
 @llvm.compiler.used = appending global [4 x ptr] [ptr @wx, ptr @rx, ptr @wy, ptr @ry], section "llvm.metadata"
@@ -508,9 +511,9 @@ TEST_F(PrepareTest, ChildrenInTopologicalOrderWithExplicitAfter) {
   EXPECT_TRUE(bundle(B, tag::After).empty());
   EXPECT_TRUE(bundle(D, tag::After).empty());
   EXPECT_TRUE(bundle(C, tag::After).empty());
-  EXPECT_EQ(bundle(A, tag::Out), (std::vector<Value *>{
-                                     Host.getArg(0),
-                                     ConstantInt::get(Type::getInt64Ty(Ctx), 4)}));
+  EXPECT_EQ(bundle(A, tag::Out),
+            (std::vector<Value *>{Host.getArg(0),
+                                  ConstantInt::get(Type::getInt64Ty(Ctx), 4)}));
   EXPECT_EQ(bundle(Entries[0], tag::InOut).size(), 4u);
 
   // Each child's region closes before the next one opens, all inside g's.
@@ -542,10 +545,9 @@ TEST_F(PrepareTest, StripRemovesMarkersLinkedByAfter) {
   for (Instruction &I : instructions(*M->getFunction("host")))
     if (isa<LoadInst>(I) || isa<StoreInst>(I))
       Opcodes.push_back(I.getOpcode());
-  EXPECT_EQ(Opcodes, (std::vector<unsigned>{Instruction::Store,
-                                            Instruction::Store,
-                                            Instruction::Load,
-                                            Instruction::Load}));
+  EXPECT_EQ(Opcodes,
+            (std::vector<unsigned>{Instruction::Store, Instruction::Store,
+                                   Instruction::Load, Instruction::Load}));
 }
 
 TEST_F(PrepareTest, StripOfRegionFormKeepsTheCode) {
@@ -671,6 +673,40 @@ TEST_F(PrepareTest, LaunchArgumentsMustMatchTheRoot) {
   EXPECT_EQ(prepareRegions(*M), 1u);
   EXPECT_EQ(Rules, std::vector<std::string>{"launch"});
   EXPECT_EQ(print(*M), Before);
+}
+
+/// docs/ir.md §4: region -> graph -> region -> graph gives the same graph
+/// both times. Starting from graph form, the first PREPARE/EXTRACT may
+/// renumber parameters and children (EXTRACT's canonical order); after that
+/// the graph must be a fixed point. Checks PREPARE's output against the
+/// region verifier and EXTRACT along the way.
+TEST_F(PrepareTest, PreparedRegionsVerifyAndRoundTrip) {
+  struct Case {
+    const char *IR;
+    Graph G;
+  };
+  Case Cases[] = {{VectorAddIR, makeVectorAdd()},
+                  {NestedIR, makeNested()},
+                  {FourChildrenIR, makeFourChildren()}};
+  for (Case &C : Cases) {
+    SCOPED_TRACE(C.G.name());
+    auto M = withGraphs(parse(C.IR), {&C.G});
+    ASSERT_TRUE(M);
+    std::vector<Graph> Rounds;
+    for (unsigned Round = 0; Round < 2; ++Round) {
+      ASSERT_EQ(prepareRegions(*M), 0u);
+      ASSERT_TRUE(isValid(*M));
+      EXPECT_EQ(verifyHPVMModule(*M), 0u);
+      ASSERT_EQ(extractGraphs(*M), 0u);
+      ASSERT_TRUE(isValid(*M));
+      Expected<std::vector<Graph>> Graphs = readGraphs(*M);
+      ASSERT_TRUE(!!Graphs) << toString(Graphs.takeError());
+      ASSERT_EQ(Graphs->size(), 1u);
+      Rounds.push_back(std::move(Graphs->front()));
+    }
+    EXPECT_TRUE(Rounds[0].equals(Rounds[1]));
+    EXPECT_TRUE(Rules.empty());
+  }
 }
 
 } // namespace

@@ -367,8 +367,7 @@ void Extractor::outlineLeaf(NodeState &S) {
       RemapInstruction(&I, VMap,
                        RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
 
-  // One instance runs one iteration of the innermost loop: leaving it, or
-  // going round it again, ends the instance.
+  // One instance runs one iteration of the innermost loop.
   if (!R.Dims.empty()) {
     // Ids first: cutting the back edges below folds single-input phis.
     const ParallelNest &Nest = Nests.find(&R)->second;
@@ -381,13 +380,19 @@ void Extractor::outlineLeaf(NodeState &S) {
       Phi->replaceAllUsesWith(IdB.CreateZExtOrTrunc(Id, Phi->getType()));
       Phi->eraseFromParent();
     }
-    Loop *Inner = Nest.innermost();
-    for (BasicBlock *BB : Inner->blocks()) {
+    // An edge that goes round or leaves any loop of the nest ends the
+    // instance; this also cuts the outer loops' latches away.
+    for (BasicBlock *BB : Nest.Levels.front().L->blocks()) {
       auto *Copy = cast<BasicBlock>(VMap[BB]);
       Instruction *Term = Copy->getTerminator();
       for (unsigned I = 0; I < Term->getNumSuccessors(); ++I) {
         BasicBlock *Succ = BB->getTerminator()->getSuccessor(I);
-        if (Succ != Inner->getHeader() && Inner->contains(Succ))
+        bool EndsInstance = false;
+        for (const ParallelLoop &Level : Nest.Levels)
+          EndsInstance |= Level.L->contains(BB) &&
+                          (Succ == Level.L->getHeader() ||
+                           !Level.L->contains(Succ));
+        if (!EndsInstance)
           continue;
         Term->getSuccessor(I)->removePredecessor(Copy);
         Term->setSuccessor(I, DoneBB);
@@ -395,6 +400,7 @@ void Extractor::outlineLeaf(NodeState &S) {
     }
   }
   removeUnreachableBlocks(*Leaf);
+  DoneBB->moveAfter(&Leaf->back()); // reads top to bottom
   for (BasicBlock &BB : *Leaf)
     SimplifyInstructionsInBlock(&BB);
   stripDebugInfo(*Leaf);

@@ -106,8 +106,9 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   BasicBlock *Header = L->getHeader();
   std::string Where = "loop '" + Header->getName().str() + "' (dim " +
                       std::to_string(K) + ")";
-  if (!L->getLoopPreheader()) {
-    error(Where + " has no preheader", Header->getFirstNonPHI());
+  if (!L->getLoopPredecessor()) {
+    error(Where + " is entered from more than one block outside it",
+          Header->getFirstNonPHI());
     return false;
   }
   BasicBlock *Exiting = L->getExitingBlock();
@@ -245,7 +246,7 @@ void rewriteSecondaryInductions(const ParallelNest &Nest,
     if (Phis.empty())
       continue;
     SCEVExpander Expander(SE, Header->getModule()->getDataLayout(), "hpvm");
-    Instruction *InPreheader = Level.L->getLoopPreheader()->getTerminator();
+    Instruction *InPreheader = Level.L->getLoopPredecessor()->getTerminator();
     IRBuilder<> B(&*Header->getFirstInsertionPt());
     for (PHINode *Phi : Phis) {
       auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(Phi));

@@ -132,13 +132,6 @@ std::vector<unsigned> topologicalOrder(const Node &N) {
   return Order;
 }
 
-/// The nodes of a graph at which a leaf function is used, with their depth
-/// below the root.
-struct LeafUse {
-  const Node *N;
-  unsigned Depth;
-};
-
 //===----------------------------------------------------------------------===//
 // Checking
 //===----------------------------------------------------------------------===//
@@ -164,8 +157,8 @@ public:
     } else {
       for (unsigned I = 0; I < NumArgs; ++I) {
         const Param &P = Root.Params[I];
-        Type *Expected = P.isBuffer() ? PointerType::get(Ctx, 0)
-                                      : toLLVMType(P.Type, Ctx);
+        Type *Expected =
+            P.isBuffer() ? PointerType::get(Ctx, 0) : toLLVMType(P.Type, Ctx);
         if (L.Call->getArgOperand(I + 1)->getType() != Expected)
           error("launch",
                 "argument " + std::to_string(I + 1) + " does not have the " +
@@ -210,8 +203,7 @@ private:
     if (E.paramIndex() >= N.Params.size() ||
         N.Params[E.paramIndex()].isBuffer() ||
         !isInteger(N.Params[E.paramIndex()].Type))
-      error(Rule, What + " is not an integer value parameter", Host,
-            N.path());
+      error(Rule, What + " is not an integer value parameter", Host, N.path());
   }
 
   void checkNode(const Node &N, unsigned Depth, Function *Host,
@@ -255,8 +247,8 @@ private:
     InlineResult Viable = isInlineViable(*Fn);
     if (!Viable.isSuccess())
       error("leaf-function",
-            "'" + N.Function + "' cannot be inlined: " +
-                Viable.getFailureReason(),
+            "'" + N.Function +
+                "' cannot be inlined: " + Viable.getFailureReason(),
             Host, N.path());
     // InlineFunction refuses to mix two personalities in one function.
     if (Fn->hasPersonalityFn() && Host->hasPersonalityFn() &&
@@ -309,8 +301,8 @@ private:
     unsigned Count = N.Children.size();
     bool EdgesInRange = true;
     for (const Edge &E : N.Edges) {
-      std::string Ends = "from child " + std::to_string(E.Src) +
-                         " to child " + std::to_string(E.Dst);
+      std::string Ends = "from child " + std::to_string(E.Src) + " to child " +
+                         std::to_string(E.Dst);
       if (E.Src >= Count || E.Dst >= Count || E.Src == E.Dst) {
         error("edge", "edge " + Ends + " has a bad endpoint", Host, N.path());
         EdgesInRange = false;
@@ -323,12 +315,10 @@ private:
               "value edge " + Ends + " has no region form", Host, N.path());
       else if (E.Kind == EdgeKind::Streaming)
         error("prepare-unsupported",
-              "streaming edge " + Ends + " has no region form", Host,
-              N.path());
+              "streaming edge " + Ends + " has no region form", Host, N.path());
     }
     if (EdgesInRange && topologicalOrder(N).empty() && Count > 0)
-      error("edge-cycle", "the dependency edges form a cycle", Host,
-            N.path());
+      error("edge-cycle", "the dependency edges form a cycle", Host, N.path());
 
     // Every child parameter must get exactly one value of its own type.
     std::vector<std::vector<unsigned>> TimesBound(Count);
@@ -337,8 +327,8 @@ private:
     for (const Binding &B : N.Bindings) {
       if (B.Child >= Count ||
           B.ChildParam >= N.Children[B.Child]->Params.size()) {
-        error("binding", "a binding names a child parameter out of range",
-              Host, N.path());
+        error("binding", "a binding names a child parameter out of range", Host,
+              N.path());
         continue;
       }
       const Node &Child = *N.Children[B.Child];
@@ -398,8 +388,8 @@ public:
       : M(M), Ctx(M.getContext()), B(Ctx), I64(Type::getInt64Ty(Ctx)),
         LeafCalls(LeafCalls) {
     FunctionType *EntryTy = FunctionType::get(Type::getTokenTy(Ctx), false);
-    FunctionType *ExitTy = FunctionType::get(Type::getVoidTy(Ctx),
-                                             {Type::getTokenTy(Ctx)}, false);
+    FunctionType *ExitTy =
+        FunctionType::get(Type::getVoidTy(Ctx), {Type::getTokenTy(Ctx)}, false);
     EntryFn = M.getOrInsertFunction(RegionEntryName, EntryTy);
     ExitFn = M.getOrInsertFunction(RegionExitName, ExitTy);
   }
@@ -486,11 +476,10 @@ private:
     }
 
     SmallVector<OperandBundleDef, 8> Bundles;
-    Bundles.emplace_back(tag::Node,
-                         std::vector<Value *>{nameString(N.name())});
+    Bundles.emplace_back(tag::Node, std::vector<Value *>{nameString(N.name())});
     if (!Dims.empty())
-      Bundles.emplace_back(tag::Dims, std::vector<Value *>(Dims.begin(),
-                                                           Dims.end()));
+      Bundles.emplace_back(tag::Dims,
+                           std::vector<Value *>(Dims.begin(), Dims.end()));
     const char *BufferTags[] = {tag::In, tag::Out, tag::InOut};
     static_assert(static_cast<unsigned>(Access::In) == 0 &&
                       static_cast<unsigned>(Access::Out) == 1 &&
@@ -498,16 +487,15 @@ private:
                   "BufferTags follows the order of Access");
     for (unsigned A = 0; A < 3; ++A)
       if (!Buffers[A].empty())
-        Bundles.emplace_back(BufferTags[A], std::vector<Value *>(
-                                                Buffers[A].begin(),
-                                                Buffers[A].end()));
+        Bundles.emplace_back(
+            BufferTags[A],
+            std::vector<Value *>(Buffers[A].begin(), Buffers[A].end()));
     if (!Values.empty())
       Bundles.emplace_back(tag::Value,
                            std::vector<Value *>(Values.begin(), Values.end()));
     if (N.Targets != AllTargets)
-      Bundles.emplace_back(
-          tag::Target,
-          std::vector<Value *>{B.getInt32(static_cast<uint32_t>(N.Targets))});
+      Bundles.emplace_back(tag::Target, std::vector<Value *>{B.getInt32(
+                                            static_cast<uint32_t>(N.Targets))});
     if (!After.empty())
       Bundles.emplace_back(tag::After,
                            std::vector<Value *>(After.begin(), After.end()));
@@ -582,8 +570,8 @@ private:
     if (Ty->isIntegerTy())
       return ConstantInt::get(Ty, Bn.IntValue, /*IsSigned=*/true);
     if (Ty->isFloatingPointTy())
-      return ConstantFP::get(
-          Ty, Bn.IsFloat ? Bn.FloatValue : static_cast<double>(Bn.IntValue));
+      return ConstantFP::get(Ty, Bn.IsFloat ? Bn.FloatValue
+                                            : static_cast<double>(Bn.IntValue));
     // A pointer value parameter bound to an address known at build time.
     if (Bn.IntValue == 0)
       return ConstantPointerNull::get(cast<PointerType>(Ty));
@@ -659,12 +647,11 @@ void removeFromCompilerUsed(Module &M, const StringSet<> &LeafFunctions) {
   Used->eraseFromParent();
   if (Kept.empty())
     return;
-  ArrayType *Ty = ArrayType::get(PointerType::get(M.getContext(), 0),
-                                 Kept.size());
-  auto *NewUsed =
-      new GlobalVariable(M, Ty, /*isConstant=*/false,
-                         GlobalValue::AppendingLinkage,
-                         ConstantArray::get(Ty, Kept), Name);
+  ArrayType *Ty =
+      ArrayType::get(PointerType::get(M.getContext(), 0), Kept.size());
+  auto *NewUsed = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                                     GlobalValue::AppendingLinkage,
+                                     ConstantArray::get(Ty, Kept), Name);
   NewUsed->setSection(SectionName);
 }
 
@@ -685,8 +672,7 @@ unsigned prepareRegions(Module &M) {
 
   Expected<std::vector<Graph>> GraphsOr = readGraphs(M);
   if (!GraphsOr) {
-    Check.error("graph-metadata", toString(GraphsOr.takeError()), nullptr,
-                "");
+    Check.error("graph-metadata", toString(GraphsOr.takeError()), nullptr, "");
     return Check.errors();
   }
   const std::vector<Graph> &Graphs = *GraphsOr;
@@ -705,8 +691,8 @@ unsigned prepareRegions(Module &M) {
     for (User *U : LaunchFn->users()) {
       auto *Call = dyn_cast<CallInst>(U);
       if (!Call || Call->getCalledOperand() != LaunchFn)
-        Check.error("launch", "@hpvm.launch is used other than called",
-                    nullptr, "", dyn_cast<Instruction>(U));
+        Check.error("launch", "@hpvm.launch is used other than called", nullptr,
+                    "", dyn_cast<Instruction>(U));
     }
     for (Function &F : M)
       for (Instruction &I : instructions(F)) {

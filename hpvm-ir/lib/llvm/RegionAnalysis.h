@@ -46,7 +46,7 @@ struct ParallelNest {
 
 /// Finds R's loop nest and checks it is canonical (rule parallel-loop):
 /// one loop per dim, each starting at 0, stepping by 1, running dims[k]
-/// times, with a preheader and one exiting block, whose other loop-carried
+/// times, with one entering and one exiting block, whose other loop-carried
 /// values are affine in the induction variable. For leaves, nothing outside
 /// the innermost loop may write memory. Returns nullopt after reporting.
 std::optional<ParallelNest> findParallelNest(const Region &R,
