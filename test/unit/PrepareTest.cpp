@@ -372,16 +372,19 @@ TEST_F(PrepareTest, InstanceIdsOfAncestorsBecomeTheirInductionVariables) {
   EXPECT_EQ(nodeName(Entries[0]), "g");
   EXPECT_EQ(nodeName(Entries[1]), "mid");
   EXPECT_EQ(nodeName(Entries[2]), "leaf");
-  // The constant binding m = 3 reaches both dims bundles as i64 3.
-  auto IsI64 = [](Value *V, uint64_t C) {
+  // The constant binding m = 3 reaches the dims bundles as the parameter
+  // value itself (i32 3); constant extents are i64.
+  auto IsConst = [](Value *V, unsigned Bits, uint64_t C) {
     auto *CI = dyn_cast<ConstantInt>(V);
-    return CI && CI->getType()->isIntegerTy(64) && CI->getZExtValue() == C;
+    return CI && CI->getType()->isIntegerTy(Bits) && CI->getZExtValue() == C;
   };
+  ASSERT_EQ(bundle(Entries[0], tag::Dims).size(), 1u);
+  EXPECT_TRUE(IsConst(bundle(Entries[0], tag::Dims)[0], 64, 2));
   ASSERT_EQ(bundle(Entries[1], tag::Dims).size(), 1u);
-  EXPECT_TRUE(IsI64(bundle(Entries[1], tag::Dims)[0], 3));
+  EXPECT_TRUE(IsConst(bundle(Entries[1], tag::Dims)[0], 32, 3));
   ASSERT_EQ(bundle(Entries[2], tag::Dims).size(), 2u);
-  EXPECT_TRUE(IsI64(bundle(Entries[2], tag::Dims)[0], 4));
-  EXPECT_TRUE(IsI64(bundle(Entries[2], tag::Dims)[1], 3));
+  EXPECT_TRUE(IsConst(bundle(Entries[2], tag::Dims)[0], 64, 4));
+  EXPECT_TRUE(IsConst(bundle(Entries[2], tag::Dims)[1], 32, 3));
   std::vector<Value *> Values = bundle(Entries[1], tag::Value);
   ASSERT_EQ(Values.size(), 1u);
   EXPECT_TRUE(isa<ConstantInt>(Values[0]) &&
@@ -397,13 +400,22 @@ TEST_F(PrepareTest, InstanceIdsOfAncestorsBecomeTheirInductionVariables) {
   LoopInfo LI(DT);
   ASSERT_EQ(LI.getTopLevelLoops().size(), 1u);
   std::vector<PHINode *> IVs;
+  std::vector<Value *> Counts;
   for (Loop *L = LI.getTopLevelLoops()[0]; L;
        L = L->getSubLoops().empty() ? nullptr : L->getSubLoops()[0]) {
     EXPECT_EQ(L->getSubLoops().size(), L->getLoopDepth() < 4 ? 1u : 0u);
     EXPECT_TRUE(L->isLoopSimplifyForm());
     IVs.push_back(L->getCanonicalInductionVariable());
     ASSERT_NE(IVs.back(), nullptr);
+    auto *Br = cast<BranchInst>(L->getHeader()->getTerminator());
+    Counts.push_back(cast<ICmpInst>(Br->getCondition())->getOperand(1));
   }
+  // Loops count in i64, whatever the type of the extent.
+  ASSERT_EQ(Counts.size(), 4u);
+  EXPECT_TRUE(IsConst(Counts[0], 64, 2));
+  EXPECT_TRUE(IsConst(Counts[1], 64, 3));
+  EXPECT_TRUE(IsConst(Counts[2], 64, 4));
+  EXPECT_TRUE(IsConst(Counts[3], 64, 3));
   ASSERT_EQ(IVs.size(), 4u);
   EXPECT_EQ(IVs[0]->getName(), "g.id");
   EXPECT_EQ(IVs[1]->getName(), "mid.id");
@@ -660,6 +672,68 @@ define void @host(ptr %out) {
   ASSERT_NE(Store, nullptr);
   EXPECT_EQ(cast<ConstantInt>(Store->getValueOperand())->getZExtValue(), 42u);
   EXPECT_EQ(M->getFunction("leaf"), nullptr);
+}
+
+/// Buffer bundles follow the order in which their modes first occur among
+/// the parameters, and an i32 extent is named as such in "hpvm.dims" while
+/// the loop compares against its zero-extension.
+TEST_F(PrepareTest, BundlesFollowParameterOrder) {
+  auto M = parse(R"IR(
+@hpvm.graph.g = private unnamed_addr constant [2 x i8] c"g\00"
+
+declare void @hpvm.launch(ptr, ...)
+
+define internal void @leaf(ptr %x, ptr %a, ptr %b, i32 %n) {
+  %v = load i32, ptr %a
+  store i32 %v, ptr %x
+  ret void
+}
+
+define void @host(ptr %x, ptr %a, ptr %b, i32 %n) {
+  call void (ptr, ...) @hpvm.launch(ptr @hpvm.graph.g, ptr %x, ptr %a, ptr %b, i32 %n)
+  ret void
+}
+)IR");
+  ASSERT_TRUE(M);
+  Graph G("g", Node::Kind::Leaf);
+  Node &Root = G.root();
+  Root.Function = "leaf";
+  Root.addBuffer("x", Access::InOut, Extent::constant(4));
+  Root.addBuffer("a", Access::In, Extent::param(3));
+  Root.addBuffer("b", Access::In, Extent::constant(8));
+  Root.addValue("n", ScalarType::I32);
+  Root.setDims({Extent::param(3)});
+  writeGraphs(*M, {&G});
+  ASSERT_EQ(prepareRegions(*M), 0u);
+  ASSERT_TRUE(isValid(*M));
+
+  Function &Host = *M->getFunction("host");
+  std::vector<CallInst *> Entries = regionEntries(Host);
+  ASSERT_EQ(Entries.size(), 1u);
+  CallInst *Entry = Entries[0];
+  ASSERT_EQ(Entry->getNumOperandBundles(), 5u);
+  EXPECT_EQ(Entry->getOperandBundleAt(0).getTagName(), tag::Node);
+  EXPECT_EQ(Entry->getOperandBundleAt(1).getTagName(), tag::Dims);
+  EXPECT_EQ(Entry->getOperandBundleAt(2).getTagName(), tag::InOut);
+  EXPECT_EQ(Entry->getOperandBundleAt(3).getTagName(), tag::In);
+  EXPECT_EQ(Entry->getOperandBundleAt(4).getTagName(), tag::Value);
+  Argument *N = Host.getArg(3);
+  EXPECT_EQ(bundle(Entry, tag::Dims), std::vector<Value *>{N});
+  // a's size is n as i64, b's the constant 8.
+  std::vector<Value *> In = bundle(Entry, tag::In);
+  ASSERT_EQ(In.size(), 4u);
+  auto *Size = dyn_cast<ZExtInst>(In[1]);
+  ASSERT_NE(Size, nullptr);
+  EXPECT_EQ(Size->getOperand(0), N);
+  EXPECT_EQ(cast<ConstantInt>(In[3])->getZExtValue(), 8u);
+
+  DominatorTree DT(Host);
+  LoopInfo LI(DT);
+  ASSERT_EQ(LI.getTopLevelLoops().size(), 1u);
+  Loop *L = LI.getTopLevelLoops()[0];
+  ASSERT_NE(L->getCanonicalInductionVariable(), nullptr);
+  auto *Br = cast<BranchInst>(L->getHeader()->getTerminator());
+  EXPECT_EQ(cast<ICmpInst>(Br->getCondition())->getOperand(1), Size);
 }
 
 TEST_F(PrepareTest, LaunchArgumentsMustMatchTheRoot) {

@@ -37,24 +37,35 @@ unsigned verifyHPVMModule(Module &M) {
   return Errors;
 }
 
+// Once a pass has found the module broken, the HPVM passes after it in the
+// pipeline leave it alone: their own reports would only repeat the first.
+
 static PreservedAnalyses changed(unsigned Errors) {
   return Errors ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 PreservedAnalyses VerifyPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   verifyHPVMModule(M);
   return PreservedAnalyses::all();
 }
 
 PreservedAnalyses ExtractPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   return changed(extractGraphs(M));
 }
 
 PreservedAnalyses PreparePass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   return changed(prepareRegions(M));
 }
 
 PreservedAnalyses StripPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   return changed(stripRegions(M));
 }
 
@@ -74,11 +85,15 @@ template <typename PrintFn> static void printGraphs(Module &M, PrintFn Print) {
 }
 
 PreservedAnalyses PrintPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   printGraphs(M, [](const Graph &G, std::ostream &OS) { printGraph(G, OS); });
   return PreservedAnalyses::all();
 }
 
 PreservedAnalyses DotPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors())
+    return PreservedAnalyses::all();
   printGraphs(M, [](const Graph &G, std::ostream &OS) { printDot(G, OS); });
   return PreservedAnalyses::all();
 }

@@ -458,11 +458,20 @@ private:
   CallInst *emitNode(const Node &N, ArrayRef<Value *> Args,
                      ArrayRef<Value *> After) {
     // Counts are computed before the entry: the bundles name them and the
-    // loops test them, so they must dominate both.
-    SmallVector<Value *, 3> Dims;
-    for (const Extent &E : N.Dims)
-      Dims.push_back(extentValue(N, E, Args));
-    SmallVector<Value *, 4> Buffers[3]; // in, out, inout: ptr, bytes, ...
+    // loops test them, so they must dominate both. "hpvm.dims" takes any
+    // integer, so it names the parameter itself (EXTRACT maps it back to
+    // that parameter); only the loop compares against its i64 value.
+    SmallVector<Value *, 3> Dims, Counts;
+    for (const Extent &E : N.Dims) {
+      Dims.push_back(E.isConstant() ? ConstantInt::get(I64, E.value())
+                                    : Args[E.paramIndex()]);
+      Counts.push_back(extentValue(N, E, Args));
+    }
+    // Buffer bundles come in the order in which their access modes first
+    // occur among the parameters: EXTRACT numbers buffers in bundle order,
+    // so a graph it produced (buffers grouped by mode) comes back unchanged.
+    SmallVector<Access, 3> ModeOrder;
+    SmallVector<Value *, 4> Buffers[3]; // by Access: ptr, bytes, ...
     SmallVector<Value *, 4> Values;
     for (unsigned I = 0; I < N.Params.size(); ++I) {
       const Param &P = N.Params[I];
@@ -470,6 +479,8 @@ private:
         Values.push_back(Args[I]);
         continue;
       }
+      if (!is_contained(ModeOrder, P.Mode))
+        ModeOrder.push_back(P.Mode);
       auto &Group = Buffers[static_cast<unsigned>(P.Mode)];
       Group.push_back(Args[I]);
       Group.push_back(extentValue(N, P.Bytes, Args));
@@ -485,11 +496,12 @@ private:
                       static_cast<unsigned>(Access::Out) == 1 &&
                       static_cast<unsigned>(Access::InOut) == 2,
                   "BufferTags follows the order of Access");
-    for (unsigned A = 0; A < 3; ++A)
-      if (!Buffers[A].empty())
-        Bundles.emplace_back(
-            BufferTags[A],
-            std::vector<Value *>(Buffers[A].begin(), Buffers[A].end()));
+    for (Access Mode : ModeOrder) {
+      unsigned A = static_cast<unsigned>(Mode);
+      Bundles.emplace_back(
+          BufferTags[A],
+          std::vector<Value *>(Buffers[A].begin(), Buffers[A].end()));
+    }
     if (!Values.empty())
       Bundles.emplace_back(tag::Value,
                            std::vector<Value *>(Values.begin(), Values.end()));
@@ -509,7 +521,7 @@ private:
       std::string Prefix = N.name();
       if (Dims.size() > 1)
         Prefix += "." + std::to_string(K);
-      auto [IV, Exit] = openLoop(Dims[K], Prefix);
+      auto [IV, Exit] = openLoop(Counts[K], Prefix);
       IVs.push_back(IV);
       if (!OuterExit)
         OuterExit = Exit;

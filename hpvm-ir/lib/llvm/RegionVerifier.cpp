@@ -30,6 +30,35 @@ struct MemoryAccess {
   bool Writes;
 };
 
+/// Whether a call to F may write memory the caller can see: F (or a function
+/// it calls) writes somewhere other than its own stack. Kernels call small
+/// helpers without attributes, so the verifier looks inside them.
+bool mayWriteCallerMemory(const Function &F,
+                          SmallPtrSetImpl<const Function *> &Visiting) {
+  if (F.onlyReadsMemory())
+    return false;
+  if (F.isDeclaration())
+    return true;
+  if (!Visiting.insert(&F).second)
+    return false; // recursion: the other visit decides
+  for (const Instruction &I : instructions(F)) {
+    if (!hasSideEffect(I))
+      continue;
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      const Function *Callee = CB->getCalledFunction();
+      if (isa<MemIntrinsic>(CB) || !Callee ||
+          mayWriteCallerMemory(*Callee, Visiting))
+        return true;
+      continue;
+    }
+    if (const auto *SI = dyn_cast<StoreInst>(&I))
+      if (isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
+        continue;
+    return true;
+  }
+  return false;
+}
+
 /// The pointers an instruction reads or writes through.
 SmallVector<MemoryAccess, 2> accessesOf(Instruction &I) {
   SmallVector<MemoryAccess, 2> Result;
@@ -55,9 +84,15 @@ SmallVector<MemoryAccess, 2> accessesOf(Instruction &I) {
         return Result;
     if (CB->getOperandBundle(tag::Node)) // a child region's entry
       return Result;
+    bool Writes = !CB->onlyReadsMemory();
+    if (Writes)
+      if (const Function *Callee = CB->getCalledFunction()) {
+        SmallPtrSet<const Function *, 8> Visiting;
+        Writes = mayWriteCallerMemory(*Callee, Visiting);
+      }
     for (Value *Arg : CB->args())
       if (Arg->getType()->isPointerTy())
-        Result.push_back({Arg, !CB->onlyReadsMemory()});
+        Result.push_back({Arg, Writes});
   }
   return Result;
 }
