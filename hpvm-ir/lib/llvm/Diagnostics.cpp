@@ -38,10 +38,10 @@ void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
   raw_string_ostream OS(Text);
   OS << "[" << Rule << "] ";
   if (F)
-    OS << "function '" << F->getName() << "', ";
+    OS << "function '" << F->getName() << "'";
   if (!Node.empty())
-    OS << "node '" << Node << "', ";
-  OS << Message;
+    OS << (F ? ", " : "") << "node '" << Node << "'";
+  OS << (F || !Node.empty() ? ": " : "") << Message;
   if (At) {
     OS << "\n  at:";
     At->print(OS);

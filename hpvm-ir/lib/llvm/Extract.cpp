@@ -236,6 +236,14 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
   auto *Inst = dyn_cast<Instruction>(V);
   bool Inside = Inst && !launchAvailable(V);
   if (!V->getType()->isPointerTy() && !Inside) {
+    if (!fromLLVMType(V->getType())) {
+      error("live-in-type",
+            "the node uses " + describe(V) +
+                " from outside the graph, but a node parameter cannot have "
+                "its type; compute it inside the node",
+            R, Inst ? Inst : R.Entry);
+      return false;
+    }
     L.K = LiveIn::Kind::Param;
     L.Param = valueParam(S, V, "");
     Plan[V] = L;
@@ -575,9 +583,13 @@ unsigned Extractor::run() {
 }
 
 unsigned extractGraphs(Module &M) {
-  unsigned Errors = verifyHPVMModule(M);
-  if (Errors)
+  if (unsigned Errors = verifyHPVMModule(M))
     return Errors;
+  return extractGraphsUnchecked(M);
+}
+
+unsigned extractGraphsUnchecked(Module &M) {
+  unsigned Errors = 0;
   auto Existing = readGraphs(M);
   if (!Existing) {
     reportError(M.getContext(), "metadata", toString(Existing.takeError()));

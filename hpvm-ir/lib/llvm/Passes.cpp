@@ -12,6 +12,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <sstream>
 
@@ -21,6 +22,7 @@ namespace hpvm {
 
 unsigned verifyHPVMModule(Module &M) {
   unsigned Errors = 0;
+  bool Regions = false;
   for (Function &F : M) {
     if (F.isDeclaration() || !hasRegions(F))
       continue;
@@ -31,6 +33,14 @@ unsigned verifyHPVMModule(Module &M) {
       continue;
     FunctionAnalyses FA(F);
     Errors += verifyRegionForest(Forest, FA);
+    Regions = true;
+  }
+  // Some rules (how a leaf gets each value it uses, how buffers bind to the
+  // parent's) are decided while extracting: a trial run on a copy finds
+  // them, so that a module that verifies also extracts.
+  if (!Errors && Regions) {
+    std::unique_ptr<Module> Trial = CloneModule(M);
+    Errors += extractGraphsUnchecked(*Trial);
   }
   if (hasGraphs(M) || M.getFunction(LaunchFunctionName))
     Errors += verifyGraphForm(M);

@@ -405,7 +405,8 @@ public:
 
 private:
   /// The i64 value of a count of N, given N's parameter values.
-  Value *extentValue(const Node &N, const Extent &E, ArrayRef<Value *> Args) {
+  /// The i64 value of a byte size of N, given N's parameter values.
+  Value *bytesValue(const Extent &E, ArrayRef<Value *> Args) {
     if (E.isConstant())
       return ConstantInt::get(I64, E.value());
     Value *V = Args[E.paramIndex()];
@@ -419,9 +420,10 @@ private:
     return GV;
   }
 
-  /// Opens a top-tested loop `for (i64 i = 0; i < Count; ++i)` at the insert
+  /// Opens a top-tested loop `for (iN i = 0; i < Count; ++i)` at the insert
   /// point, leaves the builder in its body and returns its induction variable
-  /// and exit block.
+  /// and exit block. The induction variable has Count's type, so the loop
+  /// bound is the extent itself: EXTRACT then finds nothing new in it.
   std::pair<PHINode *, BasicBlock *> openLoop(Value *Count,
                                               const Twine &Prefix) {
     BasicBlock *Preheader = B.GetInsertBlock();
@@ -435,17 +437,18 @@ private:
 
     IRBuilder<> HB(Header);
     HB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
-    PHINode *IV = HB.CreatePHI(I64, 2, Prefix + ".id");
+    Type *Ty = Count->getType();
+    PHINode *IV = HB.CreatePHI(Ty, 2, Prefix + ".id");
     Value *Cond = HB.CreateICmpULT(IV, Count, Prefix + ".cond");
     HB.CreateCondBr(Cond, Body, Exit);
 
     IRBuilder<> LB(Latch);
     LB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
-    Value *Next = LB.CreateAdd(IV, ConstantInt::get(I64, 1), Prefix + ".next",
+    Value *Next = LB.CreateAdd(IV, ConstantInt::get(Ty, 1), Prefix + ".next",
                                /*HasNUW=*/true, /*HasNSW=*/true);
     LB.CreateBr(Header);
 
-    IV->addIncoming(ConstantInt::get(I64, 0), Preheader);
+    IV->addIncoming(ConstantInt::get(Ty, 0), Preheader);
     IV->addIncoming(Next, Latch);
 
     BranchInst::Create(Latch, Body)->setDebugLoc(B.getCurrentDebugLocation());
@@ -457,16 +460,13 @@ private:
   /// explicitly after the sibling regions After. Returns its entry token.
   CallInst *emitNode(const Node &N, ArrayRef<Value *> Args,
                      ArrayRef<Value *> After) {
-    // Counts are computed before the entry: the bundles name them and the
+    // Extents are computed before the entry: the bundles name them and the
     // loops test them, so they must dominate both. "hpvm.dims" takes any
-    // integer, so it names the parameter itself (EXTRACT maps it back to
-    // that parameter); only the loop compares against its i64 value.
-    SmallVector<Value *, 3> Dims, Counts;
-    for (const Extent &E : N.Dims) {
+    // integer, so a dim is the parameter itself, as EXTRACT expects.
+    SmallVector<Value *, 3> Dims;
+    for (const Extent &E : N.Dims)
       Dims.push_back(E.isConstant() ? ConstantInt::get(I64, E.value())
                                     : Args[E.paramIndex()]);
-      Counts.push_back(extentValue(N, E, Args));
-    }
     // Buffer bundles come in the order in which their access modes first
     // occur among the parameters: EXTRACT numbers buffers in bundle order,
     // so a graph it produced (buffers grouped by mode) comes back unchanged.
@@ -483,7 +483,7 @@ private:
         ModeOrder.push_back(P.Mode);
       auto &Group = Buffers[static_cast<unsigned>(P.Mode)];
       Group.push_back(Args[I]);
-      Group.push_back(extentValue(N, P.Bytes, Args));
+      Group.push_back(bytesValue(P.Bytes, Args));
     }
 
     SmallVector<OperandBundleDef, 8> Bundles;
@@ -521,7 +521,7 @@ private:
       std::string Prefix = N.name();
       if (Dims.size() > 1)
         Prefix += "." + std::to_string(K);
-      auto [IV, Exit] = openLoop(Counts[K], Prefix);
+      auto [IV, Exit] = openLoop(Dims[K], Prefix);
       IVs.push_back(IV);
       if (!OuterExit)
         OuterExit = Exit;
@@ -629,7 +629,12 @@ bool inlineLeafCall(PendingLeafCall &Pending, Function *IdFn) {
     // Checked before: constant and in range.
     uint64_t Level = cast<ConstantInt>(Call->getArgOperand(0))->getZExtValue();
     uint64_t Dim = cast<ConstantInt>(Call->getArgOperand(1))->getZExtValue();
-    Call->replaceAllUsesWith(Pending.Levels[Level][Dim]);
+    Value *IV = Pending.Levels[Level][Dim];
+    // Loops over a narrower extent count in its type; ids are i64.
+    if (IV->getType() != Call->getType())
+      IV = new ZExtInst(IV, Call->getType(), IV->getName() + ".i64",
+                        Call->getIterator());
+    Call->replaceAllUsesWith(IV);
     Call->eraseFromParent();
   }
   return true;
@@ -667,12 +672,14 @@ void removeFromCompilerUsed(Module &M, const StringSet<> &LeafFunctions) {
   NewUsed->setSection(SectionName);
 }
 
-void eraseIfUnused(GlobalValue *GV) {
+bool eraseIfUnused(GlobalValue *GV) {
   if (!GV)
-    return;
+    return false;
   GV->removeDeadConstantUsers();
-  if (GV->use_empty())
-    GV->eraseFromParent();
+  if (!GV->use_empty())
+    return false;
+  GV->eraseFromParent();
+  return true;
 }
 
 } // namespace
@@ -770,9 +777,14 @@ unsigned prepareRegions(Module &M) {
   if (NamedMDNode *NMD = M.getNamedMetadata(GraphsMetadataName))
     M.eraseNamedMetadata(NMD);
   removeFromCompilerUsed(M, LeafFunctions);
-  for (const auto &Entry : LeafFunctions)
-    if (Function *F = M.getFunction(Entry.getKey()))
-      eraseIfUnused(F);
+  // A leaf function may call another one (a leaf of some other node);
+  // erasing the caller can free the callee, so repeat until nothing goes.
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (const auto &Entry : LeafFunctions)
+      if (Function *F = M.getFunction(Entry.getKey()))
+        Erased |= eraseIfUnused(F);
+  }
   eraseIfUnused(M.getFunction(LaunchFunctionName));
   eraseIfUnused(M.getFunction(InstanceIdFunctionName));
   for (GlobalVariable *GV : GraphNameStrings)

@@ -62,6 +62,10 @@ void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
 unsigned verifyRegionForest(const RegionForest &Forest, FunctionAnalyses &FA);
 
 
+/// EXTRACT without the verification first: for inputs known to pass the
+/// region rules (and for the verifier's own trial run on a copy).
+unsigned extractGraphsUnchecked(llvm::Module &M);
+
 /// True if the instruction may write memory or have other side effects that
 /// matter to a parallel node (debug and lifetime intrinsics do not).
 bool hasSideEffect(const llvm::Instruction &I);

@@ -131,7 +131,8 @@ bool RegionParser::parseBuffers(Region &R, const OperandBundleUse &B,
   bool OK = true;
   for (unsigned I = 0; I < B.Inputs.size(); I += 2) {
     Value *Ptr = B.Inputs[I], *Bytes = B.Inputs[I + 1];
-    if (!Ptr->getType()->isPointerTy() || !Bytes->getType()->isIntegerTy()) {
+    if (!Ptr->getType()->isPointerTy() || !Bytes->getType()->isIntegerTy() ||
+        Bytes->getType()->getIntegerBitWidth() > 64) {
       error("marker",
             "bundle '" + B.getTagName().str() + "' operand " +
                 std::to_string(I) +
@@ -195,9 +196,12 @@ bool RegionParser::parseBundles(Region &R) {
         OK = false;
       }
       for (Value *V : B.Inputs) {
-        if (!V->getType()->isIntegerTy()) {
-          error("dims", "extent " + describe(V) + " is not an integer", Entry,
-                R.Name);
+        if (!V->getType()->isIntegerTy() ||
+            V->getType()->getIntegerBitWidth() > 64) {
+          error("dims",
+                "extent " + describe(V) + " is not an integer of at most 64 "
+                "bits",
+                Entry, R.Name);
           OK = false;
         }
         R.Dims.push_back(V);
@@ -229,7 +233,8 @@ bool RegionParser::parseBundles(Region &R) {
       auto *Mask = B.Inputs.size() == 1
                        ? dyn_cast<ConstantInt>(B.Inputs[0])
                        : nullptr;
-      if (!Mask || Mask->isZero() || (Mask->getZExtValue() & ~AllTargets)) {
+      if (!Mask || !Mask->getType()->isIntegerTy(32) || Mask->isZero() ||
+          (Mask->getZExtValue() & ~AllTargets)) {
         error("marker",
               "'hpvm.target' must be one constant i32 mask of bits 1 (cpu), "
               "2 (nvptx), 4 (spirv)",
@@ -426,7 +431,7 @@ RegionForest RegionParser::run(unsigned &NumErrors) {
       if (!parseBundles(*R))
         continue;
       if (NumExits != 1) {
-        error(NumExits ? "sese" : "marker",
+        error("marker",
               NumExits ? "region has more than one exit marker"
                        : "region has no exit marker",
               R->Entry, R->Name);

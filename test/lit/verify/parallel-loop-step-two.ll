@@ -1,0 +1,31 @@
+; [parallel-loop]: the induction variable steps by 2, not 1.
+; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
+; CHECK: hpvm-opt: error: [parallel-loop] function 'stride2', node 'evens':
+
+@.name.evens = private unnamed_addr constant [6 x i8] c"evens\00"
+
+declare token @llvm.directive.region.entry()
+declare void @llvm.directive.region.exit(token)
+
+define void @stride2(ptr %a, i64 %n) {
+entry:
+  %bytes = shl i64 %n, 2
+  %t = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.name.evens),
+      "hpvm.dims"(i64 %n), "hpvm.out"(ptr %a, i64 %bytes) ]
+  br label %for.cond
+
+for.cond:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %for.body ]
+  %cmp = icmp slt i64 %i, %n
+  br i1 %cmp, label %for.body, label %for.end
+
+for.body:
+  %p = getelementptr inbounds i32, ptr %a, i64 %i
+  store i32 1, ptr %p, align 4
+  %i.next = add nuw nsw i64 %i, 2
+  br label %for.cond
+
+for.end:
+  call void @llvm.directive.region.exit(token %t)
+  ret void
+}

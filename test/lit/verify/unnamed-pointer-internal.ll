@@ -1,0 +1,45 @@
+; [unnamed-pointer]: internal node 'outer' does not name buffer %b that its
+; child 'inner' uses (an internal node's buffers include its children's).
+; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
+; CHECK: hpvm-opt: error: [unnamed-pointer] function 'parent_misses', node 'outer':
+
+@.name.outer = private unnamed_addr constant [6 x i8] c"outer\00"
+@.name.inner = private unnamed_addr constant [6 x i8] c"inner\00"
+
+declare token @llvm.directive.region.entry()
+declare void @llvm.directive.region.exit(token)
+
+define void @parent_misses(ptr noalias %a, ptr noalias %b, ptr noalias %c, i64 %n) {
+entry:
+  %bytes = shl i64 %n, 2
+  %t.o = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.name.outer),
+      "hpvm.in"(ptr %a, i64 %bytes),
+      "hpvm.out"(ptr %c, i64 %bytes),
+      "hpvm.value"(i64 %n) ]
+  %t.i = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.name.inner),
+      "hpvm.dims"(i64 %n),
+      "hpvm.in"(ptr %a, i64 %bytes, ptr %b, i64 %bytes),
+      "hpvm.out"(ptr %c, i64 %bytes) ]
+  br label %for.cond
+
+for.cond:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %for.body ]
+  %cmp = icmp slt i64 %i, %n
+  br i1 %cmp, label %for.body, label %for.end
+
+for.body:
+  %pa = getelementptr inbounds float, ptr %a, i64 %i
+  %va = load float, ptr %pa, align 4
+  %pb = getelementptr inbounds float, ptr %b, i64 %i
+  %vb = load float, ptr %pb, align 4
+  %sum = fadd float %va, %vb
+  %pc = getelementptr inbounds float, ptr %c, i64 %i
+  store float %sum, ptr %pc, align 4
+  %i.next = add nuw nsw i64 %i, 1
+  br label %for.cond
+
+for.end:
+  call void @llvm.directive.region.exit(token %t.i)
+  call void @llvm.directive.region.exit(token %t.o)
+  ret void
+}
