@@ -1,6 +1,7 @@
 //===- Diagnostics.cpp ----------------------------------------------------===//
 #include "hpvm/ir/Diagnostics.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
@@ -50,6 +51,13 @@ void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
          << DL.getCol() << ")";
   }
   DP << OS.str();
+}
+
+std::string describe(const Value *V) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  V->printAsOperand(OS, /*PrintType=*/isa<Constant>(V) && !isa<GlobalValue>(V));
+  return OS.str();
 }
 
 void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,

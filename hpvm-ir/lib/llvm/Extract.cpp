@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfo.h"
@@ -106,13 +107,6 @@ static std::string uniqueName(StringRef Base, const StringSet<> &Taken) {
     if (!Taken.count(Candidate))
       return Candidate;
   }
-}
-
-static std::string describe(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->printAsOperand(OS, /*PrintType=*/false);
-  return OS.str();
 }
 
 /// A value can be passed to the launch if it exists before the graph starts.
@@ -520,6 +514,7 @@ void Extractor::replaceWithLaunch(NodeState &Root,
   EraseRange(R.Entry, nullptr);
   BranchInst::Create(After, EB);
   removeUnreachableBlocks(F);
+  MergeBlockIntoPredecessor(After);
 }
 
 void Extractor::extractGraph(Region &Root) {
@@ -599,6 +594,15 @@ unsigned extractGraphsUnchecked(Module &M) {
   StringSet<> Names;
   for (const Graph &G : Graphs)
     Names.insert(G.name());
+  // Node-name strings die with their markers.
+  SmallPtrSet<GlobalVariable *, 8> NameStrings;
+  if (Function *EntryDecl = M.getFunction(RegionEntryName))
+    for (User *U : EntryDecl->users())
+      if (auto *Call = dyn_cast<CallInst>(U))
+        if (auto B = Call->getOperandBundle(tag::Node))
+          for (Value *V : B->Inputs)
+            if (auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts()))
+              NameStrings.insert(GV);
   for (Function &F : M)
     if (!F.isDeclaration() && hasRegions(F))
       Errors += Extractor(F, Names, Graphs).run();
@@ -610,6 +614,9 @@ unsigned extractGraphsUnchecked(Module &M) {
     if (Function *Decl = M.getFunction(Marker))
       if (Decl->use_empty())
         Decl->eraseFromParent();
+  for (GlobalVariable *GV : NameStrings)
+    if (GV->use_empty() && GV->hasLocalLinkage())
+      GV->eraseFromParent();
   return Errors;
 }
 

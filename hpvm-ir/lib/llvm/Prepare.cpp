@@ -691,7 +691,7 @@ unsigned prepareRegions(Module &M) {
 
   Expected<std::vector<Graph>> GraphsOr = readGraphs(M);
   if (!GraphsOr) {
-    Check.error("graph-metadata", toString(GraphsOr.takeError()), nullptr, "");
+    Check.error("metadata", toString(GraphsOr.takeError()), nullptr, "");
     return Check.errors();
   }
   const std::vector<Graph> &Graphs = *GraphsOr;

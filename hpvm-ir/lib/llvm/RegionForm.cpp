@@ -112,13 +112,6 @@ private:
 
 } // namespace
 
-static std::string describe(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->printAsOperand(OS, /*PrintType=*/false);
-  return OS.str();
-}
-
 bool RegionParser::parseBuffers(Region &R, const OperandBundleUse &B,
                                 Access Mode) {
   if (B.Inputs.empty() || B.Inputs.size() % 2) {

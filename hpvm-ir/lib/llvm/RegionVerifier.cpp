@@ -122,13 +122,6 @@ private:
 
 } // namespace
 
-static std::string describe(const Value *V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  V->printAsOperand(OS, /*PrintType=*/false);
-  return OS.str();
-}
-
 void Verifier::checkEscapes(const Region &R) {
   for (Instruction *I : R.instructions())
     for (Use &U : I->uses()) {

@@ -15,6 +15,7 @@
 
 namespace llvm {
 class Function;
+class Value;
 class Instruction;
 class LLVMContext;
 class Module;
@@ -44,6 +45,9 @@ private:
 
 /// Reports an error through Ctx; the pass that calls it must leave the
 /// module valid LLVM IR.
+/// How a diagnostic names a value: "%x", "@g" or "i64 4".
+std::string describe(const llvm::Value *V);
+
 /// True once an error was reported through reportError in this process.
 bool hadErrors();
 
