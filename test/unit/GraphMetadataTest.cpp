@@ -200,16 +200,21 @@ void collect(const DiagnosticInfo &DI, void *Context) {
   }
 }
 
-/// Runs verifyGraphForm on IR text; Errors gets its return value.
-Collected verifyText(StringRef Text, unsigned &Errors) {
+/// Runs verifyGraphForm on IR text, after writing Graphs into it if there
+/// are any; Errors gets its return value.
+Collected verifyText(StringRef Text, unsigned &Errors,
+                     const std::vector<const Graph *> &Graphs = {}) {
   Collected C;
   LLVMContext Ctx;
   Ctx.setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *DI, void *Context) { collect(*DI, Context); },
       &C);
   Errors = ~0u;
-  if (std::unique_ptr<Module> M = parse(Ctx, Text))
+  if (std::unique_ptr<Module> M = parse(Ctx, Text)) {
+    if (!Graphs.empty())
+      writeGraphs(*M, Graphs);
     Errors = verifyGraphForm(*M);
+  }
   return C;
 }
 
@@ -835,4 +840,165 @@ TEST(GraphFormVerifier, MalformedMetadataIsReported) {
   Collected C = verifyText(Text, Errors);
   EXPECT_EQ(Errors, 1u) << C.dump();
   EXPECT_TRUE(C.has("metadata", "field 'params[3]'")) << C.dump();
+}
+
+TEST(GraphFormVerifier, LaunchUsedOtherThanCalled) {
+  unsigned Errors;
+  Collected C = verifyText(module(VAddLeaf, R"(
+define void @host(ptr %p) {
+  store ptr @hpvm.launch, ptr %p
+  ret void
+}
+)"),
+                           Errors);
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("launch", "used other than called")) << C.dump();
+  EXPECT_TRUE(C.has("launch", "function 'host'")) << C.dump();
+}
+
+//===----------------------------------------------------------------------===//
+// Rule instance-id
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// g (dims 2 x 3) / mid (dims 5) / leaf (no dims, function @leaf), with an
+/// i32 value k passed down to the leaf for a non-constant operand.
+Graph makeThreeLevels() {
+  Graph G("g");
+  Node &Root = G.root();
+  Root.addValue("k", ScalarType::I32);
+  Root.setDims({Extent::constant(2), Extent::constant(3)});
+  Node &Mid = Root.addInternal("mid");
+  Mid.addValue("k", ScalarType::I32);
+  Mid.setDims({Extent::constant(5)});
+  Root.bind(Mid, "k", "k");
+  Node &Leaf = Mid.addLeaf("leaf", "leaf");
+  Leaf.addValue("k", ScalarType::I32);
+  Mid.bind(Leaf, "k", "k");
+  return G;
+}
+
+/// Verifies makeThreeLevels with a @leaf(i32 %k) that runs Body.
+Collected verifyThreeLevels(StringRef Body, unsigned &Errors) {
+  Graph G = makeThreeLevels();
+  std::string Text = "declare i64 @hpvm.instance.id(i32, i32)\n"
+                     "define internal void @leaf(i32 %k) {\n" +
+                     Body.str() + "  ret void\n}\n";
+  return verifyText(Text, Errors, {&G});
+}
+} // namespace
+
+TEST(GraphFormVerifier, InstanceIdsOfAncestorsAreAccepted) {
+  unsigned Errors;
+  Collected C = verifyThreeLevels(R"(
+  %mid = call i64 @hpvm.instance.id(i32 1, i32 0)
+  %g0 = call i64 @hpvm.instance.id(i32 2, i32 0)
+  %g1 = call i64 @hpvm.instance.id(i32 2, i32 1)
+)",
+                                  Errors);
+  EXPECT_EQ(Errors, 0u) << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdLevelAboveTheRoot) {
+  unsigned Errors;
+  Collected C = verifyThreeLevels(R"(
+  %i = call i64 @hpvm.instance.id(i32 3, i32 0)
+)",
+                                  Errors);
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "level 3 is above the root")) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "depth 2")) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "function 'leaf', node 'g/mid/leaf'"))
+      << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdDimOutOfRange) {
+  unsigned Errors;
+  Collected C = verifyThreeLevels(R"(
+  %g2 = call i64 @hpvm.instance.id(i32 2, i32 2)
+  %own = call i64 @hpvm.instance.id(i32 0, i32 0)
+)",
+                                  Errors);
+  EXPECT_EQ(Errors, 2u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "node 'g' has 2 dims, there is no dim 2"))
+      << C.dump();
+  // The leaf itself has one instance: not even dim 0.
+  EXPECT_TRUE(
+      C.has("instance-id", "node 'g/mid/leaf' has 0 dims, there is no dim 0"))
+      << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdOperandsMustBeConstant) {
+  unsigned Errors;
+  Collected C = verifyThreeLevels(R"(
+  %i = call i64 @hpvm.instance.id(i32 %k, i32 0)
+)",
+                                  Errors);
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "must be constants")) << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdOutsideALeafFunction) {
+  unsigned Errors;
+  Collected C = verifyText(module(VAddLeaf, R"(
+define void @host(ptr %a, ptr %b, ptr %c, i64 %n) {
+  %i = call i64 @hpvm.instance.id(i32 0, i32 0)
+  call void (ptr, ...) @hpvm.launch(ptr @hpvm.graph.vadd, ptr %a, ptr %b, ptr %c, i64 %n, i64 %i)
+  ret void
+}
+)"),
+                           Errors);
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "outside a leaf function")) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "function 'host'")) << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdUsedOtherThanCalled) {
+  unsigned Errors;
+  Collected C = verifyText(module(VAddLeaf, R"(
+@keep = global ptr @hpvm.instance.id
+define void @host(ptr %p) {
+  store ptr @hpvm.instance.id, ptr %p
+  ret void
+}
+)"),
+                           Errors);
+  // The global's initializer and the store.
+  EXPECT_EQ(Errors, 2u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "used other than called")) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "function 'host'")) << C.dump();
+}
+
+TEST(GraphFormVerifier, InstanceIdDeclaredWithTheWrongType) {
+  unsigned Errors;
+  Collected C = verifyText(std::string(VAddMetadata) + R"(
+declare i64 @hpvm.instance.id(i32)
+define internal void @hpvm.node.vadd(ptr %a, ptr %b, ptr %c, i64 %n, i64 %bytes) {
+  %i = call i64 @hpvm.instance.id(i32 0)
+  ret void
+}
+)" + VAddHost,
+                           Errors);
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "declared as i64 (i32)")) << C.dump();
+}
+
+/// A function that computes two leaves must suit both: dim 0 exists for
+/// the replicated one only.
+TEST(GraphFormVerifier, InstanceIdMustSuitEveryLeafOfItsFunction) {
+  Graph G("g");
+  Node &Many = G.root().addLeaf("many", "leaf");
+  Many.setDims({Extent::constant(4)});
+  G.root().addLeaf("one", "leaf");
+  unsigned Errors;
+  Collected C = verifyText(R"(
+declare i64 @hpvm.instance.id(i32, i32)
+define internal void @leaf() {
+  %i = call i64 @hpvm.instance.id(i32 0, i32 0)
+  ret void
+}
+)",
+                           Errors, {&G});
+  EXPECT_EQ(Errors, 1u) << C.dump();
+  EXPECT_TRUE(C.has("instance-id", "node 'g/one'")) << C.dump();
 }

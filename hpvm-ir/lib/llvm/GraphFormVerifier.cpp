@@ -1,9 +1,10 @@
 //===- GraphFormVerifier.cpp - Rules of a module in graph form ------------===//
 //
 // The model rules come from verifyGraph; this file adds the rules that need
-// the module: leaf functions exist with the node's signature and never write
-// through an input-only buffer, and every @hpvm.launch names a graph and
-// passes arguments that match its root's parameters.
+// the module (docs/ir.md §3.3): leaf functions exist with the node's
+// signature and never write through an input-only buffer, every @hpvm.launch
+// names a graph and passes arguments that match its root's parameters, and
+// every @hpvm.instance.id call names an index space that encloses it.
 //
 //===----------------------------------------------------------------------===//
 #include "hpvm/ir/GraphFormVerifier.h"
@@ -12,9 +13,11 @@
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/GraphVerifier.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -62,6 +65,7 @@ public:
       });
     }
     checkLaunches();
+    checkInstanceIds();
     return Errors;
   }
 
@@ -70,6 +74,9 @@ private:
   LLVMContext &Ctx;
   std::vector<Graph> Graphs;
   StringMap<const Graph *> ByName;
+  /// The leaves each defined leaf function computes; a function may serve
+  /// several, and an instance-id call must make sense for all of them.
+  DenseMap<const Function *, SmallVector<const Node *, 2>> LeavesOf;
   unsigned Errors = 0;
 
   void error(std::string Rule, std::string Message, const Function *F = nullptr,
@@ -96,6 +103,7 @@ private:
       error("leaf-function", "the leaf function is only declared", F, Path);
       return;
     }
+    LeavesOf[F].push_back(&N);
     FunctionType *Want = getLeafFunctionType(N, Ctx);
     if (F->getReturnType() != Want->getReturnType())
       error("leaf-function",
@@ -176,8 +184,14 @@ private:
       return;
     for (User *U : Launch->users()) {
       auto *Call = dyn_cast<CallBase>(U);
-      if (!Call || Call->getCalledOperand() != Launch)
+      if (!Call || Call->getCalledOperand() != Launch) {
+        // A launch that is not a direct call could start any graph at any
+        // time, so PREPARE and the runtime could not tell which.
+        const auto *At = dyn_cast<Instruction>(U);
+        error("launch", "@hpvm.launch is used other than called",
+              At ? At->getFunction() : nullptr, "", At);
         continue;
+      }
       const Function *Caller = Call->getFunction();
       auto *CI = dyn_cast<CallInst>(Call);
       if (!CI) {
@@ -219,6 +233,92 @@ private:
                     typeName(Have) + " but the parameter is " + typeName(Want),
                 Caller, Name, Call);
       }
+    }
+  }
+
+  /// Rule instance-id: @hpvm.instance.id(level, dim) stands for the index of
+  /// the current instance of the leaf (level 0) or of its level-th ancestor,
+  /// which PREPARE and the backends substitute per leaf. That is only
+  /// possible for a direct call, made in the leaf function itself, whose
+  /// constant operands name an existing dim of an existing ancestor.
+  void checkInstanceIds() {
+    Function *IdFn = M.getFunction(InstanceIdFunctionName);
+    if (!IdFn)
+      return;
+    Type *I32 = Type::getInt32Ty(Ctx);
+    FunctionType *Want =
+        FunctionType::get(Type::getInt64Ty(Ctx), {I32, I32}, false);
+    if (IdFn->getFunctionType() != Want) {
+      // The calls' operands cannot be read as (level, dim) then.
+      error("instance-id",
+            "@hpvm.instance.id is declared as " +
+                typeName(IdFn->getFunctionType()) + " instead of " +
+                typeName(Want),
+            IdFn);
+      return;
+    }
+    for (const User *U : IdFn->users())
+      if (!isa<Instruction>(U))
+        error("instance-id", "@hpvm.instance.id is used other than called");
+    // In program order rather than use-list order, so that diagnostics come
+    // out in the order of the source.
+    for (const Function &F : M)
+      for (const Instruction &I : instructions(F)) {
+        if (!is_contained(I.operand_values(), IdFn))
+          continue;
+        // The declared type leaves no argument that could be IdFn itself.
+        const auto *Call = dyn_cast<CallInst>(&I);
+        if (!Call || Call->getCalledOperand() != IdFn)
+          error("instance-id", "@hpvm.instance.id is used other than called",
+                &F, "", &I);
+        else
+          checkInstanceIdCall(*Call);
+      }
+  }
+
+  static unsigned depthOf(const Node &N) {
+    unsigned Depth = 0;
+    for (const Node *P = N.parent(); P; P = P->parent())
+      ++Depth;
+    return Depth;
+  }
+
+  void checkInstanceIdCall(const CallInst &Call) {
+    const Function *F = Call.getFunction();
+    auto It = LeavesOf.find(F);
+    if (It == LeavesOf.end()) {
+      error("instance-id",
+            "@hpvm.instance.id is called outside a leaf function", F, "",
+            &Call);
+      return;
+    }
+    const auto *Level = dyn_cast<ConstantInt>(Call.getArgOperand(0));
+    const auto *Dim = dyn_cast<ConstantInt>(Call.getArgOperand(1));
+    if (!Level || !Dim) {
+      error("instance-id", "the level and dim must be constants", F,
+            It->second.front()->path(), &Call);
+      return;
+    }
+    uint64_t L = Level->getZExtValue(), D = Dim->getZExtValue();
+    for (const Node *Leaf : It->second) {
+      unsigned Depth = depthOf(*Leaf);
+      if (L > Depth) {
+        error("instance-id",
+              "level " + std::to_string(L) +
+                  " is above the root (the leaf is at depth " +
+                  std::to_string(Depth) + ")",
+              F, Leaf->path(), &Call);
+        continue;
+      }
+      const Node *Ancestor = Leaf;
+      for (uint64_t K = L; K > 0; --K)
+        Ancestor = Ancestor->parent();
+      if (D >= Ancestor->Dims.size())
+        error("instance-id",
+              "node '" + Ancestor->path() + "' has " +
+                  std::to_string(Ancestor->Dims.size()) +
+                  " dims, there is no dim " + std::to_string(D),
+              F, Leaf->path(), &Call);
     }
   }
 };

@@ -15,12 +15,14 @@
 //     inlined and the inlined @hpvm.instance.id calls become the induction
 //     variables they denote.
 //
-// Everything is checked before anything is changed, so a module with a
-// broken or inexpressible graph (value and streaming edges, node outputs) is
-// left exactly as it was.
+// Everything is checked before anything is changed: first the rules of the
+// graph form (verifyGraphForm), then what only PREPARE cannot express (value
+// and streaming edges, node outputs, leaf functions that cannot be inlined),
+// so a module with a broken or inexpressible graph is left exactly as it was.
 //
 //===----------------------------------------------------------------------===//
 #include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
@@ -102,7 +104,7 @@ bool buffersConflict(const Node &N, const BoundParams &Bound, unsigned A,
 
 /// Children of N in a topological order of its dependency edges, the lowest
 /// index first among the ready ones. Empty if the edges form a cycle (or name
-/// children out of range); the checker reports that.
+/// children out of range), which verifyGraphForm has ruled out.
 std::vector<unsigned> topologicalOrder(const Node &N) {
   unsigned Count = N.Children.size();
   std::vector<unsigned> InDegree(Count, 0);
@@ -136,56 +138,31 @@ std::vector<unsigned> topologicalOrder(const Node &N) {
 // Checking
 //===----------------------------------------------------------------------===//
 
-/// Reports everything that would stop PREPARE from producing valid region
-/// form. Nothing here changes the module.
+/// Reports what verifyGraphForm accepts but PREPARE still cannot turn into
+/// region form. Nothing here changes the module.
 class Checker {
 public:
-  Checker(Module &M) : M(M), Ctx(M.getContext()) {}
+  explicit Checker(Module &M) : M(M), Ctx(M.getContext()) {}
 
   unsigned errors() const { return NumErrors; }
 
   void checkLaunch(const Launch &L) {
-    const Node &Root = L.G->root();
-    Function *Host = L.Call->getFunction();
-    unsigned NumArgs = L.Call->arg_size() - 1;
-    if (NumArgs != Root.Params.size()) {
-      error("launch",
-            "graph '" + L.G->name() + "' takes " +
-                std::to_string(Root.Params.size()) + " arguments, the launch " +
-                "passes " + std::to_string(NumArgs),
-            Host, Root.path(), L.Call);
-    } else {
-      for (unsigned I = 0; I < NumArgs; ++I) {
-        const Param &P = Root.Params[I];
-        Type *Expected =
-            P.isBuffer() ? PointerType::get(Ctx, 0) : toLLVMType(P.Type, Ctx);
-        if (L.Call->getArgOperand(I + 1)->getType() != Expected)
-          error("launch",
-                "argument " + std::to_string(I + 1) + " does not have the " +
-                    "type of parameter '" + P.Name + "'",
-                Host, Root.path(), L.Call);
-      }
-    }
-    checkNode(Root, 0, Host, L.Call);
+    checkNode(L.G->root(), L.Call->getFunction());
   }
 
-  /// Every @hpvm.instance.id call must sit directly in a leaf function: only
-  /// there does inlining give it a meaning.
-  void checkInstanceIdUses(const StringSet<> &LeafFunctions) {
-    Function *IdFn = M.getFunction(InstanceIdFunctionName);
-    if (!IdFn)
-      return;
-    for (User *U : IdFn->users()) {
-      auto *Call = dyn_cast<CallInst>(U);
-      if (!Call || Call->getCalledOperand() != IdFn) {
-        error("instance-id", "@hpvm.instance.id is used other than called",
-              nullptr, "", dyn_cast<Instruction>(U));
-        continue;
-      }
-      if (!LeafFunctions.count(Call->getFunction()->getName()))
-        error("instance-id",
-              "@hpvm.instance.id is called outside a leaf function",
-              Call->getFunction(), "", Call);
+  /// PREPARE calls the markers with their documented types, which an
+  /// existing declaration of another type would contradict.
+  void checkMarkerDeclarations() {
+    std::pair<const char *, FunctionType *> Markers[] = {
+        {RegionEntryName, FunctionType::get(Type::getTokenTy(Ctx), false)},
+        {RegionExitName, FunctionType::get(Type::getVoidTy(Ctx),
+                                           {Type::getTokenTy(Ctx)}, false)}};
+    for (auto [Name, Ty] : Markers) {
+      GlobalValue *GV = M.getNamedValue(Name);
+      auto *F = dyn_cast_or_null<Function>(GV);
+      if (GV && (!F || F->getFunctionType() != Ty))
+        error("marker", "@" + Twine(Name) + " is declared with the wrong type",
+              nullptr, "");
     }
   }
 
@@ -196,54 +173,35 @@ public:
   }
 
 private:
-  void checkExtent(const Node &N, const Extent &E, StringRef Rule,
-                   StringRef What, Function *Host) {
-    if (E.isConstant())
-      return;
-    if (E.paramIndex() >= N.Params.size() ||
-        N.Params[E.paramIndex()].isBuffer() ||
-        !isInteger(N.Params[E.paramIndex()].Type))
-      error(Rule, What + " is not an integer value parameter", Host, N.path());
-  }
-
-  void checkNode(const Node &N, unsigned Depth, Function *Host,
-                 CallInst *Launch) {
+  /// Rule prepare-unsupported: outputs and value and streaming edges carry
+  /// values between nodes, which regions cannot express (docs/ir.md §4).
+  void checkNode(const Node &N, Function *Host) {
     if (!N.Outputs.empty() || !N.OutputBindings.empty())
       error("prepare-unsupported", "node outputs have no region form", Host,
             N.path());
-    if (N.Dims.size() > 3)
-      error("dims", "more than 3 dims", Host, N.path());
-    for (const Extent &E : N.Dims)
-      checkExtent(N, E, "dims", "an extent", Host);
-    for (const Param &P : N.Params)
-      if (P.isBuffer())
-        checkExtent(N, P.Bytes, "buffer-size",
-                    "the size of buffer '" + P.Name + "'", Host);
-
-    if (N.isLeaf())
-      checkLeaf(N, Depth, Host);
-    else
-      checkInternal(N, Depth, Host, Launch);
+    if (N.isLeaf()) {
+      checkInlinable(N, Host);
+      return;
+    }
+    for (const Edge &E : N.Edges) {
+      if (E.Kind == EdgeKind::Dependency)
+        continue;
+      std::string Ends = "from '" + N.Children[E.Src]->name() + "' to '" +
+                         N.Children[E.Dst]->name() + "'";
+      error("prepare-unsupported",
+            (E.Kind == EdgeKind::Value ? "value" : "streaming") +
+                Twine(" edge ") + Ends + " has no region form",
+            Host, N.path());
+    }
+    for (const auto &Child : N.Children)
+      checkNode(*Child, Host);
   }
 
-  void checkLeaf(const Node &N, unsigned Depth, Function *Host) {
-    if (!N.Children.empty() || !N.Edges.empty() || !N.Bindings.empty())
-      error("leaf-function", "a leaf has children, edges or bindings", Host,
-            N.path());
-    Function *Fn = N.Function.empty() ? nullptr : M.getFunction(N.Function);
-    if (!Fn || Fn->isDeclaration()) {
-      error("leaf-function",
-            "leaf function '" + N.Function + "' is not defined in the module",
-            Host, N.path());
-      return;
-    }
-    if (Fn->getFunctionType() != getLeafFunctionType(N, Ctx)) {
-      error("leaf-function",
-            "the signature of '" + N.Function +
-                "' does not match the node's parameters",
-            Host, N.path());
-      return;
-    }
+  /// PREPARE inlines every leaf function into the launching function, so
+  /// it must be inlinable there; the verifier has already checked that it
+  /// exists with the right signature.
+  void checkInlinable(const Node &N, Function *Host) {
+    Function *Fn = M.getFunction(N.Function);
     InlineResult Viable = isInlineViable(*Fn);
     if (!Viable.isSuccess())
       error("leaf-function",
@@ -258,113 +216,6 @@ private:
             "'" + N.Function +
                 "' has a different personality than the launching function",
             Host, N.path());
-
-    Function *IdFn = M.getFunction(InstanceIdFunctionName);
-    if (!IdFn)
-      return;
-    for (Instruction &I : instructions(*Fn)) {
-      auto *Call = dyn_cast<CallInst>(&I);
-      if (!Call || Call->getCalledOperand() != IdFn)
-        continue;
-      auto *Level = dyn_cast<ConstantInt>(Call->getArgOperand(0));
-      auto *Dim = dyn_cast<ConstantInt>(Call->getArgOperand(1));
-      if (!Level || !Dim) {
-        error("instance-id", "the level and dim must be constants", Fn,
-              N.path(), Call);
-        continue;
-      }
-      if (Level->getZExtValue() > Depth) {
-        error("instance-id",
-              "level " + Twine(Level->getZExtValue()) +
-                  " is above the root (the leaf is at depth " + Twine(Depth) +
-                  ")",
-              Fn, N.path(), Call);
-        continue;
-      }
-      const Node *Ancestor = &N;
-      for (uint64_t K = Level->getZExtValue(); K > 0; --K)
-        Ancestor = Ancestor->parent();
-      if (Dim->getZExtValue() >= Ancestor->Dims.size())
-        error("instance-id",
-              "node '" + Ancestor->path() + "' has " +
-                  Twine(Ancestor->Dims.size()) + " dims, there is no dim " +
-                  Twine(Dim->getZExtValue()),
-              Fn, N.path(), Call);
-    }
-  }
-
-  void checkInternal(const Node &N, unsigned Depth, Function *Host,
-                     CallInst *Launch) {
-    if (!N.Function.empty())
-      error("leaf-function", "an internal node names a function", Host,
-            N.path());
-    unsigned Count = N.Children.size();
-    bool EdgesInRange = true;
-    for (const Edge &E : N.Edges) {
-      std::string Ends = "from child " + std::to_string(E.Src) + " to child " +
-                         std::to_string(E.Dst);
-      if (E.Src >= Count || E.Dst >= Count || E.Src == E.Dst) {
-        error("edge", "edge " + Ends + " has a bad endpoint", Host, N.path());
-        EdgesInRange = false;
-        continue;
-      }
-      Ends = "from '" + N.Children[E.Src]->name() + "' to '" +
-             N.Children[E.Dst]->name() + "'";
-      if (E.Kind == EdgeKind::Value)
-        error("prepare-unsupported",
-              "value edge " + Ends + " has no region form", Host, N.path());
-      else if (E.Kind == EdgeKind::Streaming)
-        error("prepare-unsupported",
-              "streaming edge " + Ends + " has no region form", Host, N.path());
-    }
-    if (EdgesInRange && topologicalOrder(N).empty() && Count > 0)
-      error("edge-cycle", "the dependency edges form a cycle", Host, N.path());
-
-    // Every child parameter must get exactly one value of its own type.
-    std::vector<std::vector<unsigned>> TimesBound(Count);
-    for (unsigned C = 0; C < Count; ++C)
-      TimesBound[C].assign(N.Children[C]->Params.size(), 0);
-    for (const Binding &B : N.Bindings) {
-      if (B.Child >= Count ||
-          B.ChildParam >= N.Children[B.Child]->Params.size()) {
-        error("binding", "a binding names a child parameter out of range", Host,
-              N.path());
-        continue;
-      }
-      const Node &Child = *N.Children[B.Child];
-      const Param &CP = Child.Params[B.ChildParam];
-      ++TimesBound[B.Child][B.ChildParam];
-      std::string What =
-          "parameter '" + CP.Name + "' of '" + Child.name() + "'";
-      if (B.From == Binding::Source::Constant) {
-        if (CP.isBuffer())
-          error("binding", What + " is a buffer bound to a constant", Host,
-                N.path());
-        continue;
-      }
-      if (B.ParentParam >= N.Params.size()) {
-        error("binding", What + " is bound to a parameter out of range", Host,
-              N.path());
-        continue;
-      }
-      const Param &PP = N.Params[B.ParentParam];
-      if (PP.isBuffer() != CP.isBuffer() ||
-          (!CP.isBuffer() && PP.Type != CP.Type))
-        error("binding",
-              What + " is bound to '" + PP.Name + "' of another kind or type",
-              Host, N.path());
-    }
-    for (unsigned C = 0; C < Count; ++C)
-      for (unsigned P = 0; P < TimesBound[C].size(); ++P)
-        if (TimesBound[C][P] != 1)
-          error("binding",
-                "parameter '" + N.Children[C]->Params[P].Name + "' of '" +
-                    N.Children[C]->name() + "' is bound " +
-                    std::to_string(TimesBound[C][P]) + " times",
-                Host, N.path());
-
-    for (const auto &Child : N.Children)
-      checkNode(*Child, Depth + 1, Host, Launch);
   }
 
   Module &M;
@@ -551,7 +402,8 @@ private:
 
   void emitChildren(const Node &N, ArrayRef<Value *> Args) {
     BoundParams Bound = boundParentParams(N);
-    // The checker has seen every binding exactly once and well typed.
+    // verifyGraphForm has seen every parameter bound exactly once and well
+    // typed, and the checker has seen no value edge binding one.
     std::vector<std::vector<Value *>> ChildArgs(N.Children.size());
     for (unsigned C = 0; C < N.Children.size(); ++C)
       ChildArgs[C].assign(N.Children[C]->Params.size(), nullptr);
@@ -626,7 +478,7 @@ bool inlineLeafCall(PendingLeafCall &Pending, Function *IdFn) {
       if (Call->getFunction() == Host && !Before.count(Call))
         Inlined.push_back(Call);
   for (CallInst *Call : Inlined) {
-    // Checked before: constant and in range.
+    // verifyGraphForm's instance-id rule: constant and in range.
     uint64_t Level = cast<ConstantInt>(Call->getArgOperand(0))->getZExtValue();
     uint64_t Dim = cast<ConstantInt>(Call->getArgOperand(1))->getZExtValue();
     Value *IV = Pending.Levels[Level][Dim];
@@ -687,72 +539,44 @@ bool eraseIfUnused(GlobalValue *GV) {
 unsigned prepareRegions(Module &M) {
   if (!hasGraphs(M))
     return 0;
+  // Everything the graph form promises (bindings, edges, extents, leaf
+  // signatures, launches, instance ids) is the verifier's to check; what
+  // follows only checks what PREPARE cannot express.
+  if (unsigned Errors = verifyGraphForm(M))
+    return Errors;
   Checker Check(M);
 
-  Expected<std::vector<Graph>> GraphsOr = readGraphs(M);
-  if (!GraphsOr) {
-    Check.error("metadata", toString(GraphsOr.takeError()), nullptr, "");
-    return Check.errors();
-  }
-  const std::vector<Graph> &Graphs = *GraphsOr;
-
+  // The verifier has read the metadata successfully.
+  std::vector<Graph> Graphs = cantFail(readGraphs(M));
+  StringMap<const Graph *> ByName;
   StringSet<> LeafFunctions;
-  for (const Graph &G : Graphs)
+  for (const Graph &G : Graphs) {
+    ByName[G.name()] = &G;
     forEachNode(G.root(), [&](const Node &N) {
-      if (N.isLeaf() && !N.Function.empty())
+      if (N.isLeaf())
         LeafFunctions.insert(N.Function);
     });
+  }
 
   // The launches, in program order so that names come out deterministic.
+  // The verifier has checked that each is a direct call naming a graph.
   std::vector<Launch> Launches;
   SmallPtrSet<GlobalVariable *, 4> GraphNameStrings;
   if (Function *LaunchFn = M.getFunction(LaunchFunctionName)) {
-    for (User *U : LaunchFn->users()) {
-      auto *Call = dyn_cast<CallInst>(U);
-      if (!Call || Call->getCalledOperand() != LaunchFn)
-        Check.error("launch", "@hpvm.launch is used other than called", nullptr,
-                    "", dyn_cast<Instruction>(U));
-    }
     for (Function &F : M)
       for (Instruction &I : instructions(F)) {
         auto *Call = dyn_cast<CallInst>(&I);
         if (!Call || Call->getCalledOperand() != LaunchFn)
           continue;
-        std::string Name = launchedGraphName(*Call);
-        const Graph *G = nullptr;
-        for (const Graph &Candidate : Graphs)
-          if (!Name.empty() && Candidate.name() == Name)
-            G = &Candidate;
-        if (!G) {
-          Check.error("launch",
-                      Name.empty() ? "the launch does not name a graph"
-                                   : "no graph is called '" + Name + "'",
-                      &F, "", Call);
-          continue;
-        }
-        Launches.push_back({Call, G});
+        Launches.push_back({Call, ByName.lookup(launchedGraphName(*Call))});
         if (auto *GV = dyn_cast<GlobalVariable>(
                 Call->getArgOperand(0)->stripPointerCasts()))
           GraphNameStrings.insert(GV);
       }
   }
-  // The markers PREPARE emits must be callable with their documented types.
-  LLVMContext &Ctx = M.getContext();
-  std::pair<const char *, FunctionType *> Markers[] = {
-      {RegionEntryName, FunctionType::get(Type::getTokenTy(Ctx), false)},
-      {RegionExitName, FunctionType::get(Type::getVoidTy(Ctx),
-                                         {Type::getTokenTy(Ctx)}, false)}};
-  for (auto [Name, Ty] : Markers) {
-    GlobalValue *GV = M.getNamedValue(Name);
-    auto *F = dyn_cast_or_null<Function>(GV);
-    if (GV && (!F || F->getFunctionType() != Ty))
-      Check.error("marker",
-                  "@" + Twine(Name) + " is declared with the wrong type",
-                  nullptr, "");
-  }
+  Check.checkMarkerDeclarations();
   for (const Launch &L : Launches)
     Check.checkLaunch(L);
-  Check.checkInstanceIdUses(LeafFunctions);
   if (Check.errors())
     return Check.errors();
 

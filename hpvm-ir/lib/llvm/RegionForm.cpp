@@ -274,9 +274,13 @@ bool RegionParser::computeBlocks(Region &R) {
     }
     if (!R.Blocks.insert(BB).second)
       continue;
-    if (isa<ReturnInst>(BB->getTerminator())) {
-      error("sese", "the region returns from the function before its exit",
-            BB->getTerminator(), R.Name);
+    const Instruction *Term = BB->getTerminator();
+    if (isa<ReturnInst>(Term) || isa<ResumeInst>(Term) ||
+        isa<CleanupReturnInst>(Term)) {
+      error("sese",
+            "the region leaves the function (returns or unwinds) before its "
+            "exit",
+            Term, R.Name);
       OK = false;
     }
     Work.append(succ_begin(BB), succ_end(BB));

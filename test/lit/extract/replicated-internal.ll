@@ -74,6 +74,6 @@ b.end:
 ; META-DAG: ![[G]] = !{!"hpvm.graph", !"blocks", ![[ROOT:[0-9]+]]}
 ; META-DAG: ![[ROOT]] = !{!"hpvm.node", !"name", !"blocks", !"kind", !"internal", !"dims", ![[DB:[0-9]+]], {{.*}}!"children", ![[CH:[0-9]+]]
 ; META-DAG: ![[DB]] = !{![[DB0:[0-9]+]]}
-; META-DAG: ![[CH]] = !{![[LEAF:[0-9]+]]}
-; META-DAG: ![[LEAF]] = !{!"hpvm.node", !"name", !"threads", !"kind", !"leaf", !"function", ptr @hpvm.node.blocks.threads, !"dims", ![[DT:[0-9]+]],
+; META-DAG: ![[CH]] = !{![[LNODE:[0-9]+]]}
+; META-DAG: ![[LNODE]] = !{!"hpvm.node", !"name", !"threads", !"kind", !"leaf", !"function", ptr @hpvm.node.blocks.threads, !"dims", ![[DT:[0-9]+]],
 ; META-DAG: ![[DT]] = !{![[DT0:[0-9]+]]}

@@ -1,8 +1,8 @@
 ; A hand-written graph-form module with constant dims and byte sizes and a
 ; restricted target set ("cpu,nvptx"). It passes hpvm-verify and is printed
 ; back unchanged.
-; RUN: %hpvm-opt --verify %s -S -o %t.1.ll
-; RUN: %hpvm-opt --verify %t.1.ll -S -o %t.2.ll
+; RUN: %hpvm-opt --verify -S < %s > %t.1.ll
+; RUN: %hpvm-opt --verify -S < %t.1.ll > %t.2.ll
 ; RUN: diff %t.1.ll %t.2.ll
 ; RUN: FileCheck %s < %t.1.ll
 ; CHECK: !{!"hpvm.node", !"name", !"transpose", {{.*}}!"targets", !"cpu,nvptx"}

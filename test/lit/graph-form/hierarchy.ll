@@ -2,8 +2,8 @@
 ; (nb instances) whose replicated leaf 'threads' (T instances) reads its own
 ; instance id and its parent's: y[b*T + t] = x[b*T + t] + b. It passes
 ; hpvm-verify and is printed back unchanged.
-; RUN: %hpvm-opt --verify %s -S -o %t.1.ll
-; RUN: %hpvm-opt --verify %t.1.ll -S -o %t.2.ll
+; RUN: %hpvm-opt --verify -S < %s > %t.1.ll
+; RUN: %hpvm-opt --verify -S < %t.1.ll > %t.2.ll
 ; RUN: diff %t.1.ll %t.2.ll
 ; RUN: FileCheck %s < %t.1.ll
 ; CHECK: call i64 @hpvm.instance.id(i32 1, i32 0)

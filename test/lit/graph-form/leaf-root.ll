@@ -1,8 +1,8 @@
 ; A hand-written graph-form module whose graph is a single replicated leaf
 ; (the vector add of docs/ir.md §3.2). It passes hpvm-verify and is printed
 ; back unchanged.
-; RUN: %hpvm-opt --verify %s -S -o %t.1.ll
-; RUN: %hpvm-opt --verify %t.1.ll -S -o %t.2.ll
+; RUN: %hpvm-opt --verify -S < %s > %t.1.ll
+; RUN: %hpvm-opt --verify -S < %t.1.ll > %t.2.ll
 ; RUN: diff %t.1.ll %t.2.ll
 ; RUN: FileCheck %s < %t.1.ll
 ; CHECK: define internal void @hpvm.node.vadd(ptr %a, ptr %b, ptr %c, i64 %n, i64 %bytes)

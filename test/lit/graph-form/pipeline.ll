@@ -1,8 +1,8 @@
 ; A hand-written graph-form module (docs/ir.md §3): internal root 'pipe' with
 ; leaves 'produce' and 'consume', a dependency edge, parameter and constant
 ; bindings. It passes hpvm-verify and is printed back unchanged.
-; RUN: %hpvm-opt --verify %s -S -o %t.1.ll
-; RUN: %hpvm-opt --verify %t.1.ll -S -o %t.2.ll
+; RUN: %hpvm-opt --verify -S < %s > %t.1.ll
+; RUN: %hpvm-opt --verify -S < %t.1.ll > %t.2.ll
 ; RUN: diff %t.1.ll %t.2.ll
 ; RUN: FileCheck %s < %t.1.ll
 ; CHECK: call void (ptr, ...) @hpvm.launch(ptr @hpvm.graph.pipe, ptr %x, ptr %t, ptr %y, i64 %n, i64 %bytes)

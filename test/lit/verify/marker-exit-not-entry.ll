@@ -1,7 +1,7 @@
 ; [marker]: a region exit whose token is not the result of a region entry
 ; (here 'token none'); the region 'one' itself is well formed.
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
-; CHECK: hpvm-opt: error: [marker] function 'stray_exit',
+; CHECK: hpvm-opt: error: [marker] function 'stray_exit'
 
 @.name.one = private unnamed_addr constant [4 x i8] c"one\00"
 

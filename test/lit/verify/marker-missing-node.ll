@@ -1,6 +1,6 @@
 ; [marker]: a region entry without the required "hpvm.node" bundle.
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
-; CHECK: hpvm-opt: error: [marker] function 'no_name',
+; CHECK: hpvm-opt: error: [marker] function 'no_name'
 ; CHECK-SAME: hpvm.node
 
 declare token @llvm.directive.region.entry()

@@ -1,7 +1,7 @@
 ; [marker]: the "hpvm.node" operand is not a constant C string (here a
 ; function argument).
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
-; CHECK: hpvm-opt: error: [marker] function 'dyn_name',
+; CHECK: hpvm-opt: error: [marker] function 'dyn_name'
 ; CHECK-SAME: hpvm.node
 
 declare token @llvm.directive.region.entry()

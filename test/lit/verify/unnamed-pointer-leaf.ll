@@ -1,6 +1,7 @@
 ; [unnamed-pointer]: the leaf loads through %b, which no buffer bundle names.
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
 ; CHECK: hpvm-opt: error: [unnamed-pointer] function 'hidden_input', node 'vadd':
+; CHECK-NEXT: at: {{.*}}load float, ptr %pb
 
 @.name.vadd = private unnamed_addr constant [5 x i8] c"vadd\00"
 

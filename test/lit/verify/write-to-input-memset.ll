@@ -2,6 +2,7 @@
 ; the leaf names only in hpvm.in.
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
 ; CHECK: hpvm-opt: error: [write-to-input] function 'clear_input', node 'clear':
+; CHECK-NEXT: at: {{.*}}call void @llvm.memset
 
 @.name.clear = private unnamed_addr constant [6 x i8] c"clear\00"
 

@@ -1,7 +1,8 @@
 ; [write-to-input]: the leaf stores through %a, which it names only in
-; hpvm.in.
+; hpvm.in; the diagnostic is followed by the offending instruction ("at:").
 ; RUN: not %hpvm-opt --verify -disable-output %s 2>&1 | FileCheck %s
 ; CHECK: hpvm-opt: error: [write-to-input] function 'in_place', node 'incr':
+; CHECK-NEXT: at: {{.*}}store i32 %v1, ptr %p
 
 @.name.incr = private unnamed_addr constant [5 x i8] c"incr\00"
 

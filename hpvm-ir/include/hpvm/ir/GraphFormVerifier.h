@@ -1,9 +1,12 @@
 //===- GraphFormVerifier.h - Rules of a module in graph form ----*- C++ -*-===//
 //
-// verifyGraph's model rules plus what needs the LLVM module: every leaf
-// function exists and its signature matches its node, no leaf writes through
-// an input-only buffer, every launch names a known graph with arguments that
-// match its root's parameters.
+// verifyGraph's model rules plus what needs the LLVM module (docs/ir.md
+// §3.3): every leaf function exists and its signature matches its node, no
+// leaf writes through an input-only buffer, every launch names a known graph
+// with arguments that match its root's parameters, and every instance-id call
+// sits in a leaf function and names a dim of the leaf or of an ancestor.
+// PREPARE runs it first, so what passes here only needs PREPARE's own limits
+// checked.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_IR_GRAPHFORMVERIFIER_H
