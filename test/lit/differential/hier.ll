@@ -2,7 +2,8 @@
 ; internal 'blocks' replicated over nb blocks whose leaf 'xform' is replicated
 ; over T threads and uses its own id t and its parent's block id b, and leaf
 ; 'post' reading what 'xform' wrote. strip, extract+prepare+strip, and the
-; same after the -O1 function pipeline must match a plain C reference.
+; same after the -O1 function pipeline must match a plain C reference; so
+; must the graph form after LLVM's -O2, PREPAREd and stripped.
 ; RUN: %hpvm-opt --strip %s -S -o %t.a.ll
 ; RUN: %clang -O2 -Wno-override-module %t.a.ll %S/Inputs/hier-main.c -o %t.a
 ; RUN: %t.a > %t.a.out
@@ -18,6 +19,12 @@
 ; RUN: %t.c > %t.c.out
 ; RUN: FileCheck %s < %t.c.out
 ; RUN: diff %t.a.out %t.c.out
+; RUN: %hpvm-opt --extract %s -S -o %t.d0.ll
+; RUN: %opt -O2 %t.d0.ll -S -o %t.d1.ll
+; RUN: %hpvm-opt --prepare --strip %t.d1.ll -S -o %t.d.ll
+; RUN: %clang -O2 -Wno-override-module %t.d.ll %S/Inputs/hier-main.c -o %t.d
+; RUN: %t.d > %t.d.out
+; RUN: diff %t.a.out %t.d.out
 ; CHECK: PASS hier checksum={{[0-9a-f]+}}
 
 @.name.pipeline = private unnamed_addr constant [9 x i8] c"pipeline\00"

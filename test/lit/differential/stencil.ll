@@ -1,6 +1,7 @@
 ; Differential test of a 2-D 5-point stencil over the interior points (separate
 ; in/out arrays): strip, extract+prepare+strip, and the same after the -O1
-; function pipeline must match a plain C reference and each other.
+; function pipeline must match a plain C reference and each other; so must
+; the graph form after LLVM's -O2, PREPAREd and stripped.
 ; RUN: %hpvm-opt --strip %s -S -o %t.a.ll
 ; RUN: %clang -O2 -Wno-override-module %t.a.ll %S/Inputs/stencil-main.c -o %t.a
 ; RUN: %t.a > %t.a.out
@@ -16,6 +17,12 @@
 ; RUN: %t.c > %t.c.out
 ; RUN: FileCheck %s < %t.c.out
 ; RUN: diff %t.a.out %t.c.out
+; RUN: %hpvm-opt --extract %s -S -o %t.d0.ll
+; RUN: %opt -O2 %t.d0.ll -S -o %t.d1.ll
+; RUN: %hpvm-opt --prepare --strip %t.d1.ll -S -o %t.d.ll
+; RUN: %clang -O2 -Wno-override-module %t.d.ll %S/Inputs/stencil-main.c -o %t.d
+; RUN: %t.d > %t.d.out
+; RUN: diff %t.a.out %t.d.out
 ; CHECK: PASS stencil checksum={{[0-9a-f]+}}
 
 @.name.stencil = private unnamed_addr constant [8 x i8] c"stencil\00"

@@ -1,7 +1,8 @@
 ; Differential test of a 1-D vector add: the sequential program (strip), the
 ; region -> graph -> region round trip (extract, prepare, strip), and the same
 ; after LLVM's -O1 function simplification must all compute what a plain C
-; reference computes, with identical output (checksum included).
+; reference computes, with identical output (checksum included); so must the
+; graph form after LLVM's -O2, PREPAREd and stripped.
 ; RUN: %hpvm-opt --strip %s -S -o %t.a.ll
 ; RUN: %clang -O2 -Wno-override-module %t.a.ll %S/Inputs/vadd-main.c -o %t.a
 ; RUN: %t.a > %t.a.out
@@ -17,6 +18,12 @@
 ; RUN: %t.c > %t.c.out
 ; RUN: FileCheck %s < %t.c.out
 ; RUN: diff %t.a.out %t.c.out
+; RUN: %hpvm-opt --extract %s -S -o %t.d0.ll
+; RUN: %opt -O2 %t.d0.ll -S -o %t.d1.ll
+; RUN: %hpvm-opt --prepare --strip %t.d1.ll -S -o %t.d.ll
+; RUN: %clang -O2 -Wno-override-module %t.d.ll %S/Inputs/vadd-main.c -o %t.d
+; RUN: %t.d > %t.d.out
+; RUN: diff %t.a.out %t.d.out
 ; CHECK: PASS vadd checksum={{[0-9a-f]+}}
 
 @.name.vadd = private unnamed_addr constant [5 x i8] c"vadd\00"
