@@ -9,7 +9,8 @@
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphFormVerifier.h"
 
-#include "llvm/AsmParser/Parser.h"
+#include "IRTestSupport.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -17,7 +18,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -30,26 +30,8 @@ using namespace hpvm;
 
 namespace {
 
-/// Parses IR text, failing the test with the parser's message if it is not
-/// valid.
-std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef Text) {
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M = parseAssemblyString(Text, Err, Ctx);
-  if (!M) {
-    std::string Msg;
-    raw_string_ostream OS(Msg);
-    Err.print("test", OS);
-    ADD_FAILURE() << OS.str();
-  }
-  return M;
-}
-
-std::string print(const Module &M) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  M.print(OS, nullptr);
-  return OS.str();
-}
+using hpvm::test::parseIR;
+using hpvm::test::printModule;
 
 /// Defines a leaf function with the node's signature and a trivial body.
 void defineLeaf(Module &M, const Node &N) {
@@ -79,12 +61,12 @@ std::vector<Graph> roundTrip(const std::vector<const Graph *> &Graphs,
   for (const Graph *G : Graphs)
     defineLeaves(M, *G);
   writeGraphs(M, Graphs);
-  std::string IR = print(M);
+  std::string IR = printModule(M);
   if (Text)
     *Text = IR;
 
   LLVMContext Ctx2;
-  std::unique_ptr<Module> Back = parse(Ctx2, IR);
+  std::unique_ptr<Module> Back = parseIR(Ctx2, IR);
   if (!Back)
     return {};
   Expected<std::vector<Graph>> Read = readGraphs(*Back);
@@ -210,7 +192,7 @@ Collected verifyText(StringRef Text, unsigned &Errors,
       [](const DiagnosticInfo *DI, void *Context) { collect(*DI, Context); },
       &C);
   Errors = ~0u;
-  if (std::unique_ptr<Module> M = parse(Ctx, Text)) {
+  if (std::unique_ptr<Module> M = parseIR(Ctx, Text)) {
     if (!Graphs.empty())
       writeGraphs(*M, Graphs);
     Errors = verifyGraphForm(*M);
@@ -377,7 +359,7 @@ TEST(GraphMetadata, RuntimeDeclarations) {
 
 TEST(GraphMetadata, LaunchedGraphName) {
   LLVMContext Ctx;
-  std::unique_ptr<Module> M = parse(Ctx, R"(
+  std::unique_ptr<Module> M = parseIR(Ctx, R"(
 @hpvm.graph.vadd = private constant [5 x i8] c"vadd\00"
 @not.a.string = private constant [4 x i8] c"abcd"
 @no.init = external constant [5 x i8]
@@ -589,7 +571,7 @@ define void @f() {
   Text += C.Metadata;
   Text += "\n";
   LLVMContext Ctx;
-  std::unique_ptr<Module> M = parse(Ctx, Text);
+  std::unique_ptr<Module> M = parseIR(Ctx, Text);
   ASSERT_TRUE(M);
   Expected<std::vector<Graph>> Read = readGraphs(*M);
   ASSERT_FALSE(bool(Read)) << "accepted:\n" << Text;

@@ -12,8 +12,9 @@
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
 
+#include "IRTestSupport.h"
+
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -22,7 +23,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +32,7 @@
 
 using namespace llvm;
 using namespace hpvm;
+using hpvm::test::printModule;
 
 namespace {
 
@@ -48,29 +49,14 @@ protected:
   }
 
   std::unique_ptr<Module> parse(StringRef IR) {
-    SMDiagnostic Err;
-    std::unique_ptr<Module> M = parseAssemblyString(IR, Err, Ctx);
-    if (!M) {
-      std::string Msg;
-      raw_string_ostream OS(Msg);
-      Err.print("PrepareTest", OS);
-      ADD_FAILURE() << OS.str();
-    }
-    return M;
-  }
-
-  static std::string print(const Module &M) {
-    std::string Text;
-    raw_string_ostream OS(Text);
-    M.print(OS, nullptr);
-    return OS.str();
+    return hpvm::test::parseIR(Ctx, IR, "PrepareTest");
   }
 
   static bool isValid(const Module &M) {
     std::string Msg;
     raw_string_ostream OS(Msg);
     bool Broken = llvm::verifyModule(M, &OS);
-    EXPECT_FALSE(Broken) << OS.str() << "\n" << print(M);
+    EXPECT_FALSE(Broken) << OS.str() << "\n" << printModule(M);
     return !Broken;
   }
 
@@ -291,11 +277,11 @@ define void @f(ptr %p) {
 }
 )IR");
   ASSERT_TRUE(M);
-  std::string Before = print(*M);
+  std::string Before = printModule(*M);
   EXPECT_EQ(prepareRegions(*M), 0u);
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
   EXPECT_EQ(stripRegions(*M), 0u);
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
   EXPECT_TRUE(Rules.empty());
 }
 
@@ -611,17 +597,17 @@ TEST_F(PrepareTest, ValueEdgeIsRejectedAndModuleUnchanged) {
   Replace("@ry(ptr %y)", "@ry(ptr %y, i32 %w)");
   auto M = withGraphs(parse(IR), {&G});
   ASSERT_TRUE(M);
-  std::string Before = print(*M);
+  std::string Before = printModule(*M);
   // c's output and the value edge c -> d.
   const std::vector<std::string> Unsupported(2, "prepare-unsupported");
   EXPECT_EQ(prepareRegions(*M), 2u);
   EXPECT_EQ(Rules, Unsupported);
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
 
   Rules.clear();
   EXPECT_EQ(stripRegions(*M), 2u);
   EXPECT_EQ(Rules, Unsupported);
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
 }
 
 TEST_F(PrepareTest, InstanceIdOutOfRangeIsRejected) {
@@ -649,10 +635,10 @@ define void @host(ptr %out) {
   G.root().addBuffer("out", Access::Out, Extent::constant(8));
   G.root().setDims({Extent::constant(16)});
   writeGraphs(*M, {&G});
-  std::string Before = print(*M);
+  std::string Before = printModule(*M);
   EXPECT_EQ(prepareRegions(*M), 1u);
   EXPECT_EQ(Rules, std::vector<std::string>{"instance-id"});
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
 }
 
 TEST_F(PrepareTest, RootLeafWithoutDimsIsInlinedInPlace) {
@@ -762,10 +748,10 @@ TEST_F(PrepareTest, LaunchArgumentsMustMatchTheRoot) {
   IR.replace(IR.rfind(", ptr %c)"), 9, ")");
   auto M = withGraphs(parse(IR), {&G});
   ASSERT_TRUE(M);
-  std::string Before = print(*M);
+  std::string Before = printModule(*M);
   EXPECT_EQ(prepareRegions(*M), 1u);
   EXPECT_EQ(Rules, std::vector<std::string>{"launch"});
-  EXPECT_EQ(print(*M), Before);
+  EXPECT_EQ(printModule(*M), Before);
 }
 
 /// docs/ir.md §4: region -> graph -> region -> graph gives the same graph

@@ -245,11 +245,10 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
   }
   // Pointers derived from named buffers, private allocas and pure values of
   // enclosing internal nodes are recomputed inside the leaf.
-  bool Clonable =
-      Inst && !isa<PHINode>(Inst) &&
-      (isa<AllocaInst>(Inst) ||
-       (!Inst->mayReadOrWriteMemory() && !Inst->isTerminator() &&
-        !isa<CallBase>(Inst)));
+  bool Clonable = Inst && !isa<PHINode>(Inst) &&
+                  (isa<AllocaInst>(Inst) ||
+                   (!Inst->mayReadOrWriteMemory() && !Inst->isTerminator() &&
+                    !isa<CallBase>(Inst)));
   if (!Clonable) {
     error(V->getType()->isPointerTy() ? "unnamed-pointer"
                                       : "internal-side-effect",
@@ -391,9 +390,9 @@ void Extractor::outlineLeaf(NodeState &S) {
         BasicBlock *Succ = BB->getTerminator()->getSuccessor(I);
         bool EndsInstance = false;
         for (const ParallelLoop &Level : Nest.Levels)
-          EndsInstance |= Level.L->contains(BB) &&
-                          (Succ == Level.L->getHeader() ||
-                           !Level.L->contains(Succ));
+          EndsInstance |=
+              Level.L->contains(BB) &&
+              (Succ == Level.L->getHeader() || !Level.L->contains(Succ));
         if (!EndsInstance)
           continue;
         Term->getSuccessor(I)->removePredecessor(Copy);
@@ -433,14 +432,12 @@ void Extractor::bindChildren(NodeState &S) {
         continue;
       }
       if (auto *CFP = dyn_cast<ConstantFP>(V)) {
-        S.N->bindConstant(*C.N, P,
-                          CFP->getValueAPF().convertToDouble());
+        S.N->bindConstant(*C.N, P, CFP->getValueAPF().convertToDouble());
         continue;
       }
       int Found = -1;
       for (unsigned I = 0; I < S.ParamValues.size(); ++I)
-        if (S.ParamValues[I] == V &&
-            S.N->Params[I].isBuffer() == CP.isBuffer())
+        if (S.ParamValues[I] == V && S.N->Params[I].isBuffer() == CP.isBuffer())
           Found = I;
       if (Found < 0 && CP.isBuffer()) {
         error("binding",

@@ -104,8 +104,8 @@ private:
 bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   ScalarEvolution &SE = FA.SE;
   BasicBlock *Header = L->getHeader();
-  std::string Where = "loop '" + Header->getName().str() + "' (dim " +
-                      std::to_string(K) + ")";
+  std::string Where =
+      "loop '" + Header->getName().str() + "' (dim " + std::to_string(K) + ")";
   if (!L->getLoopPredecessor()) {
     error(Where + " is entered from more than one block outside it",
           Header->getFirstNonPHI());
@@ -123,12 +123,10 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   for (PHINode &Phi : Header->phis()) {
     auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
     bool Canonical = AR && AR->getLoop() == L && AR->isAffine() &&
-                     Phi.getType()->isIntegerTy() &&
-                     AR->getStart()->isZero() &&
+                     Phi.getType()->isIntegerTy() && AR->getStart()->isZero() &&
                      AR->getStepRecurrence(SE)->isOne();
-    if (Canonical &&
-        (!IV || Phi.getType()->getIntegerBitWidth() >
-                    IV->getType()->getIntegerBitWidth())) {
+    if (Canonical && (!IV || Phi.getType()->getIntegerBitWidth() >
+                                 IV->getType()->getIntegerBitWidth())) {
       if (IV)
         Others.push_back(IV);
       IV = &Phi;
@@ -228,9 +226,8 @@ std::optional<ParallelNest> NestFinder::run() {
   return Nest;
 }
 
-std::optional<ParallelNest> findParallelNest(const Region &R,
-                                             FunctionAnalyses &FA,
-                                             unsigned &NumErrors) {
+std::optional<ParallelNest>
+findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors) {
   return NestFinder(R, FA, NumErrors).run();
 }
 

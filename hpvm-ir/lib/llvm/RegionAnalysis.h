@@ -49,9 +49,8 @@ struct ParallelNest {
 /// times, with one entering and one exiting block, whose other loop-carried
 /// values are affine in the induction variable. For leaves, nothing outside
 /// the innermost loop may write memory. Returns nullopt after reporting.
-std::optional<ParallelNest> findParallelNest(const Region &R,
-                                             FunctionAnalyses &FA,
-                                             unsigned &NumErrors);
+std::optional<ParallelNest>
+findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors);
 
 /// Replaces every loop-carried value of the nest other than the induction
 /// variables by start + step * IV, so that one iteration can run alone.
@@ -60,7 +59,6 @@ void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
 /// Checks the rules of docs/ir.md §2.3 that go beyond the markers for every
 /// region of Forest; returns the number of errors reported.
 unsigned verifyRegionForest(const RegionForest &Forest, FunctionAnalyses &FA);
-
 
 /// EXTRACT without the verification first: for inputs known to pass the
 /// region rules (and for the verifier's own trial run on a copy).

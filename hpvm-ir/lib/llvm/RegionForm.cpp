@@ -136,8 +136,8 @@ bool RegionParser::parseBuffers(Region &R, const OperandBundleUse &B,
     }
     for (const RegionBuffer &Other : R.Buffers)
       if (Other.Ptr == Ptr) {
-        error("marker", "buffer " + describe(Ptr) + " is named twice",
-              R.Entry, R.Name);
+        error("marker", "buffer " + describe(Ptr) + " is named twice", R.Entry,
+              R.Name);
         OK = false;
       }
     R.Buffers.push_back({Ptr, Bytes, Mode});
@@ -192,8 +192,9 @@ bool RegionParser::parseBundles(Region &R) {
         if (!V->getType()->isIntegerTy() ||
             V->getType()->getIntegerBitWidth() > 64) {
           error("dims",
-                "extent " + describe(V) + " is not an integer of at most 64 "
-                "bits",
+                "extent " + describe(V) +
+                    " is not an integer of at most 64 "
+                    "bits",
                 Entry, R.Name);
           OK = false;
         }
@@ -223,9 +224,8 @@ bool RegionParser::parseBundles(Region &R) {
         R.Values.push_back(V);
       }
     } else if (Tag == tag::Target) {
-      auto *Mask = B.Inputs.size() == 1
-                       ? dyn_cast<ConstantInt>(B.Inputs[0])
-                       : nullptr;
+      auto *Mask =
+          B.Inputs.size() == 1 ? dyn_cast<ConstantInt>(B.Inputs[0]) : nullptr;
       if (!Mask || !Mask->getType()->isIntegerTy(32) || Mask->isZero() ||
           (Mask->getZExtValue() & ~AllTargets)) {
         error("marker",

@@ -16,7 +16,8 @@ void kernel_hier(const uint32_t *x, uint32_t *x2, uint32_t *y, uint32_t *z,
 static uint32_t checksum = 2166136261u; /* FNV-1a over the output bytes */
 static void hash(const void *p, size_t bytes) {
   const unsigned char *s = p;
-  for (size_t i = 0; i < bytes; ++i) checksum = (checksum ^ s[i]) * 16777619u;
+  for (size_t i = 0; i < bytes; ++i)
+    checksum = (checksum ^ s[i]) * 16777619u;
 }
 
 static int compare(const char *what, const uint32_t *got, const uint32_t *want,
@@ -43,11 +44,14 @@ int main(void) {
     for (long i = 0; i < MAXN + PAD; ++i)
       x2[i] = y[i] = z[i] = rx2[i] = ry[i] = rz[i] = SENTINEL;
     kernel_hier(x, x2, y, z, nb, T);
-    for (long i = 0; i < n; ++i) rx2[i] = x[i] * 3u + 1u;
+    for (long i = 0; i < n; ++i)
+      rx2[i] = x[i] * 3u + 1u;
     for (long b = 0; b < nb; ++b)
       for (long t = 0; t < T; ++t)
-        ry[b * T + t] = rx2[b * T + t] * (uint32_t)(t + 1) + (uint32_t)b * 1000u;
-    for (long i = 0; i < n; ++i) rz[i] = ry[i] + ry[n - 1 - i];
+        ry[b * T + t] =
+            rx2[b * T + t] * (uint32_t)(t + 1) + (uint32_t)b * 1000u;
+    for (long i = 0; i < n; ++i)
+      rz[i] = ry[i] + ry[n - 1 - i];
     if (compare("x2", x2, rx2, nb, T) || compare("y", y, ry, nb, T) ||
         compare("z", z, rz, nb, T))
       return 1;

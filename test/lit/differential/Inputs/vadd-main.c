@@ -17,7 +17,8 @@ static const float SENTINEL = -12345.0f;
 static uint32_t checksum = 2166136261u; /* FNV-1a over the output bytes */
 static void hash(const void *p, size_t bytes) {
   const unsigned char *s = p;
-  for (size_t i = 0; i < bytes; ++i) checksum = (checksum ^ s[i]) * 16777619u;
+  for (size_t i = 0; i < bytes; ++i)
+    checksum = (checksum ^ s[i]) * 16777619u;
 }
 
 int main(void) {
@@ -31,7 +32,8 @@ int main(void) {
   }
   for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
     long n = sizes[s];
-    for (long i = 0; i < MAXN + PAD; ++i) c[i] = SENTINEL;
+    for (long i = 0; i < MAXN + PAD; ++i)
+      c[i] = SENTINEL;
     kernel_vadd(a, b, c, n);
     for (long i = 0; i < MAXN + PAD; ++i) {
       float want = i < n ? a[i] + b[i] : SENTINEL;

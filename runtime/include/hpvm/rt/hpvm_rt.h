@@ -1,0 +1,87 @@
+/*===- hpvm_rt.h - The C ABI of hpvm-rt ----------------------------------===*
+ *
+ * What compiled programs (hpvm-clang's output, the Python binding) call.
+ * Kept small on purpose; everything else in the runtime is C++ behind it.
+ * docs/runtime.md explains each entry point and the environment variables.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef HPVM_RT_H
+#define HPVM_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPVM_RT_ABI_VERSION 1u
+
+/* Compilation targets (the bits of a node's target mask). */
+enum hpvm_target {
+  HPVM_TARGET_CPU = 1u << 0,
+  HPVM_TARGET_NVPTX = 1u << 1,
+  HPVM_TARGET_SPIRV = 1u << 2
+};
+
+/* A leaf compiled for the CPU. Runs the instances whose first id lies in
+ * [begin, end) and every value of the other ids.
+ *   args[i]    points to the value of parameter i; for a buffer, to the
+ *              buffer's data pointer (so every parameter is passed the same
+ *              way whatever its type);
+ *   outs[k]    points to where output k of a non-replicated leaf is written
+ *              (may be NULL when the node has no outputs);
+ *   dims[3]    the node's extents, outermost first, missing ones = 1;
+ *   outer_ids  instance ids of the replicated ancestors: level l (1 = the
+ *              parent), dim d at outer_ids[(l - 1) * 3 + d]; NULL if none. */
+typedef void (*hpvm_cpu_kernel_fn)(void *const *args, void *const *outs,
+                                   const uint64_t *dims,
+                                   const uint64_t *outer_ids, uint64_t begin,
+                                   uint64_t end);
+
+/* One compiled form of one leaf. */
+typedef struct hpvm_artifact {
+  const char *node;   /* the node's path, "graph/child/leaf" */
+  uint32_t target;    /* one enum hpvm_target */
+  hpvm_cpu_kernel_fn cpu_fn; /* HPVM_TARGET_CPU */
+  const void *code;   /* HPVM_TARGET_NVPTX: PTX text; HPVM_TARGET_SPIRV: words */
+  size_t code_size;   /* in bytes */
+  const char *entry;  /* the kernel's entry point in `code` */
+} hpvm_artifact;
+
+/* A program: graphs plus every artifact of every leaf. hpvm-clang emits one
+ * as a constant in the executable; the Python binding builds one in memory. */
+typedef struct hpvm_program_desc {
+  uint32_t abi_version;  /* HPVM_RT_ABI_VERSION */
+  const char *graphs;    /* the graphs in the text form of docs/runtime.md */
+  uint32_t num_artifacts;
+  const hpvm_artifact *artifacts;
+} hpvm_program_desc;
+
+/* Runs graph `graph` of `program` with its root parameters `args` (same
+ * convention as hpvm_cpu_kernel_fn's args) and returns when it has finished
+ * and every buffer it wrote is back in host memory. Returns 0 on success,
+ * otherwise an error code with hpvm_error_message() saying what happened.
+ * The program is loaded (parsed, checked) on first use and cached. */
+int hpvm_launch(const hpvm_program_desc *program, const char *graph,
+                void *const *args);
+
+/* hpvm_launch that prints the error and exits the process on failure:
+ * what generated host code calls, since C programs have no way to handle
+ * a failed launch at that point. */
+void hpvm_launch_or_exit(const hpvm_program_desc *program, const char *graph,
+                         void *const *args);
+
+/* The last error of this thread, or "" if none. */
+const char *hpvm_error_message(void);
+
+/* Writes the statistics collected so far (per node: device, launches,
+ * instances, time; bytes moved and copies avoided) to stderr. Also happens
+ * at exit when HPVM_STATS=1. */
+void hpvm_print_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPVM_RT_H */
