@@ -10,9 +10,11 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hpvm_obj_root, "test", "lit")
 
 config.environment["PATH"] = os.pathsep.join(
-    [config.hpvm_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+    [config.hpvm_tools_dir, config.hpvm_backend_dir, config.llvm_tools_dir,
+     config.environment.get("PATH", "")])
 
 config.substitutions.append(("%hpvm-opt", os.path.join(config.hpvm_tools_dir, "hpvm-opt")))
+config.substitutions.append(("%hpvm-backend", os.path.join(config.hpvm_backend_dir, "hpvm-backend")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))

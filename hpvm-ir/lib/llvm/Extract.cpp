@@ -269,6 +269,51 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
   return true;
 }
 
+/// Every instance runs the innermost loop's body, so the tests LLVM left on
+/// the way there (loop guards, a top-tested header's exit test) always pass.
+/// Folding them gives every backend straight-line code to the body.
+static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
+                               ValueToValueMapTy &VMap) {
+  Loop *Inner = Nest.innermost();
+  auto *InnerHeader = cast<BasicBlock>(VMap[Inner->getHeader()]);
+  SmallPtrSet<BasicBlock *, 16> InInner;
+  for (BasicBlock *BB : Inner->blocks())
+    InInner.insert(cast<BasicBlock>(VMap[BB]));
+  // Outside the innermost loop the leaf's CFG is acyclic now; find what can
+  // still lead to the body.
+  SmallPtrSet<BasicBlock *, 16> LeadsToBody{InnerHeader};
+  SmallVector<BasicBlock *, 16> Work{InnerHeader};
+  while (!Work.empty())
+    for (BasicBlock *Pred : predecessors(Work.pop_back_val()))
+      if (!InInner.count(Pred) && LeadsToBody.insert(Pred).second)
+        Work.push_back(Pred);
+
+  auto KeepOnly = [](BranchInst *Br, BasicBlock *Taken) {
+    for (BasicBlock *Succ : successors(Br))
+      if (Succ != Taken)
+        Succ->removePredecessor(Br->getParent());
+    BranchInst::Create(Taken, Br);
+    Br->eraseFromParent();
+  };
+  for (BasicBlock &BB : Leaf) {
+    auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
+    if (&BB == InnerHeader && Inner->getHeader() != Inner->getLoopLatch()) {
+      // A top-tested innermost loop: its header's way out is the test.
+      if (!InInner.count(T) || !InInner.count(F))
+        KeepOnly(Br, InInner.count(T) ? T : F);
+      continue;
+    }
+    if (InInner.count(&BB))
+      continue;
+    bool ToBodyT = LeadsToBody.count(T), ToBodyF = LeadsToBody.count(F);
+    if (ToBodyT != ToBodyF)
+      KeepOnly(Br, ToBodyT ? T : F);
+  }
+}
+
 void Extractor::outlineLeaf(NodeState &S) {
   Region &R = *S.R;
   Node &N = *S.N;
@@ -399,9 +444,12 @@ void Extractor::outlineLeaf(NodeState &S) {
         Term->setSuccessor(I, DoneBB);
       }
     }
+    foldInstanceGuards(*Leaf, Nest, VMap);
   }
   removeUnreachableBlocks(*Leaf);
   DoneBB->moveAfter(&Leaf->back()); // reads top to bottom
+  for (BasicBlock &BB : llvm::make_early_inc_range(*Leaf))
+    MergeBlockIntoPredecessor(&BB);
   for (BasicBlock &BB : *Leaf)
     SimplifyInstructionsInBlock(&BB);
   stripDebugInfo(*Leaf);

@@ -153,6 +153,15 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
     }
   }
 
+  // A top-tested loop runs its header once more than its body: that last
+  // run must not do anything an instance would then miss.
+  if (Exiting == Header && Exiting != L->getLoopLatch())
+    for (Instruction &I : *Header)
+      if (hasSideEffect(I)) {
+        error(Where + " writes memory in its header before the exit test", &I);
+        return false;
+      }
+
   const SCEV *ExitCount = SE.getExitCount(L, Exiting);
   if (isa<SCEVCouldNotCompute>(ExitCount)) {
     error(Where + ": the number of iterations cannot be computed",

@@ -124,6 +124,8 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(PrintPass());
         else if (Name == "hpvm-dot")
           MPM.addPass(DotPass());
+        else if (Name == "hpvm-lower-markers")
+          MPM.addPass(LowerMarkersPass());
         else
           return false;
         return true;

@@ -42,10 +42,12 @@ static cl::opt<std::string>
                           "hpvm-prepare, hpvm-verify, hpvm-strip, hpvm-print, "
                           "hpvm-dot) and LLVM passes alike"));
 
-enum class HPVMPass { Extract, Prepare, Verify, Strip, Print, Dot };
+enum class HPVMPass { LowerMarkers, Extract, Prepare, Verify, Strip, Print, Dot };
 static cl::list<HPVMPass> PassFlags(
     cl::desc("HPVM passes, run in order after -passes:"),
-    cl::values(clEnumValN(HPVMPass::Extract, "extract", "region -> graph form"),
+    cl::values(clEnumValN(HPVMPass::LowerMarkers, "lower-markers",
+                          "__hpvm_region_begin/end calls -> region form"),
+               clEnumValN(HPVMPass::Extract, "extract", "region -> graph form"),
                clEnumValN(HPVMPass::Prepare, "prepare", "graph -> region form"),
                clEnumValN(HPVMPass::Verify, "verify", "check HPVM IR rules"),
                clEnumValN(HPVMPass::Strip, "strip",
@@ -55,6 +57,8 @@ static cl::list<HPVMPass> PassFlags(
 
 static const char *pipelineName(HPVMPass P) {
   switch (P) {
+  case HPVMPass::LowerMarkers:
+    return "hpvm-lower-markers";
   case HPVMPass::Extract:
     return "hpvm-extract";
   case HPVMPass::Prepare:

@@ -6,6 +6,7 @@
 //   hpvm-strip    remove region markers: the plain sequential program
 //   hpvm-print    text dump of every graph (to stdout)
 //   hpvm-dot      Graphviz DOT of every graph (to stdout)
+//   hpvm-lower-markers  __hpvm_region_begin/end calls -> region form
 //
 // Passes that find broken rules report them through the LLVMContext and
 // leave the module unchanged; drivers check hpvm::hadErrors()
@@ -47,6 +48,10 @@ struct DotPass : llvm::PassInfoMixin<DotPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+struct LowerMarkersPass : llvm::PassInfoMixin<LowerMarkersPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
 
 /// The transforms themselves, for drivers that do not use a pass manager.
 /// Each returns the number of errors reported (0 = success, module changed
@@ -55,6 +60,9 @@ unsigned verifyHPVMModule(llvm::Module &M);
 unsigned extractGraphs(llvm::Module &M);
 unsigned prepareRegions(llvm::Module &M);
 unsigned stripRegions(llvm::Module &M);
+/// Rewrites the marker calls of the C frontend (__hpvm_region_begin/end,
+/// frontends/c/include/hpvm.h) into region markers; needs SSA form.
+unsigned lowerMarkers(llvm::Module &M);
 
 /// Registers the passes above by name with PB (for -passes=...).
 void registerPasses(llvm::PassBuilder &PB);

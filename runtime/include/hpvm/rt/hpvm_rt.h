@@ -31,9 +31,15 @@ enum hpvm_target {
  *              way whatever its type);
  *   outs[k]    points to where output k of a non-replicated leaf is written
  *              (may be NULL when the node has no outputs);
- *   dims[3]    the node's extents, outermost first, missing ones = 1;
- *   outer_ids  instance ids of the replicated ancestors: level l (1 = the
- *              parent), dim d at outer_ids[(l - 1) * 3 + d]; NULL if none. */
+ *   dims[3]    the node's extents, outermost first, missing ones = 1
+ *              (the same values its parameters give; kernels compiled by
+ *              the CPU backend read the extents from args instead);
+ *   outer_ids  instance ids of the ancestors: level l (1 = the parent),
+ *              dim d at outer_ids[(l - 1) * 3 + d], every level up to the
+ *              root (0s for a non-replicated one); NULL for a root leaf.
+ * Scalars are stored as C stores them: i1 as a one-byte bool, f16 as a
+ * 2-byte IEEE half. Extents and ids are below 2^63 (kernels count with
+ * signed 64-bit integers). */
 typedef void (*hpvm_cpu_kernel_fn)(void *const *args, void *const *outs,
                                    const uint64_t *dims,
                                    const uint64_t *outer_ids, uint64_t begin,
@@ -58,6 +64,21 @@ typedef struct hpvm_program_desc {
   const hpvm_artifact *artifacts;
 } hpvm_program_desc;
 
+/* What hpvm_launch returns. Codes are stable; the message from
+ * hpvm_error_message() is what says which node, device or setting. */
+enum hpvm_status {
+  HPVM_OK = 0,
+  HPVM_ERR_INVALID_ARGUMENT = 1, /* a NULL program or graph, NULL args */
+  HPVM_ERR_BAD_PROGRAM = 2,   /* ABI version, graph text, verifier, artifacts */
+  HPVM_ERR_UNKNOWN_GRAPH = 3, /* no graph of that name in the program */
+  HPVM_ERR_NO_DEVICE = 4,     /* a leaf can run on no available device, or a
+                                 strictly requested device is missing */
+  HPVM_ERR_UNSUPPORTED = 5,   /* a graph feature the executor lacks */
+  HPVM_ERR_BAD_VALUE = 6,     /* a run-time value, e.g. a negative extent */
+  HPVM_ERR_DEVICE = 7,        /* a device failed: allocation, copy, launch */
+  HPVM_ERR_CONFIG = 8         /* a bad HPVM_* environment setting */
+};
+
 /* Runs graph `graph` of `program` with its root parameters `args` (same
  * convention as hpvm_cpu_kernel_fn's args) and returns when it has finished
  * and every buffer it wrote is back in host memory. Returns 0 on success,
@@ -79,6 +100,19 @@ const char *hpvm_error_message(void);
  * instances, time; bytes moved and copies avoided) to stderr. Also happens
  * at exit when HPVM_STATS=1. */
 void hpvm_print_stats(void);
+
+/* Forgets the cached load of `program`. The cache is keyed by the
+ * descriptor's address, so a caller that frees a descriptor it built in
+ * memory (the Python binding) calls this first; otherwise a later descriptor
+ * at the same address could be mistaken for it. Must not race with a launch
+ * of the same program. */
+void hpvm_release_program(const hpvm_program_desc *program);
+
+/* Writes the trace collected so far to the HPVM_TRACE file now, rather than
+ * only at exit (for processes that do not exit normally, or long runs).
+ * Returns 0, also when tracing is off; otherwise an hpvm_status with
+ * hpvm_error_message() saying why the file could not be written. */
+int hpvm_flush_trace(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,48 @@
+//===- CPUInternal.h - Shared pieces of the CPU backend ---------*- C++ -*-===//
+//
+// Target set-up, the optimisation pipeline and code emission, shared by the
+// kernel builder, emitObjectFile and the JIT so that all three compile for
+// exactly the same machine.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_BACKENDS_CPU_CPUINTERNAL_H
+#define HPVM_BACKENDS_CPU_CPUINTERNAL_H
+
+#include "hpvm/backends/CPUBackend.h"
+
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class Module;
+class TargetMachine;
+class raw_pwrite_stream;
+} // namespace llvm
+
+namespace hpvm::cpu {
+
+/// An llvm::Error with a plain message (the tools print it after
+/// "hpvm-backend: error: ").
+llvm::Error makeError(const llvm::Twine &Message);
+
+/// Checks that M may be compiled by TM (same architecture) and gives it TM's
+/// triple and data layout.
+llvm::Error adoptTarget(llvm::Module &M, const llvm::TargetMachine &TM);
+
+/// Gives every function defined in M TM's processor and features (replacing
+/// what the frontend wrote, e.g. clang's generic x86-64), and Opts' preferred
+/// vector width.
+void setTargetAttributes(llvm::Module &M, const llvm::TargetMachine &TM,
+                         const CPUOptions &Opts);
+
+/// Runs the default per-module pipeline of Opts.OptLevel on M.
+void optimiseModule(llvm::Module &M, llvm::TargetMachine &TM,
+                    const CPUOptions &Opts);
+
+/// Emits M with TM as an object or assembly file.
+llvm::Error emitCode(llvm::Module &M, llvm::TargetMachine &TM,
+                     llvm::raw_pwrite_stream &OS, llvm::CodeGenFileType Kind);
+
+} // namespace hpvm::cpu
+
+#endif // HPVM_BACKENDS_CPU_CPUINTERNAL_H

@@ -1,0 +1,50 @@
+//===- Program.h - From graph form to a runnable program --------*- C++ -*-===//
+//
+// A program (DESIGN §4.3) is the graphs plus, for every leaf, one artifact
+// per target it was compiled for. compileProgram turns a module in graph
+// form into the host code of that program: every @hpvm.launch becomes a call
+// into hpvm-rt, and the program descriptor of hpvm_rt.h is embedded as a
+// constant next to it. The kernels come back as separate modules, one per
+// target, for the caller to emit and link.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_BACKENDS_PROGRAM_H
+#define HPVM_BACKENDS_PROGRAM_H
+
+#include "hpvm/backends/CPUBackend.h"
+#include "hpvm/ir/Graph.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace hpvm {
+
+struct ProgramOptions {
+  /// The targets to compile leaves for.
+  TargetMask Targets = TargetCPU;
+  CPUOptions CPU;
+};
+
+struct CompiledProgram {
+  /// The host code: the input module without its leaf functions, launches
+  /// lowered to hpvm_launch_or_exit, the descriptor embedded.
+  std::unique_ptr<llvm::Module> Host;
+  /// The optimised CPU kernels (null without the cpu target).
+  std::unique_ptr<llvm::Module> CPUKernels;
+};
+
+/// The targets this build can compile for, and the name of each target.
+TargetMask availableTargets();
+
+/// Compiles a module in graph form (it is consumed). Errors name the graph
+/// and node concerned: a leaf none of whose targets is being compiled, a
+/// backend failure, malformed graph metadata.
+llvm::Expected<CompiledProgram>
+compileProgram(std::unique_ptr<llvm::Module> GraphForm,
+               const ProgramOptions &Options);
+
+} // namespace hpvm
+
+#endif // HPVM_BACKENDS_PROGRAM_H

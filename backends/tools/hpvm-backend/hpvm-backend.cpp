@@ -1,0 +1,174 @@
+//===- hpvm-backend.cpp - Compile the leaves of a graph-form module -------===//
+//
+//   hpvm-backend --target=cpu in.ll -S -o kernels.ll
+//   hpvm-backend --target=cpu in.ll -filetype=obj -mcpu=haswell -o kernels.o
+//
+// llc for HPVM: reads a module in graph form (hpvm-opt --extract's output),
+// checks it with the graph-form verifier, compiles every leaf the target may
+// run and writes the kernels as bitcode (default), textual IR (-S), an object
+// file or assembly (-filetype=obj|asm). Errors are printed as
+// "hpvm-backend: error: ..." and give exit status 1.
+//
+//===----------------------------------------------------------------------===//
+#include "hpvm/backends/CPUBackend.h"
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphFormVerifier.h"
+#include "hpvm/ir/GraphMetadata.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static const char *ToolName = "hpvm-backend";
+
+static cl::OptionCategory Category("hpvm-backend options");
+static cl::opt<std::string> TargetName("target", cl::Required,
+                                       cl::desc("Backend: cpu"),
+                                       cl::value_desc("name"),
+                                       cl::cat(Category));
+static cl::opt<std::string> InputFilename(cl::Positional,
+                                          cl::desc("<graph-form .ll/.bc>"),
+                                          cl::init("-"), cl::cat(Category));
+static cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"), cl::cat(Category));
+static cl::opt<bool> OutputAssembly("S", cl::desc("Write textual IR"),
+                                    cl::cat(Category));
+enum class FileType { Bitcode, Object, Assembly };
+static cl::opt<FileType> OutputFileType(
+    "filetype", cl::init(FileType::Bitcode),
+    cl::desc("What to write (default: bitcode; -S: textual IR)"),
+    cl::values(clEnumValN(FileType::Object, "obj", "an object file"),
+               clEnumValN(FileType::Assembly, "asm", "assembly text"),
+               clEnumValN(FileType::Bitcode, "bc", "LLVM bitcode")),
+    cl::cat(Category));
+static cl::opt<std::string> TargetTriple("mtriple",
+                                         cl::desc("Target triple (default: "
+                                                  "this machine's)"),
+                                         cl::cat(Category));
+static cl::opt<std::string>
+    CPUName("mcpu", cl::desc("Processor, e.g. haswell (default: this one)"),
+            cl::value_desc("cpu"), cl::cat(Category));
+static cl::opt<std::string>
+    Features("mattr", cl::desc("Features to add or remove, e.g. +avx2,-fma"),
+             cl::value_desc("a1,+a2,-a3"), cl::cat(Category));
+static cl::opt<char> OptLevel("O", cl::Prefix, cl::ZeroOrMore, cl::init('3'),
+                              cl::desc("Optimisation level: -O0 to -O3 "
+                                       "(default -O3)"),
+                              cl::cat(Category));
+static cl::opt<unsigned> PreferVectorWidth(
+    "mprefer-vector-width", cl::init(0),
+    cl::desc("Widest vectors the vectoriser should prefer, in bits (default: "
+             "the processor's tuning)"),
+    cl::cat(Category));
+
+static int fail(const Twine &Message) {
+  WithColor::error(errs(), ToolName) << Message << "\n";
+  return 1;
+}
+
+static void handleDiagnostic(const DiagnosticInfo *Info, void *) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  DiagnosticPrinterRawOStream DP(OS);
+  Info->print(DP);
+  switch (Info->getSeverity()) {
+  case DS_Error:
+    WithColor::error(errs(), ToolName) << OS.str() << "\n";
+    break;
+  case DS_Warning:
+    WithColor::warning(errs(), ToolName) << OS.str() << "\n";
+    break;
+  default:
+    // Remarks only when asked for (-pass-remarks and friends).
+    if (Info->getSeverity() != DS_Remark ||
+        !isa<DiagnosticInfoOptimizationBase>(Info) ||
+        cast<DiagnosticInfoOptimizationBase>(Info)->isEnabled())
+      WithColor::note(errs(), ToolName) << OS.str() << "\n";
+  }
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(argc, argv, "HPVM backend driver\n");
+
+  if (TargetName != "cpu")
+    return fail("unknown or unsupported target '" + TargetName +
+                "' (supported: cpu)");
+  if (OutputAssembly && OutputFileType != FileType::Bitcode)
+    return fail("-S (textual IR) and -filetype=obj/asm exclude each other");
+  if (OptLevel < '0' || OptLevel > '3')
+    return fail("invalid optimisation level -O" + Twine(OptLevel.getValue()) +
+                " (use -O0 to -O3)");
+
+  hpvm::CPUOptions Opts;
+  Opts.Triple = TargetTriple;
+  Opts.CPU = CPUName;
+  Opts.Features = Features;
+  Opts.OptLevel = OptLevel - '0';
+  Opts.PreferVectorWidth = PreferVectorWidth;
+
+  LLVMContext Ctx;
+  Ctx.setDiagnosticHandlerCallBack(handleDiagnostic);
+  SMDiagnostic Err;
+  std::unique_ptr<Module> M = parseIRFile(InputFilename, Err, Ctx);
+  if (!M) {
+    Err.print(ToolName, errs());
+    return 1;
+  }
+  if (!hpvm::hasGraphs(*M))
+    return fail("'" + InputFilename +
+                "' has no graphs (!hpvm.graphs): run hpvm-opt --extract on "
+                "region form first");
+  if (hpvm::verifyGraphForm(*M))
+    return 1;
+
+  auto Kernels = hpvm::buildCPUKernels(*M, Opts);
+  if (!Kernels)
+    return fail(toString(Kernels.takeError()));
+
+  std::error_code EC;
+  ToolOutputFile Out(OutputFilename, EC,
+                     OutputAssembly || OutputFileType == FileType::Assembly
+                         ? sys::fs::OF_Text
+                         : sys::fs::OF_None);
+  if (EC)
+    return fail("cannot open '" + OutputFilename + "': " + EC.message());
+  switch (OutputFileType) {
+  case FileType::Bitcode:
+    if (OutputAssembly)
+      (*Kernels)->print(Out.os(), nullptr);
+    else
+      WriteBitcodeToFile(**Kernels, Out.os());
+    break;
+  case FileType::Object:
+  case FileType::Assembly: {
+    // Object writers seek back to patch headers; pipes cannot.
+    SmallVector<char, 0> Buffer;
+    raw_svector_ostream BufferOS(Buffer);
+    Error E = OutputFileType == FileType::Object
+                  ? hpvm::emitObjectFile(**Kernels, Opts, BufferOS)
+                  : hpvm::emitAssemblyFile(**Kernels, Opts, BufferOS);
+    if (E)
+      return fail(toString(std::move(E)));
+    Out.os() << StringRef(Buffer.data(), Buffer.size());
+    break;
+  }
+  }
+  Out.keep();
+  return 0;
+}

@@ -1,0 +1,817 @@
+//===- hpvm-clang.cpp - The HPVM C compiler driver -------------------------===//
+//
+//   hpvm-clang [clang options] [--hpvm-target=cpu,nvptx,spirv]
+//              [-emit-hpvm-ir] [--dfg-dot=FILE] inputs...
+//
+// A clang-like driver built on Clang's libraries. Options are parsed with
+// Clang's own option table, so every Clang compile option means what it
+// means to clang. For each C input, CFrontend.h makes region form; EXTRACT
+// makes graph form; hpvm::compileProgram (backends/) makes the host module
+// and the kernels; Clang's backend emits them; Clang's driver links the
+// objects with hpvm-rt. Inputs that are LLVM IR (.ll, .bc) in marker or
+// region form skip the C frontend, so other frontends can use the same
+// pipeline.
+//
+// Resources are found relative to the executable: <bin>/../lib/hpvm/include
+// (hpvm.h) and <bin>/../lib (libhpvm-rt.a), the same layout in the build
+// tree and in an installation.
+//
+//===----------------------------------------------------------------------===//
+#include "CFrontend.h"
+#include "HPVMClangConfig.h"
+
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/Graph.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/GraphPrinter.h"
+#include "hpvm/ir/Passes.h"
+#if HPVM_HAVE_PROGRAM
+#include "hpvm/backends/Program.h"
+#endif
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/BackendUtil.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Options.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <sstream>
+
+using namespace llvm;
+namespace copt = clang::driver::options;
+
+namespace {
+
+const char *Tool = "hpvm-clang";
+
+/// Set once any error was printed.
+bool Failed = false;
+
+raw_ostream &error() {
+  Failed = true;
+  return WithColor::error(errs(), Tool);
+}
+
+//===----------------------------------------------------------------------===//
+// Targets: the one table of what --hpvm-target accepts.
+//===----------------------------------------------------------------------===//
+
+struct TargetEntry {
+  const char *Name;
+  hpvm::TargetMask Bit;
+};
+const TargetEntry Targets[] = {{"cpu", hpvm::TargetCPU},
+                               {"nvptx", hpvm::TargetNVPTX},
+                               {"spirv", hpvm::TargetSPIRV}};
+
+hpvm::TargetMask builtTargets() {
+#if HPVM_HAVE_PROGRAM
+  return hpvm::availableTargets();
+#else
+  return 0;
+#endif
+}
+
+/// Parses "cpu,nvptx"; prints the error and returns 0 on a bad list.
+hpvm::TargetMask parseTargetList(StringRef List) {
+  hpvm::TargetMask Mask = 0;
+  SmallVector<StringRef, 4> Names;
+  List.split(Names, ',');
+  for (StringRef Name : Names) {
+    Name = Name.trim();
+    const TargetEntry *Found = nullptr;
+    for (const TargetEntry &T : Targets)
+      if (Name == T.Name)
+        Found = &T;
+    if (!Found) {
+      error() << "unknown target '" << Name
+              << "' in --hpvm-target; expected cpu, nvptx or spirv\n";
+      return 0;
+    }
+    if (!(builtTargets() & Found->Bit)) {
+      error() << "target '" << Name << "' is not available in this build\n";
+      return 0;
+    }
+    Mask |= Found->Bit;
+  }
+  return Mask;
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics of the HPVM passes, printed like Clang's.
+//===----------------------------------------------------------------------===//
+
+bool Verbose = false;
+
+void handleLLVMDiagnostic(const DiagnosticInfo *Info, void *) {
+  const DiagnosticInfo &DI = *Info;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  DiagnosticPrinterRawOStream DP(OS);
+  DI.print(DP);
+  OS.flush();
+  // HPVM diagnostics end with "\n  at: <instruction> (file:line:col)": the
+  // location goes in front, the instruction only with -v.
+  std::string Where = Tool, Detail;
+  size_t At = Text.find("\n  at:");
+  if (At != std::string::npos) {
+    Detail = Text.substr(At);
+    Text.resize(At);
+    if (!Detail.empty() && Detail.back() == ')') {
+      size_t Open = Detail.rfind(" (");
+      if (Open != std::string::npos)
+        Where = Detail.substr(Open + 2, Detail.size() - Open - 3);
+    }
+  }
+  raw_ostream &ES = errs();
+  bool Colors = ES.has_colors();
+  const char *Label = "note: ";
+  raw_ostream::Colors Color = raw_ostream::BLACK;
+  switch (DI.getSeverity()) {
+  case DS_Error:
+    Failed = true;
+    Label = "error: ";
+    Color = raw_ostream::RED;
+    break;
+  case DS_Warning:
+    Label = "warning: ";
+    Color = raw_ostream::MAGENTA;
+    break;
+  default:
+    break;
+  }
+  // The layout of Clang's diagnostics: bold location and message.
+  if (Colors)
+    ES.changeColor(raw_ostream::SAVEDCOLOR, true);
+  ES << Where << ": ";
+  if (Colors)
+    ES.changeColor(Color, true);
+  ES << Label;
+  if (Colors)
+    ES.changeColor(raw_ostream::SAVEDCOLOR, true);
+  ES << Text;
+  if (Colors)
+    ES.resetColor();
+  ES << "\n";
+  if (Verbose && !Detail.empty())
+    ES << Detail.substr(1) << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// The command line.
+//===----------------------------------------------------------------------===//
+
+enum class Mode { Link, Compile, Assemble, SyntaxOnly };
+
+struct Input {
+  std::string Path;
+  enum Kind { C, IR, Other } K;
+};
+
+struct Options {
+  Mode M = Mode::Link;
+  bool EmitHPVMIR = false;
+  bool SaveTemps = false;
+  std::string Output;
+  std::string DfgDot;
+  hpvm::TargetMask Targets = 0;
+  std::vector<Input> Inputs;
+  /// Arguments for the compile step (Clang driver syntax, no inputs).
+  std::vector<std::string> CompileArgs;
+  /// Arguments for the link step, in order; "\0<index>" stands for the
+  /// object of input <index>.
+  std::vector<std::string> LinkArgs;
+  bool EmitLLVM = false;
+  /// -march=: also the processor the kernels are optimised for.
+  std::string March;
+};
+
+void printHelp() {
+  outs() << "OVERVIEW: HPVM C compiler (Clang " << HPVM_LLVM_VERSION
+         << " libraries)\n\n"
+         << "USAGE: hpvm-clang [options] file...\n\n"
+         << "HPVM OPTIONS:\n"
+         << "  --hpvm-target=<list>  targets to compile nodes for: cpu, "
+            "nvptx, spirv (default: all this build has)\n"
+         << "  -emit-hpvm-ir         write the region form (.ll with -S, "
+            ".bc otherwise) instead of code\n"
+         << "  --dfg-dot=<file>      write the dataflow graphs as Graphviz "
+            "DOT\n\n"
+         << "Other options are Clang's: -o -c -S -O0..3 -I -D -U -std= -L -l "
+            "-g -W... -v -save-temps -fsyntax-only.\n"
+         << "See docs/c-frontend.md.\n";
+}
+
+std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
+  Options O;
+  std::vector<const char *> ClangArgs;
+  std::string Targets;
+  for (const char *A : Argv) {
+    StringRef S(A);
+    if (S.consume_front("--hpvm-target=") || S.consume_front("-hpvm-target="))
+      Targets = S.str();
+    else if (S == "-emit-hpvm-ir" || S == "--emit-hpvm-ir")
+      O.EmitHPVMIR = true;
+    else if (S.consume_front("--dfg-dot=") || S.consume_front("-dfg-dot="))
+      O.DfgDot = S.str();
+    else if (S == "--dfg-dot" || S == "-dfg-dot") {
+      error() << "--dfg-dot needs a file: --dfg-dot=FILE\n";
+      return std::nullopt;
+    } else
+      ClangArgs.push_back(A);
+  }
+
+  const opt::OptTable &Table = clang::driver::getDriverOptTable();
+  unsigned MissingIndex = 0, MissingCount = 0;
+  opt::InputArgList Args =
+      Table.ParseArgs(ClangArgs, MissingIndex, MissingCount,
+                      llvm::opt::Visibility(copt::ClangOption));
+  if (MissingCount) {
+    error() << "argument to '" << Args.getArgString(MissingIndex)
+            << "' is missing (expected " << MissingCount << " value"
+            << (MissingCount > 1 ? "s" : "") << ")\n";
+    return std::nullopt;
+  }
+
+  bool OK = true;
+  for (opt::Arg *A : Args) {
+    const opt::Option &Opt = A->getOption();
+    opt::ArgStringList Rendered;
+    A->render(Args, Rendered);
+    auto Both = [&] {
+      for (const char *R : Rendered) {
+        O.CompileArgs.push_back(R);
+        O.LinkArgs.push_back(R);
+      }
+    };
+    switch (Opt.getID()) {
+    case copt::OPT_INPUT: {
+      StringRef Path = A->getValue();
+      StringRef Ext = sys::path::extension(Path);
+      Input In{Path.str(), Input::Other};
+      if (Ext == ".c" || Ext == ".i")
+        In.K = Input::C;
+      else if (Ext == ".ll" || Ext == ".bc")
+        In.K = Input::IR;
+      O.LinkArgs.push_back(std::string(1, '\0') +
+                           std::to_string(O.Inputs.size()));
+      O.Inputs.push_back(In);
+      break;
+    }
+    case copt::OPT_help:
+      printHelp();
+      exit(0);
+    case copt::OPT_o:
+      O.Output = A->getValue();
+      break;
+    case copt::OPT_c:
+      O.M = Mode::Compile;
+      break;
+    case copt::OPT_S:
+      O.M = Mode::Assemble;
+      break;
+    case copt::OPT_fsyntax_only:
+      O.M = Mode::SyntaxOnly;
+      break;
+    case copt::OPT_emit_llvm:
+      O.EmitLLVM = true;
+      break;
+    case copt::OPT_march_EQ:
+      O.March = A->getValue();
+      Both();
+      break;
+    case copt::OPT_v:
+      Verbose = true;
+      O.LinkArgs.push_back("-v");
+      break;
+    case copt::OPT_save_temps:
+    case copt::OPT_save_temps_EQ:
+      O.SaveTemps = true;
+      break;
+    case copt::OPT_E:
+    case copt::OPT_M:
+    case copt::OPT_MM:
+      error() << "'" << A->getAsString(Args)
+              << "' is not supported; use clang-19 for preprocessing\n";
+      OK = false;
+      break;
+    case copt::OPT_UNKNOWN:
+      error() << "unknown argument: '" << A->getAsString(Args) << "'\n";
+      OK = false;
+      break;
+    default:
+      // Linker inputs (-l, -Wl, -Xlinker) and link-only flags go to the link
+      // step alone; the rest to both (the link step ignores compile flags).
+      if (Opt.hasFlag(copt::LinkerInput) || Opt.matches(copt::OPT_L) ||
+          Opt.matches(copt::OPT_static) || Opt.matches(copt::OPT_shared) ||
+          Opt.matches(copt::OPT_rdynamic) ||
+          Opt.matches(copt::OPT_nostdlib) ||
+          Opt.matches(copt::OPT_fuse_ld_EQ))
+        for (const char *R : Rendered)
+          O.LinkArgs.push_back(R);
+      else
+        Both();
+    }
+  }
+  if (!OK)
+    return std::nullopt;
+
+  if (O.Inputs.empty()) {
+    error() << "no input files\n";
+    return std::nullopt;
+  }
+  O.Targets = Targets.empty() ? builtTargets() : parseTargetList(Targets);
+  if (!Targets.empty() && !O.Targets)
+    return std::nullopt;
+  unsigned Compiled = 0;
+  for (const Input &In : O.Inputs)
+    Compiled += In.K != Input::Other;
+  if (O.M != Mode::Link || O.EmitHPVMIR) {
+    for (const Input &In : O.Inputs)
+      if (In.K == Input::Other) {
+        error() << "'" << In.Path
+                << "': only C files (.c, .i) and LLVM IR (.ll, .bc) can be "
+                   "compiled without linking\n";
+        return std::nullopt;
+      }
+    if (!O.Output.empty() && Compiled > 1 && O.M != Mode::SyntaxOnly) {
+      error() << "cannot specify -o when generating multiple output files\n";
+      return std::nullopt;
+    }
+  }
+  if (O.EmitLLVM && !O.EmitHPVMIR) {
+    error() << "-emit-llvm is not supported; -emit-hpvm-ir writes the "
+               "region form\n";
+    return std::nullopt;
+  }
+  return O;
+}
+
+//===----------------------------------------------------------------------===//
+// Resources.
+//===----------------------------------------------------------------------===//
+
+struct Resources {
+  std::string IncludeDir; // holds hpvm.h
+  std::string LibDir;     // holds libhpvm-rt.a
+};
+
+Resources findResources(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&findResources);
+  SmallString<256> Prefix(sys::path::parent_path(sys::path::parent_path(Exe)));
+  Resources R;
+  SmallString<256> Inc(Prefix), Lib(Prefix);
+  sys::path::append(Inc, "lib", "hpvm", "include");
+  sys::path::append(Lib, "lib");
+  R.IncludeDir = Inc.str().str();
+  R.LibDir = Lib.str().str();
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling one input.
+//===----------------------------------------------------------------------===//
+
+std::string stem(StringRef Path) { return sys::path::stem(Path).str(); }
+
+bool writeModule(Module &M, StringRef Path, bool Text) {
+  std::error_code EC;
+  ToolOutputFile Out(Path, EC, Text ? sys::fs::OF_Text : sys::fs::OF_None);
+  if (EC) {
+    error() << "cannot write '" << Path << "': " << EC.message() << "\n";
+    return false;
+  }
+  if (Text)
+    M.print(Out.os(), nullptr);
+  else
+    WriteBitcodeToFile(M, Out.os());
+  Out.keep();
+  return true;
+}
+
+bool appendDot(Module &GraphForm, raw_ostream &OS) {
+  auto Graphs = hpvm::readGraphs(GraphForm);
+  if (!Graphs) {
+    error() << toString(Graphs.takeError()) << "\n";
+    return false;
+  }
+  for (const hpvm::Graph &G : *Graphs) {
+    std::ostringstream S;
+    hpvm::printDot(G, S);
+    OS << S.str();
+  }
+  return true;
+}
+
+/// Where the outputs of one input go.
+std::string outputFor(const Options &O, const Input &In, StringRef Ext) {
+  if (!O.Output.empty() && (O.M != Mode::Link || O.EmitHPVMIR))
+    return O.Output;
+  return stem(In.Path) + Ext.str();
+}
+
+/// Runs Clang's driver with Args (after the program name) in-process: how
+/// the objects are linked, with the same crt files, libraries and linker
+/// clang would use.
+bool runClangDriver(const std::vector<std::string> &Args) {
+  std::vector<const char *> Argv = {HPVM_CLANG_EXECUTABLE};
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  auto *Printer = new clang::TextDiagnosticPrinter(errs(), &*DiagOpts);
+  clang::DiagnosticsEngine Diags(
+      llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), &*DiagOpts, Printer);
+  clang::driver::Driver D(HPVM_CLANG_EXECUTABLE, sys::getDefaultTargetTriple(),
+                          Diags, "hpvm-clang linker");
+  std::unique_ptr<clang::driver::Compilation> C(D.BuildCompilation(Argv));
+  if (!C || C->containsError() || Diags.hasErrorOccurred()) {
+    Failed = true;
+    return false;
+  }
+  SmallVector<std::pair<int, const clang::driver::Command *>, 4> Failing;
+  if (D.ExecuteCompilation(*C, Failing) || !Failing.empty()) {
+    Failed = true;
+    return false;
+  }
+  return true;
+}
+
+/// Files to remove at exit.
+std::vector<std::string> Temporaries;
+
+class Compiler {
+public:
+  Compiler(const Options &O, const Resources &R, raw_ostream *Dot)
+      : O(O), R(R), Dot(Dot) {}
+
+  /// Compiles input I; for the link step, returns the objects to link.
+  bool compile(const Input &In, std::vector<std::string> &Objects);
+
+private:
+  std::unique_ptr<clang::CompilerInvocation> invocation(const Input &In);
+  bool emitCode(std::unique_ptr<Module> M, const Input &In,
+                const clang::CompilerInvocation *Inv, bool AddedDebugInfo,
+                std::vector<std::string> &Objects);
+
+  const Options &O;
+  const Resources &R;
+  raw_ostream *Dot;
+};
+
+std::unique_ptr<clang::CompilerInvocation>
+Compiler::invocation(const Input &In) {
+  std::vector<std::string> Args = {HPVM_CLANG_EXECUTABLE,
+                                   "-Qunused-arguments",
+                                   "-D__HPVM__=1",
+                                   "-isystem",
+                                   R.IncludeDir,
+                                   "-include",
+                                   R.IncludeDir + "/hpvm.h"};
+  Args.insert(Args.end(), O.CompileArgs.begin(), O.CompileArgs.end());
+  Args.push_back("-c");
+  Args.push_back(In.Path);
+  if (Verbose) {
+    errs() << "hpvm-clang: compiling with:";
+    for (const std::string &A : Args)
+      errs() << " " << A;
+    errs() << "\n";
+  }
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  clang::CreateInvocationOptions CIOpts;
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  CIOpts.Diags = clang::CompilerInstance::createDiagnostics(DiagOpts.get());
+  CIOpts.RecoverOnError = false;
+  std::unique_ptr<clang::CompilerInvocation> Inv =
+      clang::createInvocation(Argv, CIOpts);
+  if (!Inv || CIOpts.Diags->hasErrorOccurred()) {
+    Failed = true;
+    return nullptr;
+  }
+  return Inv;
+}
+
+bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
+  LLVMContext Ctx;
+  Ctx.setDiagnosticHandlerCallBack(handleLLVMDiagnostic);
+  std::unique_ptr<Module> M;
+  std::unique_ptr<clang::CompilerInvocation> Inv;
+  bool AddedDebugInfo = false;
+
+  if (In.K == Input::C) {
+    Inv = invocation(In);
+    if (!Inv)
+      return false;
+    hpvm::cfe::FrontendOptions FO;
+    FO.SyntaxOnly = O.M == Mode::SyntaxOnly;
+    if (O.SaveTemps)
+      FO.SaveRewrittenAs = stem(In.Path) + ".hpvm.c";
+    hpvm::cfe::FrontendResult FR =
+        hpvm::cfe::compileToRegionForm(*Inv, Ctx, FO);
+    if (FO.SyntaxOnly || !FR.M) {
+      Failed |= !FR.OK;
+      return FR.OK;
+    }
+    M = std::move(FR.M);
+    AddedDebugInfo = FR.AddedDebugInfo;
+  } else {
+    SMDiagnostic Err;
+    M = parseIRFile(In.Path, Err, Ctx);
+    if (!M) {
+      Err.print(Tool, errs());
+      Failed = true;
+      return false;
+    }
+    if (hpvm::lowerMarkers(*M))
+      return false;
+    if (O.M == Mode::SyntaxOnly)
+      return !hpvm::verifyHPVMModule(*M);
+  }
+
+  if (O.SaveTemps && !writeModule(*M, stem(In.Path) + ".region.ll", true))
+    return false;
+
+  if (O.EmitHPVMIR) {
+    if (hpvm::verifyHPVMModule(*M))
+      return false;
+    if (Dot) {
+      std::unique_ptr<Module> Copy = CloneModule(*M);
+      if (hpvm::extractGraphs(*Copy) || !appendDot(*Copy, *Dot))
+        return false;
+    }
+    if (AddedDebugInfo)
+      StripDebugInfo(*M);
+    bool Text = O.M == Mode::Assemble;
+    return writeModule(*M, outputFor(O, In, Text ? ".ll" : ".bc"), Text);
+  }
+
+  if (hpvm::extractGraphs(*M))
+    return false;
+  if (Dot && !appendDot(*M, *Dot))
+    return false;
+  if (O.SaveTemps && !writeModule(*M, stem(In.Path) + ".graph.ll", true))
+    return false;
+  return emitCode(std::move(M), In, Inv.get(), AddedDebugInfo, Objects);
+}
+
+#if HPVM_HAVE_PROGRAM
+
+/// Emits a module with Clang's backend (its -O pipeline and code
+/// generator), as clang would for the same options.
+bool emitWithClang(Module &M, const clang::CompilerInvocation &Inv,
+                   clang::BackendAction Action, StringRef Path) {
+  std::error_code EC;
+  auto OS = std::make_unique<raw_fd_ostream>(
+      Path, EC,
+      Action == clang::Backend_EmitAssembly ? sys::fs::OF_Text
+                                            : sys::fs::OF_None);
+  if (EC) {
+    error() << "cannot write '" << Path << "': " << EC.message() << "\n";
+    return false;
+  }
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  IntrusiveRefCntPtr<clang::DiagnosticsEngine> Diags =
+      clang::CompilerInstance::createDiagnostics(DiagOpts.get());
+  clang::EmitBackendOutput(*Diags, Inv.getHeaderSearchOpts(),
+                           Inv.getCodeGenOpts(), Inv.getTargetOpts(),
+                           Inv.getLangOpts(), M.getDataLayoutStr(), &M, Action,
+                           vfs::getRealFileSystem(), std::move(OS));
+  if (Diags->hasErrorOccurred()) {
+    Failed = true;
+    return false;
+  }
+  return true;
+}
+
+bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
+                        const clang::CompilerInvocation *Inv,
+                        bool AddedDebugInfo,
+                        std::vector<std::string> &Objects) {
+  // IR inputs have no invocation: the host code is compiled with the
+  // options a C file with no flags would get.
+  std::unique_ptr<clang::CompilerInvocation> Own;
+  if (!Inv) {
+    std::vector<const char *> Argv = {HPVM_CLANG_EXECUTABLE, "-c", "-x", "c",
+                                      "/dev/null"};
+    clang::CreateInvocationOptions CIOpts;
+    auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    CIOpts.Diags = clang::CompilerInstance::createDiagnostics(DiagOpts.get());
+    Own = clang::createInvocation(Argv, CIOpts);
+    if (!Own)
+      return false;
+    Inv = Own.get();
+  }
+  if (AddedDebugInfo)
+    StripDebugInfo(*M);
+
+  hpvm::ProgramOptions PO;
+  PO.Targets = O.Targets;
+  PO.CPU.CPU = O.March; // empty: the host's processor
+  auto Program = hpvm::compileProgram(std::move(M), PO);
+  if (!Program) {
+    error() << toString(Program.takeError()) << "\n";
+    return false;
+  }
+  Module &Host = *Program->Host;
+  Module *Kernels = Program->CPUKernels.get();
+  std::string Stem = stem(In.Path);
+  if (O.SaveTemps) {
+    if (!writeModule(Host, Stem + ".host.ll", true) ||
+        (Kernels && !writeModule(*Kernels, Stem + ".kernels.ll", true)))
+      return false;
+  }
+
+  // The host code goes through Clang's backend at the user's -O level; the
+  // kernels, already optimised by the CPU backend, only through code
+  // generation for the processor they were optimised for.
+  if (O.M == Mode::Assemble) {
+    std::string Out = outputFor(O, In, ".s");
+    if (!emitWithClang(Host, *Inv, clang::Backend_EmitAssembly, Out))
+      return false;
+    if (!Kernels)
+      return true;
+    std::error_code EC;
+    raw_fd_ostream OS(Out, EC, sys::fs::OF_Append | sys::fs::OF_Text);
+    if (!EC)
+      if (Error E = hpvm::emitAssemblyFile(*Kernels, PO.CPU, OS)) {
+        error() << toString(std::move(E)) << "\n";
+        return false;
+      }
+    return !EC;
+  }
+
+  auto Temporary = [&](StringRef Suffix, std::string &Path) {
+    if (O.SaveTemps) {
+      Path = (Stem + Suffix).str();
+      return true;
+    }
+    SmallString<128> Tmp;
+    if (std::error_code EC = sys::fs::createTemporaryFile(
+            Stem + Suffix.drop_back(2), "o", Tmp)) {
+      error() << "cannot create a temporary file: " << EC.message() << "\n";
+      return false;
+    }
+    Path = Tmp.str().str();
+    Temporaries.push_back(Path);
+    return true;
+  };
+  bool OneObject = O.M == Mode::Compile;
+  std::string HostObject, KernelObject;
+  if (OneObject && !Kernels)
+    HostObject = outputFor(O, In, ".o");
+  else if (!Temporary(".host.o", HostObject))
+    return false;
+  if (!emitWithClang(Host, *Inv, clang::Backend_EmitObj, HostObject))
+    return false;
+  if (Kernels) {
+    if (!Temporary(".kernels.o", KernelObject))
+      return false;
+    std::error_code EC;
+    raw_fd_ostream OS(KernelObject, EC, sys::fs::OF_None);
+    if (EC) {
+      error() << "cannot write '" << KernelObject << "': " << EC.message()
+              << "\n";
+      return false;
+    }
+    if (Error E = hpvm::emitObjectFile(*Kernels, PO.CPU, OS)) {
+      error() << toString(std::move(E)) << "\n";
+      return false;
+    }
+  }
+  if (!OneObject || !Kernels) {
+    Objects.push_back(HostObject);
+    if (Kernels)
+      Objects.push_back(KernelObject);
+    return true;
+  }
+  // -c makes one object, as clang does: a relocatable link of the two.
+  std::string Out = outputFor(O, In, ".o");
+  if (!runClangDriver({"-r", HostObject, KernelObject, "-o", Out}))
+    return false;
+  Objects.push_back(Out);
+  return true;
+}
+
+#else
+
+bool Compiler::emitCode(std::unique_ptr<Module>, const Input &,
+                        const clang::CompilerInvocation *, bool,
+                        std::vector<std::string> &) {
+  error() << "generating code needs the HPVM backends, which this build "
+             "does not have; -emit-hpvm-ir writes the region form\n";
+  return false;
+}
+
+#endif
+
+//===----------------------------------------------------------------------===//
+// Linking.
+//===----------------------------------------------------------------------===//
+
+bool link(const Options &O, const Resources &R,
+          const std::vector<std::vector<std::string>> &ObjectsOf) {
+  std::vector<std::string> Args;
+  for (const std::string &A : O.LinkArgs) {
+    if (!A.empty() && A[0] == '\0') {
+      for (const std::string &Object : ObjectsOf[std::stoul(A.substr(1))])
+        Args.push_back(Object);
+    } else
+      Args.push_back(A);
+  }
+  Args.push_back("-o");
+  Args.push_back(O.Output.empty() ? "a.out" : O.Output);
+  for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
+    Args.push_back(R.LibDir + "/" + Lib);
+  for (const char *Flag : {"-lstdc++", "-lpthread", "-ldl", "-lm",
+                           "-Qunused-arguments"})
+    Args.push_back(Flag);
+  for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
+    if (!sys::fs::exists(R.LibDir + "/" + Lib)) {
+      error() << "the HPVM runtime '" << R.LibDir << "/" << Lib
+              << "' is missing (build the target hpvm-clang-resources)\n";
+      return false;
+    }
+
+  return runClangDriver(Args);
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  InitializeAllAsmParsers();
+
+  std::optional<Options> O =
+      parseCommandLine(ArrayRef<const char *>(argv + 1, argv + argc));
+  if (!O)
+    return 1;
+  if (Verbose)
+    errs() << "hpvm-clang (HPVM) with Clang " << HPVM_LLVM_VERSION
+           << " libraries; targets:"
+           << (O->Targets ? " " + hpvm::targetsToString(O->Targets)
+                          : std::string(" none"))
+           << "\n";
+  Resources R = findResources(argv[0]);
+
+  std::unique_ptr<ToolOutputFile> DotFile;
+  if (!O->DfgDot.empty()) {
+    std::error_code EC;
+    DotFile = std::make_unique<ToolOutputFile>(O->DfgDot, EC,
+                                               sys::fs::OF_Text);
+    if (EC) {
+      error() << "cannot write '" << O->DfgDot << "': " << EC.message()
+              << "\n";
+      return 1;
+    }
+  }
+
+  Compiler C(*O, R, DotFile ? &DotFile->os() : nullptr);
+  std::vector<std::vector<std::string>> ObjectsOf(O->Inputs.size());
+  for (size_t I = 0; I < O->Inputs.size(); ++I) {
+    const Input &In = O->Inputs[I];
+    if (In.K == Input::Other)
+      ObjectsOf[I].push_back(In.Path);
+    else if (!C.compile(In, ObjectsOf[I]))
+      Failed = true;
+  }
+  if (!Failed && O->M == Mode::Link && !O->EmitHPVMIR)
+    link(*O, R, ObjectsOf);
+  for (const std::string &T : Temporaries)
+    sys::fs::remove(T);
+  if (DotFile && !Failed)
+    DotFile->keep();
+  return Failed ? 1 : 0;
+}

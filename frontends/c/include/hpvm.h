@@ -1,0 +1,97 @@
+/*===- hpvm.h - HPVM for C: the marker form -------------------------------===*
+ *
+ * hpvm-clang includes this header into every C file it compiles, so programs
+ * that only use `#pragma hpvm` need not include it (docs/c-frontend.md).
+ *
+ * It declares the *marker form*: two calls that delimit a node, which is what
+ * the pragmas are rewritten to and what other frontends (or people who
+ * prefer calls to pragmas) can emit directly:
+ *
+ *   void *h = __hpvm_region_begin("name", HPVM_DIMS1(n),
+ *                                 HPVM_IN(a, n * sizeof *a),
+ *                                 HPVM_OUT(c, n * sizeof *c), HPVM_END);
+ *   for (long i = 0; i < n; ++i)
+ *     c[i] = 2 * a[i];
+ *   __hpvm_region_end(h);
+ *
+ * After the arguments, a list of tagged clauses ends with HPVM_END (0):
+ *
+ *   tag             operands                 meaning
+ *   HPVM_TAG_DIMS   count (1-3), extents...  the node is replicated; the code
+ *                                            between the markers is a loop
+ *                                            nest of that depth whose loops
+ *                                            run from 0 by 1 to the extents
+ *   HPVM_TAG_IN     pointer, bytes           a buffer the node reads
+ *   HPVM_TAG_OUT    pointer, bytes           a buffer the node writes
+ *   HPVM_TAG_INOUT  pointer, bytes           both
+ *   HPVM_TAG_VALUE  one scalar               a value the node receives
+ *   HPVM_TAG_TARGET mask (HPVM_CPU | ...)    devices the node may run on
+ *   HPVM_TAG_AFTER  handle                   order after an earlier sibling
+ *
+ * Markers nest: a node whose markers enclose other nodes is an internal node.
+ * The buffers of an internal node must include its children's buffers (the
+ * same pointer). Removing the markers gives the sequential program, and that
+ * is what a compiler other than hpvm-clang makes of this header.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef HPVM_H
+#define HPVM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Clause tags; the values are part of the marker ABI (LowerMarkers.cpp). */
+enum hpvm_tag {
+  HPVM_TAG_END = 0,
+  HPVM_TAG_DIMS = 1,
+  HPVM_TAG_IN = 2,
+  HPVM_TAG_OUT = 3,
+  HPVM_TAG_INOUT = 4,
+  HPVM_TAG_VALUE = 5,
+  HPVM_TAG_TARGET = 6,
+  HPVM_TAG_AFTER = 7
+};
+
+/* Target bits for HPVM_TAG_TARGET (the same bits as hpvm_rt.h's). */
+enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
+
+/* Operands go through `...`, so each macro casts them to the type the
+ * lowering expects: 64-bit integers for extents and sizes, void * for
+ * pointers and handles. */
+#define HPVM_END HPVM_TAG_END
+#define HPVM_DIMS1(n0) HPVM_TAG_DIMS, 1, (long long)(n0)
+#define HPVM_DIMS2(n0, n1) HPVM_TAG_DIMS, 2, (long long)(n0), (long long)(n1)
+#define HPVM_DIMS3(n0, n1, n2)                                                 \
+  HPVM_TAG_DIMS, 3, (long long)(n0), (long long)(n1), (long long)(n2)
+#define HPVM_IN(p, bytes)                                                      \
+  HPVM_TAG_IN, (void *)(p), (unsigned long long)(bytes)
+#define HPVM_OUT(p, bytes)                                                     \
+  HPVM_TAG_OUT, (void *)(p), (unsigned long long)(bytes)
+#define HPVM_INOUT(p, bytes)                                                   \
+  HPVM_TAG_INOUT, (void *)(p), (unsigned long long)(bytes)
+#define HPVM_VALUE(x) HPVM_TAG_VALUE, (x)
+#define HPVM_TARGET(mask) HPVM_TAG_TARGET, (int)(mask)
+#define HPVM_AFTER(handle) HPVM_TAG_AFTER, (void *)(handle)
+
+#ifdef __HPVM__
+/* hpvm-clang lowers these calls into region markers; they have no
+ * definition and must not be called through a pointer. */
+void *__hpvm_region_begin(const char *name, ...);
+void __hpvm_region_end(void *handle);
+/* Used by hpvm-clang internally while it reads `#pragma hpvm`. */
+int __hpvm_pragma(int, ...);
+#else
+/* Any other compiler: the sequential program. */
+static inline void *__hpvm_region_begin(const char *name, ...) {
+  (void)name;
+  return (void *)0;
+}
+static inline void __hpvm_region_end(void *handle) { (void)handle; }
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPVM_H */

@@ -1,0 +1,1635 @@
+//===- Lowering.cpp - `#pragma hpvm` to marker calls ----------------------===//
+//
+// Three steps per translation unit:
+//  1. find the wrappers the pragma handler made and build the node tree
+//     (a wrapper's parent is the nearest enclosing wrapper);
+//  2. check each graph: the statement each pragma applies to, the loops of
+//     `parallel for`, the clauses, and the code of every leaf (the kernel);
+//  3. if nothing was wrong, compute the rewritten source.
+//
+// How clauses become marker operands (docs/c-frontend.md explains why):
+//  * a buffer is always the variable itself: `in(a[lo:len])` names pointer
+//    `a` with (lo + len) * sizeof(a[0]) bytes. EXTRACT gives a leaf the
+//    buffers by SSA pointer and the kernel indexes from `a`, so the named
+//    pointer must be `a`, not `a + lo`;
+//  * internal nodes name the union of their children's buffers (the IR
+//    binds a child's buffer to the parent's with the same pointer);
+//  * loop bounds and buffer sizes are evaluated once, before the graph
+//    starts (OpenMP evaluates bounds once too), in temporaries declared at
+//    the top-level pragma; bounds that use variables of the graph itself
+//    are evaluated at the node's own pragma;
+//  * loops that are not `for (T i = 0; i < n; ++i)` are normalised to a
+//    0-based, step-1 counter from which the loop variable is computed.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "FrontendDiagnostics.h"
+#include "Pragma.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace hpvm::cfe {
+
+namespace {
+
+enum AccessBits : unsigned { Read = 1, Write = 2 };
+
+unsigned accessOf(ClauseKind K) {
+  switch (K) {
+  case ClauseKind::In:
+    return Read;
+  case ClauseKind::Out:
+    return Write;
+  default:
+    return Read | Write;
+  }
+}
+
+struct Loop {
+  ForStmt *For = nullptr;
+  VarDecl *Var = nullptr;
+  bool DeclaredInInit = false;
+  Expr *LB = nullptr, *UB = nullptr;
+  BinaryOperatorKind Op = BO_LT;
+  int64_t Step = 1;
+  /// `for (T i = 0; i < n; ++i)`: only the bound is replaced by a temporary.
+  bool Keep = false;
+  /// Evaluated before the graph (else at the node's own pragma).
+  bool Hoisted = true;
+  unsigned Temp = 0;
+};
+
+struct Node;
+
+/// A buffer of a node: named by its own clauses and/or by its children.
+struct Buffer {
+  VarDecl *Var = nullptr;
+  std::string PtrText;
+  unsigned Access = 0;
+  /// Named by this node's own clauses (then Access is what they say).
+  bool Explicit = false;
+  ClauseKind FirstClause = ClauseKind::In;
+  SourceLocation Loc;
+  /// Byte sizes from this node's clauses, and children's buffers of the
+  /// same variable: the node's size is the largest.
+  std::vector<std::string> BytesTexts;
+  std::vector<const Buffer *> FromChildren;
+  std::string BytesTemp; // set while rewriting
+};
+
+struct Reduction {
+  VarDecl *Var = nullptr;
+  ReductionOp Op = ReductionOp::Add;
+  SourceLocation Loc;
+};
+
+struct Node {
+  const PragmaInfo *P = nullptr;
+  SwitchStmt *Wrapper = nullptr;
+  CallExpr *Call = nullptr;
+  Stmt *S = nullptr;
+  FunctionDecl *F = nullptr;
+  Node *Parent = nullptr;
+  std::vector<Node *> Children;
+  unsigned Id = 0;
+  unsigned Depth = 0;
+  bool Valid = true;
+
+  std::string Name;
+  SourceLocation NameLoc;
+  bool ExplicitName = false;
+  std::vector<Loop> Loops;
+  Stmt *Body = nullptr;
+  std::vector<Buffer> Buffers;
+  std::vector<std::pair<VarDecl *, std::string>> Values;
+  std::vector<Reduction> Reductions;
+  unsigned Targets = 0;
+  std::vector<Node *> After;
+
+  bool isParallelFor() const { return P->Kind == Directive::ParallelFor; }
+  bool isLeaf() const { return Children.empty(); }
+  Buffer *buffer(const VarDecl *V) {
+    for (Buffer &B : Buffers)
+      if (B.Var == V)
+        return &B;
+    return nullptr;
+  }
+  bool isLoopVar(const VarDecl *V) const {
+    for (const Loop &L : Loops)
+      if (L.Var == V)
+        return true;
+    return false;
+  }
+  bool isReductionVar(const VarDecl *V) const {
+    for (const Reduction &R : Reductions)
+      if (R.Var == V)
+        return true;
+    return false;
+  }
+};
+
+/// The variables an expression or statement refers to.
+class VarRefs : public RecursiveASTVisitor<VarRefs> {
+public:
+  std::vector<std::pair<VarDecl *, SourceLocation>> Refs;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      Refs.push_back({V, E->getLocation()});
+    return true;
+  }
+  static std::vector<std::pair<VarDecl *, SourceLocation>> of(Stmt *S) {
+    VarRefs R;
+    if (S)
+      R.TraverseStmt(S);
+    return std::move(R.Refs);
+  }
+};
+
+/// Variables declared inside a statement.
+class VarDecls : public RecursiveASTVisitor<VarDecls> {
+public:
+  llvm::SmallPtrSet<const VarDecl *, 32> Decls;
+  bool VisitVarDecl(VarDecl *V) {
+    Decls.insert(V);
+    return true;
+  }
+};
+
+/// Finds the wrappers (Pragma.h) and their nesting.
+class WrapperFinder : public RecursiveASTVisitor<WrapperFinder> {
+public:
+  WrapperFinder(const PragmaTable &Table,
+                std::vector<std::unique_ptr<Node>> &Nodes)
+      : Table(Table), Nodes(Nodes) {}
+
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    if (!F->doesThisDeclarationHaveABody())
+      return true;
+    FunctionDecl *Saved = CurF;
+    CurF = F;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(F);
+    CurF = Saved;
+    return R;
+  }
+
+  bool TraverseSwitchStmt(SwitchStmt *SW) {
+    const PragmaInfo *P = nullptr;
+    auto *Call = dyn_cast_or_null<CallExpr>(
+        SW->getCond() ? SW->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (Call && Call->getDirectCallee() &&
+        Call->getDirectCallee()->getName() == PragmaMarkerName)
+      P = Table.find(SW->getSwitchLoc());
+    auto *D = dyn_cast_or_null<DefaultStmt>(SW->getBody());
+    if (!P || !D || !CurF)
+      return RecursiveASTVisitor::TraverseSwitchStmt(SW);
+    auto N = std::make_unique<Node>();
+    N->P = P;
+    N->Wrapper = SW;
+    N->Call = Call;
+    N->S = D->getSubStmt();
+    N->F = CurF;
+    N->Id = Nodes.size();
+    N->Parent = Stack.empty() ? nullptr : Stack.back();
+    N->Depth = Stack.size();
+    if (N->Parent)
+      N->Parent->Children.push_back(N.get());
+    FunctionsWithNodes.insert(CurF);
+    Stack.push_back(N.get());
+    Nodes.push_back(std::move(N));
+    bool R = RecursiveASTVisitor::TraverseSwitchStmt(SW);
+    Stack.pop_back();
+    return R;
+  }
+
+  llvm::SmallPtrSet<const FunctionDecl *, 8> FunctionsWithNodes;
+
+private:
+  const PragmaTable &Table;
+  std::vector<std::unique_ptr<Node>> &Nodes;
+  std::vector<Node *> Stack;
+  FunctionDecl *CurF = nullptr;
+};
+
+/// Math functions code in a node may call without a definition: the libm
+/// functions of one or two scalar arguments that write no memory. Backends
+/// map them to their devices' math libraries.
+bool isMathFunction(StringRef Name) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+    for (const char *Base :
+         {"acos",  "asin",      "atan",   "atan2",     "cos",    "sin",
+          "tan",   "acosh",     "asinh",  "atanh",     "cosh",   "sinh",
+          "tanh",  "exp",       "exp2",   "expm1",     "log",    "log10",
+          "log1p", "log2",      "logb",   "cbrt",      "sqrt",   "hypot",
+          "pow",   "erf",       "erfc",   "lgamma",    "tgamma", "ceil",
+          "floor", "trunc",     "round",  "nearbyint", "rint",   "lround",
+          "llround", "lrint",   "llrint", "fmod",      "remainder",
+          "fdim",  "fmax",      "fmin",   "fma",       "fabs",   "copysign",
+          "nextafter", "ldexp", "scalbn", "scalbln",   "ilogb"}) {
+      S.insert(Base);
+      S.insert(std::string(Base) + "f");
+      S.insert(std::string(Base) + "l");
+    }
+    for (const char *Other : {"abs", "labs", "llabs"})
+      S.insert(Other);
+    return S;
+  }();
+  return Names.count(Name);
+}
+
+bool isMemFunction(StringRef Name) {
+  Name.consume_front("__builtin_");
+  return Name == "memcpy" || Name == "memmove" || Name == "memset";
+}
+
+bool isSetJmp(StringRef Name) {
+  Name.consume_front("__builtin_");
+  return Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" ||
+         Name == "longjmp" || Name == "_longjmp" || Name == "siglongjmp";
+}
+
+/// Compiler builtins allowed in nodes: everything that is not a library
+/// function in disguise or stack allocation.
+bool isAllowedBuiltin(StringRef Name) {
+  if (Name.starts_with("__builtin_alloca") || isSetJmp(Name))
+    return false;
+  return Name.starts_with("__builtin_") || Name.starts_with("__sync_") ||
+         Name.starts_with("__atomic_") || Name.starts_with("__c11_atomic_");
+}
+
+struct Edit {
+  unsigned Offset;
+  unsigned Length; // 0: insertion
+  std::string Text;
+  int Order;
+};
+
+class Lowering {
+public:
+  Lowering(CompilerInstance &CI, ASTContext &Ctx, Diagnostics &D)
+      : CI(CI), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+        D(D) {}
+
+  void run(const PragmaTable &Table, std::vector<RewrittenFile> &Out);
+
+private:
+  // Checking.
+  void analyzeStructure(Node &N);
+  bool analyzeLoop(Node &N, ForStmt *F, Loop &L);
+  void checkLoopVarUse(Loop &L, Stmt *Body);
+  void checkChildren(Node &N);
+  void analyzeClauses(Node &N);
+  void addBuffer(Node &N, const Clause &C, const ClauseItem &Item);
+  void addValue(Node &N, const ClauseItem &Item);
+  void addReduction(Node &N, const Clause &C, const ClauseItem &Item);
+  void checkExtents(Node &N);
+  void resolveAfter(Node &N);
+  void mergeChildBuffers(Node &N);
+  void checkKernel(Node &N);
+  Expr *argExpr(const Node &N, const ClauseExpr &E) const;
+  bool isGraphLocal(const VarDecl *V) const { return GraphLocal.count(V); }
+
+  // Rewriting.
+  void generate(Node &Root);
+  std::string tempsFor(Node &N, bool Hoisted);
+  std::string bufferTemps(Node &N);
+  std::string beginCall(Node &N);
+  void rewriteLoops(Node &N);
+  void edit(SourceLocation Loc, unsigned Length, std::string Text, int Order);
+  void insertAfterStmt(Stmt *S, std::string Text, int Order);
+  void insertBeforeStmt(Stmt *S, std::string Text, int Order);
+  SourceLocation lastTokenLoc(Stmt *S);
+  std::string sourceText(SourceRange R);
+  unsigned newlinesIn(SourceLocation B, SourceLocation E);
+
+  CompilerInstance &CI;
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const LangOptions &LO;
+  Diagnostics &D;
+  std::vector<std::unique_ptr<Node>> Nodes;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> FunctionsWithNodes;
+  /// Variables declared inside the current graph, and every loop variable
+  /// of its parallel loops.
+  llvm::SmallPtrSet<const VarDecl *, 32> GraphLocal;
+  std::map<FileID, std::vector<Edit>> Edits;
+  unsigned NextTemp = 0;
+  bool EditFailed = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Checking
+//===----------------------------------------------------------------------===//
+
+Expr *Lowering::argExpr(const Node &N, const ClauseExpr &E) const {
+  if (E.Arg + 1 >= N.Call->getNumArgs())
+    return nullptr;
+  return N.Call->getArg(E.Arg + 1)->IgnoreImpCasts()->IgnoreParens();
+}
+
+static VarDecl *varOf(Expr *E) {
+  if (!E)
+    return nullptr;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+static bool refersTo(Expr *E, const VarDecl *V) { return E && varOf(E) == V; }
+
+static std::optional<int64_t> constantInt(Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+static const char *opSpelling(BinaryOperatorKind Op) {
+  return BinaryOperator::getOpcodeStr(Op).data();
+}
+
+bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
+  L.For = F;
+  Stmt *Init = F->getInit();
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    if (DS->isSingleDecl())
+      if (auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        if (V->getInit()) {
+          L.Var = V;
+          L.LB = V->getInit();
+          L.DeclaredInInit = true;
+        }
+  } else if (auto *E = dyn_cast_or_null<Expr>(Init)) {
+    if (auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens()))
+      if (BO->getOpcode() == BO_Assign)
+        if (VarDecl *V = varOf(BO->getLHS())) {
+          L.Var = V;
+          L.LB = BO->getRHS();
+        }
+  }
+  if (!L.Var) {
+    D.report(Init ? Init->getBeginLoc() : F->getForLoc(), Diag::LoopInit);
+    return false;
+  }
+  std::string VarName = L.Var->getName().str();
+  QualType T = L.Var->getType();
+  if (!T->isIntegerType() || T->isBooleanType() || T->isEnumeralType()) {
+    D.report(L.Var->getLocation(), Diag::LoopVarType) << VarName;
+    return false;
+  }
+
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  bool CondOK = false;
+  if (Cond) {
+    BinaryOperatorKind Op = Cond->getOpcode();
+    bool Relational = Op == BO_LT || Op == BO_LE || Op == BO_GT ||
+                      Op == BO_GE || Op == BO_NE;
+    if (Relational && refersTo(Cond->getLHS(), L.Var)) {
+      L.UB = Cond->getRHS();
+      L.Op = Op;
+      CondOK = true;
+    } else if (Relational && refersTo(Cond->getRHS(), L.Var)) {
+      L.UB = Cond->getLHS();
+      L.Op = BinaryOperator::reverseComparisonOp(Op);
+      CondOK = true;
+    }
+  }
+  if (!CondOK) {
+    D.report(F->getCond() ? F->getCond()->getBeginLoc() : F->getLParenLoc(),
+             Diag::LoopCond)
+        << VarName;
+    return false;
+  }
+
+  Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  std::optional<int64_t> Step;
+  if (auto *UO = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), L.Var))
+      Step = UO->isIncrementOp() ? 1 : -1;
+  } else if (auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    if (refersTo(BO->getLHS(), L.Var)) {
+      if (BO->getOpcode() == BO_AddAssign)
+        Step = constantInt(BO->getRHS(), Ctx);
+      else if (BO->getOpcode() == BO_SubAssign) {
+        if (auto C = constantInt(BO->getRHS(), Ctx))
+          Step = -*C;
+      } else if (BO->getOpcode() == BO_Assign) {
+        if (auto *RHS =
+                dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts())) {
+          if (RHS->getOpcode() == BO_Add && refersTo(RHS->getLHS(), L.Var))
+            Step = constantInt(RHS->getRHS(), Ctx);
+          else if (RHS->getOpcode() == BO_Add &&
+                   refersTo(RHS->getRHS(), L.Var))
+            Step = constantInt(RHS->getLHS(), Ctx);
+          else if (RHS->getOpcode() == BO_Sub &&
+                   refersTo(RHS->getLHS(), L.Var))
+            if (auto C = constantInt(RHS->getRHS(), Ctx))
+              Step = -*C;
+        }
+      }
+    }
+  }
+  if (!Step || *Step == 0) {
+    D.report(Inc ? Inc->getBeginLoc() : F->getRParenLoc(), Diag::LoopInc)
+        << VarName;
+    return false;
+  }
+  L.Step = *Step;
+  bool Up = L.Op == BO_LT || L.Op == BO_LE, Down = L.Op == BO_GT || L.Op == BO_GE;
+  if ((Up && L.Step < 0) || (Down && L.Step > 0) ||
+      (L.Op == BO_NE && L.Step != 1 && L.Step != -1)) {
+    D.report(Inc->getBeginLoc(), Diag::LoopStepDirection)
+        << opSpelling(L.Op) << std::to_string(L.Step);
+    return false;
+  }
+  auto Zero = constantInt(L.LB, Ctx);
+  L.Keep = L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 &&
+           L.Op == BO_LT;
+  checkLoopVarUse(L, F->getBody());
+  return true;
+}
+
+/// The loop variable must keep the value the loop gives it: each instance
+/// computes it from its id.
+void Lowering::checkLoopVarUse(Loop &L, Stmt *Body) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    Finder(const VarDecl *V) : V(V) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp() && refersTo(BO->getLHS(), V) && !Where.isValid())
+        Where = BO->getExprLoc();
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          refersTo(UO->getSubExpr(), V) && !Where.isValid())
+        Where = UO->getExprLoc();
+      return true;
+    }
+    const VarDecl *V;
+    SourceLocation Where;
+  } F(L.Var);
+  F.TraverseStmt(Body);
+  if (F.Where.isValid())
+    D.report(F.Where, Diag::LoopVarModified) << L.Var->getName();
+}
+
+void Lowering::analyzeStructure(Node &N) {
+  const PragmaInfo &P = *N.P;
+  if (N.isParallelFor()) {
+    const Clause *Collapse = P.find(ClauseKind::Collapse);
+    unsigned Depth = Collapse ? Collapse->Collapse : 1;
+    Stmt *Cur = N.S;
+    if (!isa_and_nonnull<ForStmt>(Cur)) {
+      D.report(P.HashLoc, Diag::NotFollowedByFor);
+      N.Valid = false;
+      return;
+    }
+    for (unsigned K = 0; K < Depth; ++K) {
+      auto *F = cast<ForStmt>(Cur);
+      Loop L;
+      if (!analyzeLoop(N, F, L)) {
+        N.Valid = false;
+        return;
+      }
+      N.Loops.push_back(L);
+      if (K + 1 == Depth)
+        break;
+      Stmt *Next = F->getBody();
+      if (auto *CS = dyn_cast_or_null<CompoundStmt>(Next))
+        if (CS->size() == 1)
+          Next = CS->body_front();
+      if (!isa_and_nonnull<ForStmt>(Next)) {
+        D.report(Collapse->Loc, Diag::CollapseTooDeep)
+            << std::to_string(Depth) << std::to_string(K + 1);
+        D.report(Next ? Next->getBeginLoc() : F->getEndLoc(),
+                 Diag::NoteNestEnds);
+        N.Valid = false;
+        return;
+      }
+      Cur = Next;
+    }
+    N.Body = N.Loops.back().For->getBody();
+    // A collapsed nest is rectangular: no bound uses a loop variable.
+    for (Loop &L : N.Loops)
+      for (Expr *E : {L.LB, L.UB})
+        for (auto &[V, Loc] : VarRefs::of(E))
+          if (N.isLoopVar(V)) {
+            D.report(Loc, Diag::LoopBoundDependsOnVar) << V->getName();
+            N.Valid = false;
+          }
+  } else {
+    if (!isa_and_nonnull<CompoundStmt>(N.S)) {
+      D.report(P.HashLoc, Diag::TaskNotCompound);
+      N.Valid = false;
+      return;
+    }
+    N.Body = N.S;
+  }
+}
+
+/// Children must be statements directly in the body; the rest of an
+/// internal node's body may only declare values.
+void Lowering::checkChildren(Node &N) {
+  auto *CS = dyn_cast<CompoundStmt>(N.Body);
+  std::vector<Node *> Placed;
+  for (Node *C : N.Children) {
+    bool Direct = N.Body == C->Wrapper;
+    if (CS)
+      for (Stmt *S : CS->body())
+        Direct |= S == C->Wrapper;
+    if (!Direct) {
+      D.report(C->P->HashLoc, Diag::MisplacedChild);
+      C->Valid = false;
+      N.Valid = false;
+    }
+  }
+  if (N.Children.empty() || !CS)
+    return;
+  for (Stmt *S : CS->body()) {
+    bool IsChild = false;
+    for (Node *C : N.Children)
+      IsChild |= S == C->Wrapper;
+    if (IsChild || isa<NullStmt>(S))
+      continue;
+    if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (Decl *Dcl : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(Dcl)) {
+          if (V->getType()->isVariablyModifiedType()) {
+            D.report(V->getLocation(), Diag::UnsupportedInNode)
+                << ("variable-length array '" + V->getName() + "'").str();
+            N.Valid = false;
+          } else if (!V->hasLocalStorage()) {
+            D.report(V->getLocation(), Diag::UnsupportedInNode)
+                << ("static variable '" + V->getName() + "'").str();
+            N.Valid = false;
+          }
+        }
+      continue;
+    }
+    D.report(S->getBeginLoc(), Diag::InternalStatement);
+    N.Valid = false;
+  }
+}
+
+void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
+  const char *CName = clauseName(C.Kind);
+  Expr *BaseE = argExpr(N, Item.Base);
+  VarDecl *V = varOf(BaseE);
+  if (!V) {
+    D.report(Item.Loc, Diag::BufferNotVariable) << CName;
+    N.Valid = false;
+    return;
+  }
+  std::string Name = V->getName().str();
+  const std::string &Base = Item.Base.Text;
+  QualType T = V->getType();
+  std::string Ptr, Bytes;
+  if (Item.Section) {
+    if (!T->isPointerType() && !T->isArrayType()) {
+      D.report(Item.Loc, Diag::SectionNotArray) << Name;
+      N.Valid = false;
+      return;
+    }
+    QualType Elem = T->isPointerType()
+                        ? T->getPointeeType()
+                        : Ctx.getAsArrayType(T)->getElementType();
+    if (Elem->isIncompleteType() || Elem->isFunctionType()) {
+      D.report(Item.Loc, Diag::SectionElementSize) << Name << Elem;
+      N.Valid = false;
+      return;
+    }
+    for (const std::optional<ClauseExpr> &Bound : {Item.Lo, Item.Len})
+      if (Bound) {
+        Expr *E = argExpr(N, *Bound);
+        if (!E || !E->getType()->isIntegerType()) {
+          D.report(Bound->Loc, Diag::SectionBoundNotInteger);
+          N.Valid = false;
+          return;
+        }
+      }
+    if (!Item.Len) {
+      if (T->isPointerType()) {
+        D.report(Item.Loc, Diag::PointerNoExtent) << Name << CName;
+        N.Valid = false;
+        return;
+      }
+      Bytes = "sizeof(" + Base + ")";
+    } else if (Item.Lo) {
+      Bytes = "((unsigned long long)(" + Item.Lo->Text +
+              ") + (unsigned long long)(" + Item.Len->Text + ")) * sizeof((" +
+              Base + ")[0])";
+    } else {
+      Bytes = "(unsigned long long)(" + Item.Len->Text + ") * sizeof((" +
+              Base + ")[0])";
+    }
+    Ptr = "(void *)(" + Base + ")";
+  } else if (T->isPointerType()) {
+    D.report(Item.Loc, Diag::PointerNoExtent) << Name << CName;
+    N.Valid = false;
+    return;
+  } else {
+    Ptr = T->isArrayType() ? "(void *)(" + Base + ")"
+                           : "(void *)&(" + Base + ")";
+    Bytes = "sizeof(" + Base + ")";
+  }
+
+  // Every node of the graph names this pointer and this size, so both must
+  // exist before the graph starts.
+  std::vector<std::pair<VarDecl *, SourceLocation>> Used = {{V, Item.Loc}};
+  for (const std::optional<ClauseExpr> &Bound : {Item.Lo, Item.Len})
+    if (Bound)
+      for (auto &R : VarRefs::of(argExpr(N, *Bound)))
+        Used.push_back(R);
+  for (auto &[U, Loc] : Used)
+    if (isGraphLocal(U)) {
+      D.report(Loc, Diag::GraphLocalBuffer) << Name << U->getName();
+      N.Valid = false;
+      return;
+    }
+
+  for (const auto &[Other, Text] : N.Values)
+    if (Other == V) {
+      D.report(Item.Loc, Diag::VariableInTwoClauses)
+          << Name << CName << "value";
+      N.Valid = false;
+      return;
+    }
+  Buffer *B = N.buffer(V);
+  if (!B) {
+    N.Buffers.emplace_back();
+    B = &N.Buffers.back();
+    B->Var = V;
+    B->PtrText = Ptr;
+    B->FirstClause = C.Kind;
+    B->Loc = Item.Loc;
+  } else if (B->PtrText != Ptr) {
+    // `a` and `a[0:n]` of an array: one pointer, either spelling.
+    B->PtrText = Ptr;
+  }
+  B->Explicit = true;
+  B->Access |= accessOf(C.Kind);
+  B->BytesTexts.push_back(Bytes);
+}
+
+void Lowering::addValue(Node &N, const ClauseItem &Item) {
+  Expr *E = argExpr(N, Item.Base);
+  VarDecl *V = varOf(E);
+  if (V && V->getType()->isPointerType()) {
+    D.report(Item.Loc, Diag::ValuePointer) << V->getName();
+    N.Valid = false;
+    return;
+  }
+  if (!V || !V->hasLocalStorage() || !V->getType()->isArithmeticType() ||
+      V->getType()->isAnyComplexType()) {
+    D.report(Item.Loc, Diag::ValueNotScalar) << Item.Base.Text;
+    N.Valid = false;
+    return;
+  }
+  if (N.buffer(V)) {
+    D.report(Item.Loc, Diag::VariableInTwoClauses)
+        << V->getName() << "value" << clauseName(N.buffer(V)->FirstClause);
+    N.Valid = false;
+    return;
+  }
+  N.Values.push_back({V, Item.Base.Text});
+}
+
+void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
+  VarDecl *V = varOf(argExpr(N, Item.Base));
+  if (!V || (!V->hasLocalStorage() && !V->hasGlobalStorage()) ||
+      !V->getType()->isArithmeticType() || V->getType().isConstQualified() ||
+      N.isLoopVar(V)) {
+    D.report(Item.Loc, Diag::ReductionNotVariable);
+    N.Valid = false;
+    return;
+  }
+  QualType T = V->getType();
+  bool Bitwise = C.Op == ReductionOp::And || C.Op == ReductionOp::Or ||
+                 C.Op == ReductionOp::Xor;
+  if (Bitwise && !T->isIntegerType()) {
+    D.report(Item.Loc, Diag::ReductionNeedsInteger)
+        << reductionOpName(C.Op) << V->getName() << T;
+    N.Valid = false;
+    return;
+  }
+  // long double has no atomics on the devices; _Complex and _Bool have no
+  // order or make no sense here.
+  if (T->isAnyComplexType() || T->isBooleanType() ||
+      T->isSpecificBuiltinType(BuiltinType::LongDouble)) {
+    D.report(Item.Loc, Diag::ReductionType) << V->getName() << T;
+    N.Valid = false;
+    return;
+  }
+  if (isGraphLocal(V)) {
+    D.report(Item.Loc, Diag::GraphLocalBuffer) << V->getName() << V->getName();
+    N.Valid = false;
+    return;
+  }
+  if (Buffer *B = N.buffer(V)) {
+    D.report(Item.Loc, Diag::VariableInTwoClauses)
+        << V->getName() << "reduction" << clauseName(B->FirstClause);
+    N.Valid = false;
+    return;
+  }
+  for (const auto &[Other, Text] : N.Values)
+    if (Other == V) {
+      D.report(Item.Loc, Diag::VariableInTwoClauses)
+          << V->getName() << "reduction" << "value";
+      N.Valid = false;
+      return;
+    }
+  N.Reductions.push_back({V, C.Op, Item.Loc});
+  // The shared variable is the buffer the instances combine into.
+  N.Buffers.emplace_back();
+  Buffer &B = N.Buffers.back();
+  B.Var = V;
+  B.PtrText = "(void *)&(" + V->getName().str() + ")";
+  B.Access = Read | Write;
+  B.Explicit = true;
+  B.FirstClause = ClauseKind::Reduction;
+  B.Loc = Item.Loc;
+  B.BytesTexts.push_back("sizeof(" + V->getName().str() + ")");
+}
+
+void Lowering::analyzeClauses(Node &N) {
+  for (const Clause &C : N.P->Clauses) {
+    switch (C.Kind) {
+    case ClauseKind::Name:
+      N.Name = C.Idents.front().first;
+      N.NameLoc = C.Idents.front().second;
+      N.ExplicitName = true;
+      break;
+    case ClauseKind::Collapse:
+    case ClauseKind::After:
+      break;
+    case ClauseKind::Target:
+      N.Targets |= C.TargetMask;
+      break;
+    case ClauseKind::In:
+    case ClauseKind::Out:
+    case ClauseKind::InOut:
+      for (const ClauseItem &Item : C.Items)
+        addBuffer(N, C, Item);
+      break;
+    case ClauseKind::Value:
+      for (const ClauseItem &Item : C.Items)
+        addValue(N, Item);
+      break;
+    case ClauseKind::Reduction:
+      if (!N.isLeaf()) {
+        D.report(C.Loc, Diag::ReductionOnInternal);
+        N.Valid = false;
+        break;
+      }
+      for (const ClauseItem &Item : C.Items)
+        addReduction(N, C, Item);
+      break;
+    }
+  }
+  if (N.Name.empty()) {
+    unsigned Line = SM.getPresumedLineNumber(N.P->HashLoc);
+    N.Name = N.F->getName().str() + "_" + std::to_string(Line);
+    N.NameLoc = N.P->HashLoc;
+  }
+}
+
+/// Loop bounds are extents: they may use values the graph computes (they
+/// are then evaluated at the node's own pragma), but not the instance ids
+/// of enclosing parallel loops.
+void Lowering::checkExtents(Node &N) {
+  for (Loop &L : N.Loops)
+    for (Expr *E : {L.LB, L.UB})
+      for (auto &[V, Loc] : VarRefs::of(E)) {
+        for (Node *A = N.Parent; A; A = A->Parent)
+          if (A->isLoopVar(V)) {
+            D.report(Loc, Diag::ExtentUsesInstanceId) << V->getName();
+            N.Valid = false;
+          }
+        if (isGraphLocal(V))
+          L.Hoisted = false;
+      }
+}
+
+void Lowering::resolveAfter(Node &N) {
+  for (const Clause &C : N.P->Clauses) {
+    if (C.Kind != ClauseKind::After)
+      continue;
+    if (!N.Parent) {
+      D.report(C.Loc, Diag::AfterOnGraph);
+      N.Valid = false;
+      continue;
+    }
+    for (const auto &[Id, Loc] : C.Idents) {
+      Node *Found = nullptr;
+      for (Node *S : N.Parent->Children) {
+        if (S == &N)
+          break;
+        if (S->Name == Id)
+          Found = S;
+      }
+      if (!Found) {
+        D.report(Loc, Diag::AfterUnknown) << Id;
+        N.Valid = false;
+        continue;
+      }
+      N.After.push_back(Found);
+    }
+  }
+}
+
+/// Bottom-up: a node names every buffer of its children, with the same
+/// pointer, the largest size and the union of their accesses (or its own
+/// clauses' access, which the children may not exceed by writing).
+void Lowering::mergeChildBuffers(Node &N) {
+  for (Node *C : N.Children)
+    mergeChildBuffers(*C);
+  for (Node *C : N.Children)
+    for (const Buffer &CB : C->Buffers) {
+      Buffer *B = N.buffer(CB.Var);
+      if (!B) {
+        N.Buffers.emplace_back();
+        B = &N.Buffers.back();
+        B->Var = CB.Var;
+        B->PtrText = CB.PtrText;
+        B->FirstClause = CB.FirstClause;
+        B->Loc = CB.Loc;
+      }
+      if (B->Explicit) {
+        if ((CB.Access & Write) && !(B->Access & Write)) {
+          D.report(CB.Loc, Diag::ChildWritesParentInput)
+              << C->Name << CB.Var->getName() << N.Name;
+          N.Valid = false;
+        }
+      } else {
+        B->Access |= CB.Access;
+      }
+      B->FromChildren.push_back(&CB);
+    }
+}
+
+namespace {
+
+/// What a write goes to: a variable, written directly (`x = ...`,
+/// `arr[i] = ...` of an array variable) or through a pointer it holds.
+struct WriteRoot {
+  VarDecl *Var = nullptr;
+  bool Indirect = false;
+};
+
+/// Checks the code of one leaf node and of the functions it calls.
+class KernelChecker {
+public:
+  KernelChecker(Node &N, ASTContext &Ctx, Diagnostics &D,
+                const llvm::SmallPtrSetImpl<const FunctionDecl *> &WithNodes)
+      : N(N), Ctx(Ctx), D(D), WithNodes(WithNodes) {}
+
+  void run() {
+    VarDecls Locals;
+    Locals.TraverseStmt(N.Body);
+    Local = std::move(Locals.Decls);
+    walk(N.Body, 0, 0);
+  }
+
+private:
+  void error(SourceLocation Loc, Diag Id, const std::string &Arg) {
+    D.report(Loc, InCallee && Id == Diag::UnsupportedInNode
+                      ? Diag::UnsupportedInCallee
+                      : Id)
+        << Arg;
+    if (InCallee)
+      D.report(CallSite, Diag::NoteCalledFrom);
+    N.Valid = false;
+  }
+  void walk(Stmt *S, unsigned Loops, unsigned Breakable);
+  void checkRef(DeclRefExpr *E);
+  void checkCall(CallExpr *CE);
+  void checkWrite(Expr *LHS, SourceLocation Loc, bool ThroughPointer);
+  void checkAddressOf(Expr *Sub, SourceLocation Loc);
+  std::optional<WriteRoot> rootOf(Expr *E, bool Indirect, unsigned Depth = 0);
+
+  Node &N;
+  ASTContext &Ctx;
+  Diagnostics &D;
+  const llvm::SmallPtrSetImpl<const FunctionDecl *> &WithNodes;
+  llvm::SmallPtrSet<const VarDecl *, 32> Local;
+  std::set<const VarDecl *> Reported;
+  std::vector<const FunctionDecl *> CallStack;
+  std::set<const FunctionDecl *> Checked;
+  bool InCallee = false;
+  SourceLocation CallSite;
+};
+
+} // namespace
+
+std::optional<WriteRoot> KernelChecker::rootOf(Expr *E, bool Indirect,
+                                               unsigned Depth) {
+  if (!E || Depth > 8)
+    return std::nullopt;
+  E = E->IgnoreParenCasts();
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return std::nullopt;
+    // A pointer the kernel declares from a buffer writes that buffer.
+    if (Indirect && Local.count(V) && V->getType()->isPointerType() &&
+        V->getInit())
+      if (auto R = rootOf(V->getInit(), true, Depth + 1))
+        return R;
+    return WriteRoot{V, Indirect};
+  }
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return rootOf(A->getBase(), true, Depth);
+  if (auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return rootOf(UO->getSubExpr(), true, Depth);
+    if (UO->getOpcode() == UO_AddrOf)
+      return rootOf(UO->getSubExpr(), Indirect, Depth);
+    return std::nullopt;
+  }
+  if (auto *ME = dyn_cast<MemberExpr>(E))
+    return rootOf(ME->getBase(), Indirect || ME->isArrow(), Depth);
+  if (auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->isAdditiveOp())
+      return rootOf(BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                              : BO->getRHS(),
+                    Indirect, Depth);
+  return std::nullopt;
+}
+
+void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
+                               bool ThroughPointer) {
+  if (InCallee) // the IR verifier sees through calls
+    return;
+  std::optional<WriteRoot> R = rootOf(LHS, ThroughPointer);
+  if (!R || Local.count(R->Var))
+    return;
+  VarDecl *V = R->Var;
+  if (N.isLoopVar(V) || N.isReductionVar(V))
+    return; // the loop check reports the first; the second is private
+  if (Buffer *B = N.buffer(V)) {
+    if (!(B->Access & Write)) {
+      D.report(Loc, Diag::WriteToInput) << V->getName();
+      N.Valid = false;
+    }
+    return;
+  }
+  if (R->Indirect || V->getType()->isArrayType())
+    return; // reported as an unnamed pointer where it is used
+  if (Reported.insert(V).second) {
+    D.report(Loc, Diag::WriteToOutsideVariable) << V->getName();
+    N.Valid = false;
+  }
+}
+
+void KernelChecker::checkAddressOf(Expr *Sub, SourceLocation Loc) {
+  if (InCallee)
+    return;
+  auto *V = varOf(Sub);
+  if (!V || Local.count(V) || N.buffer(V) || N.isReductionVar(V) ||
+      N.isLoopVar(V) || V->getType()->isArrayType() ||
+      V->hasGlobalStorage())
+    return;
+  if (Reported.insert(V).second) {
+    D.report(Loc, Diag::AddressOfOutsideVariable) << V->getName();
+    N.Valid = false;
+  }
+}
+
+void KernelChecker::checkRef(DeclRefExpr *E) {
+  auto *V = dyn_cast<VarDecl>(E->getDecl());
+  if (!V || Local.count(V) || N.isLoopVar(V) || N.isReductionVar(V) ||
+      N.buffer(V))
+    return;
+  QualType T = V->getType();
+  if (T->isFunctionPointerType())
+    return; // calling it is reported
+  if (T->isPointerType() || T->isArrayType()) {
+    // Constant tables are constant globals: every device can have a copy.
+    if (T->isArrayType() && V->hasGlobalStorage() &&
+        Ctx.getBaseElementType(T).isConstQualified())
+      return;
+    if (!Reported.insert(V).second)
+      return;
+    if (InCallee) {
+      error(E->getLocation(), Diag::GlobalInNode, V->getName().str());
+      return;
+    }
+    std::string Hint = T->isArrayType()
+                           ? "in(" + V->getName().str() + ")"
+                           : "in(" + V->getName().str() + "[0:n])";
+    D.report(E->getLocation(), Diag::UnnamedPointer) << V->getName() << Hint;
+    N.Valid = false;
+    return;
+  }
+  if (V->hasGlobalStorage() && !T.isConstQualified() &&
+      Reported.insert(V).second)
+    error(E->getLocation(), Diag::GlobalInNode, V->getName().str());
+}
+
+void KernelChecker::checkCall(CallExpr *CE) {
+  FunctionDecl *FD = CE->getDirectCallee();
+  SourceLocation Loc = CE->getExprLoc();
+  if (!FD) {
+    D.report(Loc, Diag::CallIndirect);
+    if (InCallee)
+      D.report(CallSite, Diag::NoteCalledFrom);
+    N.Valid = false;
+    return;
+  }
+  StringRef Name = FD->getName();
+  if (isSetJmp(Name)) {
+    error(Loc, Diag::UnsupportedInNode, ("'" + Name + "'").str());
+    return;
+  }
+  if (isMemFunction(Name)) {
+    if (CE->getNumArgs() > 0)
+      checkWrite(CE->getArg(0), Loc, true);
+    return;
+  }
+  if (FD->getBuiltinID() && isAllowedBuiltin(Name))
+    return;
+  if (Name.starts_with("__builtin_alloca")) {
+    error(Loc, Diag::UnsupportedInNode, ("'" + Name + "'").str());
+    return;
+  }
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def) {
+    if (isMathFunction(Name))
+      return;
+    error(Loc, Diag::CallUndefined, Name.str());
+    return;
+  }
+  if (llvm::is_contained(CallStack, Def)) {
+    error(Loc, Diag::CallRecursive, Name.str());
+    return;
+  }
+  if (WithNodes.count(Def)) {
+    error(Loc, Diag::CallNestedGraph, Name.str());
+    return;
+  }
+  if (!Checked.insert(Def).second)
+    return;
+  // Walk the callee with its own locals; notes point back at the call in
+  // the node.
+  auto SavedLocal = Local;
+  bool SavedInCallee = InCallee;
+  SourceLocation SavedSite = CallSite;
+  if (!InCallee)
+    CallSite = Loc;
+  InCallee = true;
+  VarDecls Locals;
+  Locals.TraverseDecl(const_cast<FunctionDecl *>(Def));
+  Local = std::move(Locals.Decls);
+  CallStack.push_back(Def);
+  walk(Def->getBody(), 0, 0);
+  CallStack.pop_back();
+  Local = std::move(SavedLocal);
+  InCallee = SavedInCallee;
+  CallSite = SavedSite;
+}
+
+void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
+  if (!S)
+    return;
+  auto Children = [&](unsigned L, unsigned B) {
+    for (Stmt *C : S->children())
+      walk(C, L, B);
+  };
+  switch (S->getStmtClass()) {
+  case Stmt::ReturnStmtClass:
+    if (!InCallee)
+      error(S->getBeginLoc(), Diag::UnsupportedInNode, "'return'");
+    Children(Loops, Breakable);
+    return;
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    error(S->getBeginLoc(), Diag::UnsupportedInNode, "'goto'");
+    return;
+  case Stmt::GCCAsmStmtClass:
+  case Stmt::MSAsmStmtClass:
+    error(S->getBeginLoc(), Diag::UnsupportedInNode, "inline assembly");
+    return;
+  case Stmt::BreakStmtClass:
+    if (!InCallee && Breakable == 0)
+      error(S->getBeginLoc(), Diag::UnsupportedInNode,
+            N.isParallelFor() ? "'break' out of the parallel loop"
+                              : "'break' out of the task");
+    return;
+  case Stmt::ContinueStmtClass:
+    // `continue` in a parallel loop ends the instance: allowed.
+    if (!InCallee && Loops == 0 && !N.isParallelFor())
+      error(S->getBeginLoc(), Diag::UnsupportedInNode,
+            "'continue' out of the task");
+    return;
+  case Stmt::ForStmtClass: {
+    auto *F = cast<ForStmt>(S);
+    walk(F->getInit(), Loops, Breakable);
+    walk(F->getCond(), Loops, Breakable);
+    walk(F->getInc(), Loops, Breakable);
+    walk(F->getBody(), Loops + 1, Breakable + 1);
+    return;
+  }
+  case Stmt::WhileStmtClass:
+  case Stmt::DoStmtClass:
+    Children(Loops + 1, Breakable + 1);
+    return;
+  case Stmt::SwitchStmtClass:
+    Children(Loops, Breakable + 1);
+    return;
+  case Stmt::DeclStmtClass:
+    for (Decl *Dcl : cast<DeclStmt>(S)->decls())
+      if (auto *V = dyn_cast<VarDecl>(Dcl)) {
+        if (V->getType()->isVariablyModifiedType())
+          error(V->getLocation(), Diag::UnsupportedInNode,
+                "variable-length array '" + V->getName().str() + "'");
+        else if (!V->hasLocalStorage() && !V->hasExternalStorage())
+          error(V->getLocation(), Diag::UnsupportedInNode,
+                "static variable '" + V->getName().str() + "'");
+        walk(V->getInit(), Loops, Breakable);
+      }
+    return;
+  case Stmt::UnaryExprOrTypeTraitExprClass:
+    return; // sizeof does not evaluate its operand
+  case Stmt::DeclRefExprClass:
+    checkRef(cast<DeclRefExpr>(S));
+    return;
+  case Stmt::CallExprClass:
+    checkCall(cast<CallExpr>(S));
+    Children(Loops, Breakable);
+    return;
+  case Stmt::AtomicExprClass: {
+    auto *AE = cast<AtomicExpr>(S);
+    switch (AE->getOp()) {
+    case AtomicExpr::AO__atomic_load:
+    case AtomicExpr::AO__atomic_load_n:
+    case AtomicExpr::AO__c11_atomic_load:
+      break;
+    default:
+      checkWrite(AE->getPtr(), AE->getExprLoc(), true);
+    }
+    Children(Loops, Breakable);
+    return;
+  }
+  default:
+    break;
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      checkWrite(BO->getLHS(), BO->getExprLoc(), false);
+  } else if (auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      checkWrite(UO->getSubExpr(), UO->getExprLoc(), false);
+    else if (UO->getOpcode() == UO_AddrOf)
+      checkAddressOf(UO->getSubExpr(), UO->getExprLoc());
+  }
+  Children(Loops, Breakable);
+}
+
+void Lowering::checkKernel(Node &N) {
+  KernelChecker(N, Ctx, D, FunctionsWithNodes).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+void Lowering::edit(SourceLocation Loc, unsigned Length, std::string Text,
+                    int Order) {
+  Loc = SM.getExpansionLoc(Loc);
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  if (FID.isInvalid()) {
+    EditFailed = true;
+    return;
+  }
+  Edits[FID].push_back({Offset, Length, std::move(Text), Order});
+}
+
+SourceLocation Lowering::lastTokenLoc(Stmt *S) {
+  if (auto *CS = dyn_cast<CompoundStmt>(S))
+    return CS->getRBracLoc();
+  if (auto *F = dyn_cast<ForStmt>(S))
+    return lastTokenLoc(F->getBody());
+  if (auto *W = dyn_cast<WhileStmt>(S))
+    return lastTokenLoc(W->getBody());
+  if (auto *I = dyn_cast<IfStmt>(S))
+    return lastTokenLoc(I->getElse() ? I->getElse() : I->getThen());
+  if (auto *SW = dyn_cast<SwitchStmt>(S))
+    return lastTokenLoc(SW->getBody());
+  if (auto *SC = dyn_cast<SwitchCase>(S))
+    return lastTokenLoc(SC->getSubStmt());
+  if (auto *L = dyn_cast<LabelStmt>(S))
+    return lastTokenLoc(L->getSubStmt());
+  if (auto *NS = dyn_cast<NullStmt>(S))
+    return NS->getSemiLoc();
+  // Expression statements, do-while, return, break...: the range ends
+  // before the ';'.
+  SourceLocation End = SM.getExpansionRange(S->getEndLoc()).getEnd();
+  if (std::optional<Token> Next = Lexer::findNextToken(End, SM, LO))
+    if (Next->is(tok::semi))
+      return Next->getLocation();
+  return End;
+}
+
+void Lowering::insertAfterStmt(Stmt *S, std::string Text, int Order) {
+  SourceLocation Last = SM.getExpansionRange(lastTokenLoc(S)).getEnd();
+  edit(Lexer::getLocForEndOfToken(Last, 0, SM, LO), 0, std::move(Text),
+       Order);
+}
+
+void Lowering::insertBeforeStmt(Stmt *S, std::string Text, int Order) {
+  edit(S->getBeginLoc(), 0, std::move(Text), Order);
+}
+
+std::string Lowering::sourceText(SourceRange R) {
+  CharSourceRange CR =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+  if (CR.isInvalid()) {
+    EditFailed = true;
+    return "0";
+  }
+  return Lexer::getSourceText(CR, SM, LO).str();
+}
+
+unsigned Lowering::newlinesIn(SourceLocation B, SourceLocation E) {
+  auto [FB, OB] = SM.getDecomposedLoc(SM.getExpansionLoc(B));
+  auto [FE, OE] = SM.getDecomposedLoc(SM.getExpansionLoc(E));
+  if (FB != FE || OE < OB)
+    return 0;
+  StringRef Buf = SM.getBufferData(FB);
+  return Buf.substr(OB, OE - OB).count('\n');
+}
+
+/// Temporaries of loop bounds; hoisted ones go before the graph, the others
+/// to the node's own pragma.
+std::string Lowering::tempsFor(Node &N, bool Hoisted) {
+  std::string Out;
+  for (Loop &L : N.Loops) {
+    if (L.Hoisted != Hoisted)
+      continue;
+    L.Temp = NextTemp++;
+    std::string K = std::to_string(L.Temp);
+    std::string UB = sourceText(L.UB->getSourceRange());
+    if (L.Keep) {
+      Out += "__typeof__((" + UB + ")) __hpvm_t" + K + " = (" + UB + "); ";
+      continue;
+    }
+    std::string W = L.Var->getType()->isUnsignedIntegerType()
+                        ? "unsigned long long"
+                        : "long long";
+    std::string LB = sourceText(L.LB->getSourceRange());
+    std::string Lo = "__hpvm_lb" + K, Hi = "__hpvm_ub" + K;
+    bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
+    bool Inclusive = L.Op == BO_LE || L.Op == BO_GE;
+    std::string S = std::to_string(L.Step < 0 ? -L.Step : L.Step);
+    std::string From = Up ? Lo : Hi, To = Up ? Hi : Lo; // From <= To: runs
+    std::string Trips =
+        Inclusive ? "(" + To + " - " + From + ") / " + S + " + 1"
+                  : "(" + To + " - " + From + " + " + S + " - 1) / " + S;
+    Out += W + " " + Lo + " = (" + W + ")(" + LB + "); " + W + " " + Hi +
+           " = (" + W + ")(" + UB + "); " + W + " __hpvm_t" + K + " = " +
+           From + (Inclusive ? " <= " : " < ") + To + " ? " + Trips +
+           " : 0; ";
+  }
+  return Out;
+}
+
+/// The byte-size temporaries of N's buffers (after its children's).
+std::string Lowering::bufferTemps(Node &N) {
+  std::string Out;
+  for (Node *C : N.Children)
+    Out += bufferTemps(*C);
+  for (Buffer &B : N.Buffers) {
+    std::vector<std::string> Parts;
+    for (const std::string &Text : B.BytesTexts) {
+      std::string T = "__hpvm_b" + std::to_string(NextTemp++);
+      Out += "unsigned long long " + T + " = " + Text + "; ";
+      Parts.push_back(T);
+    }
+    for (const Buffer *CB : B.FromChildren)
+      if (!llvm::is_contained(Parts, CB->BytesTemp))
+        Parts.push_back(CB->BytesTemp);
+    std::string Result = Parts.front();
+    for (size_t I = 1; I < Parts.size(); ++I) {
+      std::string T = "__hpvm_b" + std::to_string(NextTemp++);
+      Out += "unsigned long long " + T + " = " + Result + " > " + Parts[I] +
+             " ? " + Result + " : " + Parts[I] + "; ";
+      Result = T;
+    }
+    B.BytesTemp = Result;
+  }
+  return Out;
+}
+
+std::string Lowering::beginCall(Node &N) {
+  std::string Call = "__hpvm_region_begin(\"" + N.Name + "\"";
+  if (!N.Loops.empty()) {
+    Call += ", 1, " + std::to_string(N.Loops.size());
+    for (Loop &L : N.Loops)
+      Call += ", __hpvm_t" + std::to_string(L.Temp);
+  }
+  for (unsigned Mode : {unsigned(Read), unsigned(Write), unsigned(Read | Write)}) {
+    const char *Tag = Mode == Read ? "2" : Mode == Write ? "3" : "4";
+    for (Buffer &B : N.Buffers)
+      if (B.Access == Mode)
+        Call += std::string(", ") + Tag + ", " + B.PtrText + ", " + B.BytesTemp;
+  }
+  for (auto &[V, Text] : N.Values)
+    Call += ", 5, (" + Text + ")";
+  if (N.Targets)
+    Call += ", 6, " + std::to_string(N.Targets);
+  for (Node *A : N.After)
+    Call += ", 7, __hpvm_r" + std::to_string(A->Id);
+  return Call + ", 0)";
+}
+
+/// The loop headers, and the prologue/epilogue of the innermost body:
+/// normalised loop variables and reductions.
+void Lowering::rewriteLoops(Node &N) {
+  std::string Prologue, Epilogue;
+  PrintingPolicy Policy(LO);
+  for (Loop &L : N.Loops) {
+    std::string K = std::to_string(L.Temp);
+    if (L.Keep) {
+      SourceRange R = L.UB->getSourceRange();
+      CharSourceRange CR =
+          Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+      if (CR.isInvalid()) {
+        EditFailed = true;
+        continue;
+      }
+      unsigned Len = SM.getFileOffset(CR.getEnd()) -
+                     SM.getFileOffset(CR.getBegin());
+      edit(CR.getBegin(), Len, "__hpvm_t" + K, 500);
+      continue;
+    }
+    bool Unsigned = L.Var->getType()->isUnsignedIntegerType();
+    std::string W = Unsigned ? "unsigned long long" : "long long";
+    std::string IV = "__hpvm_iv" + K;
+    SourceLocation B = SM.getExpansionLoc(L.For->getForLoc());
+    SourceLocation E = SM.getExpansionLoc(L.For->getRParenLoc());
+    unsigned Len = SM.getFileOffset(E) + 1 - SM.getFileOffset(B);
+    edit(B, Len,
+         "for (" + W + " " + IV + " = 0; " + IV + " < __hpvm_t" + K + "; ++" +
+             IV + ")" + std::string(newlinesIn(B, E), '\n'),
+         500);
+    bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
+    std::string S = std::to_string(L.Step < 0 ? -L.Step : L.Step);
+    std::string T = L.Var->getType().getUnqualifiedType().getAsString(Policy);
+    Prologue += T + " " + L.Var->getName().str() + " = (" + T +
+                ")(__hpvm_lb" + K + (Up ? " + " : " - ") + IV + " * " + S +
+                "); ";
+  }
+  for (Reduction &R : N.Reductions) {
+    std::string X = R.Var->getName().str();
+    std::string P = "__hpvm_x" + std::to_string(NextTemp++);
+    std::string Ty = "__typeof__(" + X + ")";
+    // Each instance works on a private copy that starts at the operator's
+    // identity (min/max: at the shared value, which is as good), then
+    // combines it into the shared variable atomically.
+    Prologue += Ty + " *" + P + " = &(" + X + "); " + Ty + " " + X;
+    switch (R.Op) {
+    case ReductionOp::Add:
+    case ReductionOp::Or:
+    case ReductionOp::Xor:
+      Prologue += " = 0; ";
+      break;
+    case ReductionOp::Mul:
+      Prologue += " = 1; ";
+      break;
+    case ReductionOp::And:
+      Prologue += " = (" + Ty + ")~(" + Ty + ")0; ";
+      break;
+    case ReductionOp::Min:
+    case ReductionOp::Max:
+      Prologue += "; __atomic_load(" + P + ", &" + X + ", __ATOMIC_RELAXED); ";
+      break;
+    }
+    const char *Fetch = nullptr;
+    switch (R.Op) {
+    case ReductionOp::Add:
+      Fetch = "add";
+      break;
+    case ReductionOp::And:
+      Fetch = "and";
+      break;
+    case ReductionOp::Or:
+      Fetch = "or";
+      break;
+    case ReductionOp::Xor:
+      Fetch = "xor";
+      break;
+    case ReductionOp::Min:
+      Fetch = "min";
+      break;
+    case ReductionOp::Max:
+      Fetch = "max";
+      break;
+    case ReductionOp::Mul:
+      break;
+    }
+    if (Fetch) {
+      Epilogue += std::string("__atomic_fetch_") + Fetch + "(" + P + ", " + X +
+                  ", __ATOMIC_RELAXED); ";
+    } else {
+      // No atomic multiply anywhere: a compare-and-swap loop.
+      Epilogue += "{ " + Ty + " __hpvm_old, __hpvm_new; __atomic_load(" + P +
+                  ", &__hpvm_old, __ATOMIC_RELAXED); do { __hpvm_new = "
+                  "__hpvm_old * " +
+                  X + "; } while (!__atomic_compare_exchange(" + P +
+                  ", &__hpvm_old, &__hpvm_new, 0, __ATOMIC_RELAXED, "
+                  "__ATOMIC_RELAXED)); } ";
+    }
+  }
+  if (Prologue.empty())
+    return;
+  // `continue` in the body must still reach the combining code.
+  if (!Epilogue.empty()) {
+    Prologue += "do { ";
+    Epilogue = "} while (0); " + Epilogue;
+  }
+  int Open = 10 * N.Depth + 5, Close = 1000 - 10 * N.Depth - 5;
+  if (auto *CS = dyn_cast<CompoundStmt>(N.Body)) {
+    edit(CS->getLBracLoc().getLocWithOffset(1), 0, " " + Prologue, Open);
+    if (!Epilogue.empty())
+      edit(CS->getRBracLoc(), 0, Epilogue, Close);
+  } else {
+    insertBeforeStmt(N.Body, "{ " + Prologue, Open);
+    insertAfterStmt(N.Body, " " + Epilogue + "}", Close);
+  }
+}
+
+void Lowering::generate(Node &Root) {
+  std::vector<Node *> Order; // pre-order
+  std::function<void(Node &)> Collect = [&](Node &N) {
+    Order.push_back(&N);
+    for (Node *C : N.Children)
+      Collect(*C);
+  };
+  Collect(Root);
+
+  std::string Hoisted;
+  for (Node *N : Order)
+    Hoisted += tempsFor(*N, /*Hoisted=*/true);
+  Hoisted += bufferTemps(Root);
+  std::string Handles;
+  for (Node *N : Order)
+    if (N != &Root)
+      Handles += (Handles.empty() ? "void *" : ", *") + std::string("__hpvm_r") +
+                 std::to_string(N->Id);
+  if (!Handles.empty())
+    Handles += "; ";
+
+  for (Node *N : Order) {
+    const PragmaInfo &P = *N->P;
+    std::string Text = "{ ";
+    if (N == &Root)
+      Text += Handles + Hoisted;
+    Text += tempsFor(*N, /*Hoisted=*/false);
+    Text += (N == &Root ? "void *" : "") + std::string("__hpvm_r") +
+            std::to_string(N->Id) + " = " + beginCall(*N) + ";";
+    Text += std::string(newlinesIn(P.HashLoc, P.EndLoc), '\n');
+    unsigned Len =
+        SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
+        SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
+    edit(P.HashLoc, Len, Text, 500);
+    rewriteLoops(*N);
+    insertAfterStmt(N->S,
+                    " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) +
+                        "); }",
+                    1000 - 10 * N->Depth);
+  }
+}
+
+void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
+  WrapperFinder Finder(Table, Nodes);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  FunctionsWithNodes = Finder.FunctionsWithNodes;
+  if (Nodes.empty())
+    return;
+
+  for (auto &NPtr : Nodes) {
+    Node &Root = *NPtr;
+    if (Root.Parent)
+      continue;
+    std::vector<Node *> Graph;
+    std::function<void(Node &)> Collect = [&](Node &N) {
+      Graph.push_back(&N);
+      for (Node *C : N.Children)
+        Collect(*C);
+    };
+    Collect(Root);
+
+    for (Node *N : Graph)
+      analyzeStructure(*N);
+    if (!llvm::all_of(Graph, [](Node *N) { return N->Valid; }))
+      continue;
+    GraphLocal.clear();
+    VarDecls Inside;
+    Inside.TraverseStmt(Root.S);
+    GraphLocal.insert(Inside.Decls.begin(), Inside.Decls.end());
+    for (Node *N : Graph)
+      for (Loop &L : N->Loops)
+        GraphLocal.insert(L.Var);
+
+    for (Node *N : Graph)
+      checkChildren(*N);
+    for (Node *N : Graph)
+      if (N->Valid)
+        analyzeClauses(*N);
+    for (Node *N : Graph)
+      if (N->Valid) {
+        checkExtents(*N);
+        resolveAfter(*N);
+      }
+    // Sibling names: after() refers to them, and node paths must be unique.
+    for (Node *N : Graph) {
+      std::map<std::string, Node *> Seen;
+      for (Node *C : N->Children) {
+        auto [It, New] = Seen.insert({C->Name, C});
+        if (!New && C->ExplicitName) {
+          D.report(C->NameLoc, Diag::DuplicateName) << C->Name;
+          D.report(It->second->NameLoc, Diag::NotePreviousNode) << C->Name;
+          C->Valid = false;
+        }
+      }
+    }
+    if (!llvm::all_of(Graph, [](Node *N) { return N->Valid; }))
+      continue;
+    mergeChildBuffers(Root);
+    for (Node *N : Graph)
+      if (N->isLeaf())
+        checkKernel(*N);
+    if (!llvm::all_of(Graph, [](Node *N) { return N->Valid; }))
+      continue;
+    if (D.numErrors() == 0)
+      generate(Root);
+  }
+
+  if (D.numErrors() || D.engine().hasErrorOccurred())
+    return;
+  if (EditFailed) {
+    D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+    return;
+  }
+  for (auto &[FID, FileEdits] : Edits) {
+    std::stable_sort(FileEdits.begin(), FileEdits.end(),
+                     [](const Edit &A, const Edit &B) {
+                       return A.Offset != B.Offset ? A.Offset < B.Offset
+                                                   : A.Order < B.Order;
+                     });
+    StringRef Buf = SM.getBufferData(FID);
+    std::string Text;
+    unsigned Pos = 0;
+    for (const Edit &E : FileEdits) {
+      if (E.Offset < Pos) { // overlapping edits: a bug here, not the user's
+        D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+        return;
+      }
+      Text += Buf.substr(Pos, E.Offset - Pos);
+      Text += E.Text;
+      Pos = E.Offset + E.Length;
+    }
+    Text += Buf.substr(Pos);
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
+    RewrittenFile RF;
+    RF.Path = FE ? FE->getName().str() : "";
+    RF.Text = std::move(Text);
+    for (const RewrittenFile &Prev : Out)
+      if (Prev.Path == RF.Path) {
+        // The same file included twice, rewritten twice: unsupported.
+        D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+        return;
+      }
+    Out.push_back(std::move(RF));
+  }
+}
+
+} // namespace
+
+void LoweringConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+  // Clang's own errors first: the AST may be incomplete.
+  if (Ctx.getDiagnostics().getClient()->getNumErrors() > Diags.numErrors())
+    return;
+  Lowering(CI, Ctx, Diags).run(Table, Out);
+}
+
+} // namespace hpvm::cfe

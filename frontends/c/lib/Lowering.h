@@ -1,0 +1,51 @@
+//===- Lowering.h - `#pragma hpvm` to marker calls --------------*- C++ -*-===//
+//
+// After the first parse (Pragma.h), the lowering finds every pragma'd
+// statement in the AST, builds the node tree, checks it (docs/c-frontend.md
+// lists the rules and their diagnostics) and rewrites the source: each
+// pragma line becomes the start of a block that calls __hpvm_region_begin,
+// and __hpvm_region_end follows the statement. The rewritten text keeps
+// every line where it was, so diagnostics and debug locations of the second
+// parse point at the user's lines.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_FRONTENDS_C_LOWERING_H
+#define HPVM_FRONTENDS_C_LOWERING_H
+
+#include "clang/AST/ASTConsumer.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInstance;
+}
+
+namespace hpvm::cfe {
+
+class Diagnostics;
+class PragmaTable;
+
+/// A file whose text the lowering changed.
+struct RewrittenFile {
+  std::string Path;
+  std::string Text;
+};
+
+class LoweringConsumer : public clang::ASTConsumer {
+public:
+  LoweringConsumer(clang::CompilerInstance &CI, PragmaTable &Table,
+                   Diagnostics &Diags, std::vector<RewrittenFile> &Out)
+      : CI(CI), Table(Table), Diags(Diags), Out(Out) {}
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override;
+
+private:
+  clang::CompilerInstance &CI;
+  PragmaTable &Table;
+  Diagnostics &Diags;
+  std::vector<RewrittenFile> &Out;
+};
+
+} // namespace hpvm::cfe
+
+#endif // HPVM_FRONTENDS_C_LOWERING_H

@@ -1,0 +1,497 @@
+//===- Pragma.cpp - Reading `#pragma hpvm` --------------------------------===//
+#include "Pragma.h"
+
+#include "FrontendDiagnostics.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace hpvm::cfe {
+
+const char *directiveName(Directive D) {
+  return D == Directive::ParallelFor ? "parallel for" : "task";
+}
+
+const char *clauseName(ClauseKind K) {
+  switch (K) {
+  case ClauseKind::Name:
+    return "name";
+  case ClauseKind::Collapse:
+    return "collapse";
+  case ClauseKind::In:
+    return "in";
+  case ClauseKind::Out:
+    return "out";
+  case ClauseKind::InOut:
+    return "inout";
+  case ClauseKind::Value:
+    return "value";
+  case ClauseKind::Target:
+    return "target";
+  case ClauseKind::After:
+    return "after";
+  case ClauseKind::Reduction:
+    return "reduction";
+  }
+  return "?";
+}
+
+const char *reductionOpName(ReductionOp Op) {
+  switch (Op) {
+  case ReductionOp::Add:
+    return "+";
+  case ReductionOp::Mul:
+    return "*";
+  case ReductionOp::Min:
+    return "min";
+  case ReductionOp::Max:
+    return "max";
+  case ReductionOp::And:
+    return "&";
+  case ReductionOp::Or:
+    return "|";
+  case ReductionOp::Xor:
+    return "^";
+  }
+  return "?";
+}
+
+const Clause *PragmaInfo::find(ClauseKind K) const {
+  for (const Clause &C : Clauses)
+    if (C.Kind == K)
+      return &C;
+  return nullptr;
+}
+
+void PragmaTable::add(PragmaInfo Info) {
+  auto Key = Info.HashLoc.getRawEncoding();
+  Pragmas[Key] = std::move(Info);
+}
+
+const PragmaInfo *PragmaTable::find(SourceLocation HashLoc) const {
+  auto It = Pragmas.find(HashLoc.getRawEncoding());
+  return It == Pragmas.end() ? nullptr : &It->second;
+}
+
+namespace {
+
+using TokenRange = llvm::ArrayRef<Token>;
+
+/// Parses the tokens of one pragma line after `hpvm`.
+class LineParser {
+public:
+  LineParser(Preprocessor &PP, Diagnostics &Diags, TokenRange Toks,
+             SourceLocation HpvmLoc)
+      : PP(PP), SM(PP.getSourceManager()), Diags(Diags), Toks(Toks),
+        HpvmLoc(HpvmLoc) {}
+
+  /// Fills Info and the wrapper's argument token runs; false after errors.
+  bool parse(PragmaInfo &Info, std::vector<TokenRange> &Args);
+
+private:
+  bool parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args);
+  bool parseItem(Clause &C, TokenRange Item, std::vector<TokenRange> &Args,
+                 bool AllowSection);
+  ClauseExpr expr(TokenRange Run, std::vector<TokenRange> &Args);
+  std::string text(TokenRange Run) const;
+  static std::vector<TokenRange> splitTopLevel(TokenRange R,
+                                               tok::TokenKind Sep);
+  static std::optional<std::string> identifier(const Token &T) {
+    if (const IdentifierInfo *II = T.getIdentifierInfo())
+      return II->getName().str();
+    return std::nullopt;
+  }
+
+  Preprocessor &PP;
+  SourceManager &SM;
+  Diagnostics &Diags;
+  TokenRange Toks;
+  SourceLocation HpvmLoc;
+  unsigned Pos = 0;
+  Directive Kind = Directive::Task;
+};
+
+} // namespace
+
+std::string LineParser::text(TokenRange Run) const {
+  // The expansion range: a macro name stays a macro name, which the
+  // rewritten source expands again in the same place.
+  SourceLocation B = SM.getExpansionLoc(Run.front().getLocation());
+  SourceLocation E = SM.getExpansionRange(Run.back().getLocation()).getEnd();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
+                              PP.getLangOpts())
+      .str();
+}
+
+ClauseExpr LineParser::expr(TokenRange Run, std::vector<TokenRange> &Args) {
+  ClauseExpr E;
+  E.Text = text(Run);
+  E.Loc = Run.front().getLocation();
+  E.Arg = Args.size();
+  Args.push_back(Run);
+  return E;
+}
+
+std::vector<TokenRange> LineParser::splitTopLevel(TokenRange R,
+                                                  tok::TokenKind Sep) {
+  std::vector<TokenRange> Parts;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < R.size(); ++I) {
+    switch (R[I].getKind()) {
+    case tok::l_paren:
+    case tok::l_square:
+    case tok::l_brace:
+      ++Depth;
+      break;
+    case tok::r_paren:
+    case tok::r_square:
+    case tok::r_brace:
+      --Depth;
+      break;
+    default:
+      if (Depth == 0 && R[I].is(Sep)) {
+        Parts.push_back(R.slice(Start, I - Start));
+        Start = I + 1;
+      }
+    }
+  }
+  Parts.push_back(R.slice(Start));
+  return Parts;
+}
+
+bool LineParser::parseItem(Clause &C, TokenRange Item,
+                           std::vector<TokenRange> &Args, bool AllowSection) {
+  const char *Name = clauseName(C.Kind);
+  if (Item.empty()) {
+    Diags.report(C.Loc, Diag::ClauseEmpty) << Name;
+    return false;
+  }
+  ClauseItem CI;
+  CI.Loc = Item.front().getLocation();
+  // The first '[' outside parentheses starts a section.
+  int Depth = 0;
+  size_t Open = Item.size();
+  for (size_t I = 0; I < Item.size() && Open == Item.size(); ++I) {
+    if (Item[I].isOneOf(tok::l_paren, tok::l_brace))
+      ++Depth;
+    else if (Item[I].isOneOf(tok::r_paren, tok::r_brace))
+      --Depth;
+    else if (Depth == 0 && Item[I].is(tok::l_square))
+      Open = I;
+  }
+  if (Open == Item.size() || !AllowSection) {
+    CI.Base = expr(Item, Args);
+    C.Items.push_back(std::move(CI));
+    return true;
+  }
+  // base '[' lo? ':' len? ']' with nothing after the ']'.
+  if (Open == 0 || !Item.back().is(tok::r_square)) {
+    Diags.report(CI.Loc, Diag::BadSection) << Name;
+    return false;
+  }
+  TokenRange Inside = Item.slice(Open + 1, Item.size() - Open - 2);
+  std::vector<TokenRange> Bounds = splitTopLevel(Inside, tok::colon);
+  bool Balanced = true;
+  {
+    int D = 0;
+    for (const Token &T : Inside) {
+      if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+        ++D;
+      else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+        Balanced &= --D >= 0;
+    }
+    Balanced &= D == 0;
+  }
+  if (Bounds.size() != 2 || !Balanced) {
+    Diags.report(CI.Loc, Diag::BadSection) << Name;
+    return false;
+  }
+  CI.Base = expr(Item.take_front(Open), Args);
+  CI.Section = true;
+  if (!Bounds[0].empty())
+    CI.Lo = expr(Bounds[0], Args);
+  if (!Bounds[1].empty())
+    CI.Len = expr(Bounds[1], Args);
+  C.Items.push_back(std::move(CI));
+  return true;
+}
+
+bool LineParser::parseClause(PragmaInfo &Info,
+                             std::vector<TokenRange> &Args) {
+  const Token &NameTok = Toks[Pos];
+  std::optional<std::string> Name = identifier(NameTok);
+  if (!Name) {
+    Diags.report(NameTok.getLocation(), Diag::ExpectedClause)
+        << directiveName(Kind);
+    Pos = Toks.size();
+    return false;
+  }
+  ++Pos;
+  auto K = llvm::StringSwitch<std::optional<ClauseKind>>(*Name)
+               .Case("name", ClauseKind::Name)
+               .Case("collapse", ClauseKind::Collapse)
+               .Case("in", ClauseKind::In)
+               .Case("out", ClauseKind::Out)
+               .Case("inout", ClauseKind::InOut)
+               .Case("value", ClauseKind::Value)
+               .Case("target", ClauseKind::Target)
+               .Case("after", ClauseKind::After)
+               .Case("reduction", ClauseKind::Reduction)
+               .Default(std::nullopt);
+
+  // The parenthesised argument list, for known and unknown clauses alike,
+  // so that one mistake does not hide the next.
+  bool HasParens = Pos < Toks.size() && Toks[Pos].is(tok::l_paren);
+  size_t Close = Pos;
+  if (HasParens) {
+    int Depth = 0;
+    for (Close = Pos; Close < Toks.size(); ++Close) {
+      if (Toks[Close].isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+        ++Depth;
+      else if (Toks[Close].isOneOf(tok::r_paren, tok::r_square,
+                                   tok::r_brace) &&
+               --Depth == 0)
+        break;
+    }
+  }
+  if (!K) {
+    Diags.report(NameTok.getLocation(), Diag::UnknownClause)
+        << *Name << directiveName(Kind);
+    Pos = HasParens && Close < Toks.size() ? Close + 1 : Pos;
+    return false;
+  }
+  if (!HasParens) {
+    Diags.report(NameTok.getLocation(), Diag::ExpectedLParen) << *Name;
+    Pos = Toks.size();
+    return false;
+  }
+  if (Close == Toks.size()) {
+    Diags.report(NameTok.getLocation(), Diag::ExpectedRParen) << *Name;
+    Pos = Toks.size();
+    return false;
+  }
+  TokenRange Inside = Toks.slice(Pos + 1, Close - Pos - 1);
+  Pos = Close + 1;
+
+  bool OK = true;
+  if ((*K == ClauseKind::Collapse || *K == ClauseKind::Reduction) &&
+      Kind != Directive::ParallelFor) {
+    Diags.report(NameTok.getLocation(), Diag::ClauseWrongDirective)
+        << *Name << directiveName(Kind);
+    OK = false;
+  }
+  if ((*K == ClauseKind::Name || *K == ClauseKind::Collapse ||
+       *K == ClauseKind::Target) &&
+      Info.find(*K)) {
+    Diags.report(NameTok.getLocation(), Diag::ClauseRepeated) << *Name;
+    OK = false;
+  }
+  if (!OK)
+    return false;
+
+  Clause C;
+  C.Kind = *K;
+  C.Loc = NameTok.getLocation();
+  if (Inside.empty()) {
+    Diags.report(C.Loc, Diag::ClauseEmpty) << *Name;
+    return false;
+  }
+  switch (*K) {
+  case ClauseKind::Name:
+  case ClauseKind::After:
+    for (TokenRange Part : splitTopLevel(Inside, tok::comma)) {
+      std::optional<std::string> Id =
+          Part.size() == 1 ? identifier(Part[0]) : std::nullopt;
+      if (!Id || (*K == ClauseKind::Name && !C.Idents.empty())) {
+        Diags.report(Part.empty() ? C.Loc : Part[0].getLocation(),
+                     Diag::ExpectedIdentifier)
+            << *Name;
+        return false;
+      }
+      C.Idents.push_back({*Id, Part[0].getLocation()});
+    }
+    break;
+  case ClauseKind::Collapse: {
+    unsigned Value = 0;
+    if (Inside.size() != 1 || !Inside[0].is(tok::numeric_constant) ||
+        StringRef(PP.getSpelling(Inside[0])).getAsInteger(10, Value) ||
+        Value < 1 || Value > 3) {
+      Diags.report(Inside[0].getLocation(), Diag::CollapseValue);
+      return false;
+    }
+    C.Collapse = Value;
+    break;
+  }
+  case ClauseKind::Target:
+    for (TokenRange Part : splitTopLevel(Inside, tok::comma)) {
+      std::optional<std::string> Id =
+          Part.size() == 1 ? identifier(Part[0]) : std::nullopt;
+      unsigned Bit = !Id                ? 0
+                     : *Id == "cpu"     ? 1
+                     : *Id == "nvptx"   ? 2
+                     : *Id == "spirv"   ? 4
+                                        : 0;
+      if (!Bit) {
+        Diags.report(Part.empty() ? C.Loc : Part[0].getLocation(),
+                     Diag::UnknownTarget)
+            << (Part.empty() ? std::string() : text(Part));
+        return false;
+      }
+      C.TargetMask |= Bit;
+      C.Idents.push_back({*Id, Part[0].getLocation()});
+    }
+    break;
+  case ClauseKind::In:
+  case ClauseKind::Out:
+  case ClauseKind::InOut:
+  case ClauseKind::Value:
+    for (TokenRange Part : splitTopLevel(Inside, tok::comma))
+      if (!parseItem(C, Part, Args, *K != ClauseKind::Value))
+        return false;
+    break;
+  case ClauseKind::Reduction: {
+    std::vector<TokenRange> OpAndVars = splitTopLevel(Inside, tok::colon);
+    std::optional<ReductionOp> Op;
+    if (OpAndVars.size() == 2 && OpAndVars[0].size() == 1) {
+      const Token &T = OpAndVars[0][0];
+      if (T.is(tok::plus))
+        Op = ReductionOp::Add;
+      else if (T.is(tok::star))
+        Op = ReductionOp::Mul;
+      else if (T.is(tok::amp))
+        Op = ReductionOp::And;
+      else if (T.is(tok::pipe))
+        Op = ReductionOp::Or;
+      else if (T.is(tok::caret))
+        Op = ReductionOp::Xor;
+      else if (identifier(T) == "min")
+        Op = ReductionOp::Min;
+      else if (identifier(T) == "max")
+        Op = ReductionOp::Max;
+    }
+    if (!Op || OpAndVars[1].empty()) {
+      Diags.report(Inside[0].getLocation(), Diag::ReductionSyntax);
+      return false;
+    }
+    C.Op = *Op;
+    for (TokenRange Part : splitTopLevel(OpAndVars[1], tok::comma))
+      if (!parseItem(C, Part, Args, /*AllowSection=*/false))
+        return false;
+    break;
+  }
+  }
+  Info.Clauses.push_back(std::move(C));
+  return true;
+}
+
+bool LineParser::parse(PragmaInfo &Info, std::vector<TokenRange> &Args) {
+  if (Toks.empty()) {
+    Diags.report(HpvmLoc, Diag::MissingDirective);
+    return false;
+  }
+  std::optional<std::string> First = identifier(Toks[0]);
+  if (First == "parallel" && Toks.size() > 1 && Toks[1].is(tok::kw_for)) {
+    Kind = Directive::ParallelFor;
+    Pos = 2;
+  } else if (First == "task") {
+    Kind = Directive::Task;
+    Pos = 1;
+  } else {
+    Diags.report(Toks[0].getLocation(), Diag::UnknownDirective)
+        << (First ? *First : PP.getSpelling(Toks[0]));
+    return false;
+  }
+  Info.Kind = Kind;
+  bool OK = true;
+  while (Pos < Toks.size()) {
+    if (Toks[Pos].is(tok::comma)) { // OpenMP allows commas between clauses
+      ++Pos;
+      continue;
+    }
+    OK &= parseClause(Info, Args);
+  }
+  return OK;
+}
+
+void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
+                                 Token &FirstToken) {
+  SmallVector<Token, 32> Toks;
+  Token Tok;
+  PP.Lex(Tok);
+  while (Tok.isNot(tok::eod)) {
+    Toks.push_back(Tok);
+    PP.Lex(Tok);
+  }
+  SourceLocation EndLoc = Tok.getLocation();
+
+  if (Intro.Kind != PIK_HashPragma) {
+    Diags.report(Intro.Loc, Diag::PragmaNotHash);
+    return;
+  }
+  if (Intro.Loc.isMacroID()) {
+    Diags.report(Intro.Loc, Diag::PragmaInMacro);
+    return;
+  }
+  // At file scope there is no statement to wrap.
+  if (!CI.hasSema() || !CI.getSema().getCurFunctionDecl()) {
+    Diags.report(Intro.Loc, Diag::PragmaOutsideFunction);
+    return;
+  }
+
+  PragmaInfo Info;
+  Info.HashLoc = Intro.Loc;
+  Info.EndLoc = EndLoc;
+  std::vector<TokenRange> Args;
+  LineParser Parser(PP, Diags, Toks, FirstToken.getLocation());
+  if (!Parser.parse(Info, Args))
+    return; // no wrapper: the statement is compiled as it is, after errors
+  Info.NumArgs = Args.size();
+
+  // switch ( __hpvm_pragma ( 0 , ( arg ) , ... ) ) default :
+  std::vector<Token> Out;
+  auto Push = [&](tok::TokenKind K, const char *Keyword = nullptr) {
+    Token T;
+    T.startToken();
+    T.setKind(K);
+    T.setLocation(Intro.Loc);
+    T.setLength(Keyword ? strlen(Keyword) : 1);
+    if (Keyword)
+      T.setIdentifierInfo(PP.getIdentifierInfo(Keyword));
+    Out.push_back(T);
+  };
+  Push(tok::kw_switch, "switch");
+  Push(tok::l_paren);
+  Push(tok::identifier, PragmaMarkerName);
+  Push(tok::l_paren);
+  Token Zero;
+  Zero.startToken();
+  Zero.setKind(tok::numeric_constant);
+  PP.CreateString("0", Zero);
+  Out.push_back(Zero);
+  for (TokenRange Arg : Args) {
+    Push(tok::comma);
+    Push(tok::l_paren);
+    Out.insert(Out.end(), Arg.begin(), Arg.end());
+    Push(tok::r_paren);
+  }
+  Push(tok::r_paren);
+  Push(tok::r_paren);
+  Push(tok::kw_default, "default");
+  Push(tok::colon);
+
+  auto Stream = std::make_unique<Token[]>(Out.size());
+  std::copy(Out.begin(), Out.end(), Stream.get());
+  PP.EnterTokenStream(std::move(Stream), Out.size(),
+                      /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  Table.add(std::move(Info));
+}
+
+} // namespace hpvm::cfe

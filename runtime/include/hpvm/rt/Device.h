@@ -1,0 +1,89 @@
+//===- Device.h - What the runtime needs from a device ----------*- C++ -*-===//
+//
+// The one interface every device implements (DESIGN §6): the CPU now, CUDA,
+// Vulkan and OpenCL later. A device runs artifacts of one target, owns memory
+// in one memory space and moves bytes between that space and the host. It
+// knows nothing about graphs, coherence or scheduling; the executor decides
+// what runs where and which copies are needed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_DEVICE_H
+#define HPVM_RT_DEVICE_H
+
+#include "hpvm/rt/hpvm_rt.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace hpvm {
+class Node;
+} // namespace hpvm
+
+namespace hpvm::rt {
+
+/// Identifies where a copy of a buffer lives. Devices that can dereference
+/// host pointers report HostSpace; every other device gets its own id from
+/// Runtime::newMemorySpace() (devices sharing memory may share one).
+using MemorySpace = unsigned;
+constexpr MemorySpace HostSpace = 0;
+
+/// One launch of a leaf's artifact.
+struct KernelLaunch {
+  /// The leaf: parameter kinds and types, for devices that marshal them.
+  const Node *Leaf = nullptr;
+  const char *Path = "";
+  const hpvm_artifact *Artifact = nullptr;
+  /// As in hpvm_cpu_kernel_fn, except that buffer parameters already point
+  /// to this device's copy (so they are device addresses off the host).
+  void *const *Args = nullptr;
+  /// Where output k is written; null for replicated leaves.
+  void *const *Outs = nullptr;
+  /// Extents, outermost first, missing ones 1.
+  uint64_t Dims[3] = {1, 1, 1};
+  /// Instance ids of the ancestors as in hpvm_cpu_kernel_fn; OuterLevels of
+  /// them (0 and null for a root leaf).
+  const uint64_t *OuterIds = nullptr;
+  unsigned OuterLevels = 0;
+};
+
+/// A device's handle on an in-flight launch; what the fields mean is up to
+/// the device. Lives in the caller's frame, so launching allocates nothing.
+struct LaunchToken {
+  void *Handle = nullptr;
+  uint64_t Value = 0;
+};
+
+/// Devices report failure by throwing RtError (Error.h), normally with
+/// HPVM_ERR_DEVICE and a message naming the device and what failed.
+class Device {
+public:
+  virtual ~Device();
+
+  /// Unique among the runtime's devices: "cpu", "cuda:0", "vulkan:1".
+  virtual const std::string &name() const = 0;
+  /// The one enum hpvm_target whose artifacts this device runs.
+  virtual uint32_t target() const = 0;
+  virtual MemorySpace memorySpace() const = 0;
+
+  /// Memory in this device's space. Never called for HostSpace devices: the
+  /// host pointer is their copy.
+  virtual void *allocate(size_t Bytes) = 0;
+  virtual void free(void *Ptr) = 0;
+  virtual void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) = 0;
+  virtual void copyToHost(void *HostDst, const void *Src, size_t Bytes) = 0;
+
+  /// Starts L and may return before it has finished; wait(T) returns when it
+  /// has. Everything L points to stays valid until wait returns.
+  virtual void launch(const KernelLaunch &L, LaunchToken &T) = 0;
+  virtual void wait(LaunchToken &T) = 0;
+
+  /// Host<->device bandwidth, for the heft policy's transfer estimates.
+  virtual double bytesPerSecond() const { return 8e9; }
+  /// One line for the stats header ("cpu (16 threads)").
+  virtual std::string description() const { return name(); }
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_DEVICE_H

@@ -1,0 +1,67 @@
+//===- Stats.h - Per-node launch statistics ---------------------*- C++ -*-===//
+//
+// One entry per (node path, device): how often the node ran there, on how
+// many instances, for how long. The executor updates entries with relaxed
+// atomics on every execution; the heft scheduler reads them as its history.
+// Entries are never freed, so pointers to them stay valid for the process.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_STATS_H
+#define HPVM_RT_STATS_H
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hpvm::rt {
+
+class Coherence;
+
+struct NodeStats {
+  NodeStats(std::string Path, std::string Device)
+      : Path(std::move(Path)), Device(std::move(Device)) {}
+  const std::string Path;
+  /// The device name, or "host" for internal nodes (run by the executor).
+  const std::string Device;
+  std::atomic<uint64_t> Launches{0};
+  std::atomic<uint64_t> Instances{0};
+  std::atomic<uint64_t> Nanos{0};
+
+  void record(uint64_t NumInstances, uint64_t Ns) {
+    Launches.fetch_add(1, std::memory_order_relaxed);
+    Instances.fetch_add(NumInstances, std::memory_order_relaxed);
+    Nanos.fetch_add(Ns, std::memory_order_relaxed);
+  }
+};
+
+class Stats {
+public:
+  struct Row {
+    std::string Path, Device;
+    uint64_t Launches, Instances, Nanos;
+  };
+
+  /// The entry for Path on Device, created on first use.
+  NodeStats &entry(const std::string &Path, const std::string &Device);
+
+  /// Entries that have run at least once, by path then device.
+  std::vector<Row> rows() const;
+  /// The table hpvm_print_stats writes; Header is its first line.
+  std::string format(const std::string &Header, const Coherence &C) const;
+  /// Zeroes every entry (their addresses stay valid).
+  void reset();
+
+private:
+  mutable std::mutex M;
+  std::deque<NodeStats> Entries;
+  std::map<std::pair<std::string, std::string>, NodeStats *> Index;
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_STATS_H

@@ -1,0 +1,63 @@
+//===- Trace.h - Chrome/Perfetto trace of node executions -------*- C++ -*-===//
+//
+// With HPVM_TRACE=file, every node execution becomes a complete ("X") event
+// of the Chrome trace-event format, which chrome://tracing and
+// ui.perfetto.dev open: name = node path, cat = device, ts/dur in
+// microseconds, tid = the thread that ran it, args = {instances, device}.
+// The file is written at exit and whenever hpvm_flush_trace() is called, each
+// time complete, so it is well formed whenever it exists.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_TRACE_H
+#define HPVM_RT_TRACE_H
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hpvm::rt {
+
+struct NodeStats;
+
+class Trace {
+public:
+  Trace();
+
+  /// Starts collecting events, to be written to Path.
+  void enable(std::string Path);
+  /// Stops collecting; what was collected stays until clear().
+  void disable() { On.store(false, std::memory_order_relaxed); }
+  bool enabled() const { return On.load(std::memory_order_relaxed); }
+  std::string path() const;
+
+  /// One execution of Node (its stats entry names node and device) between
+  /// two nowNanos() readings.
+  void record(const NodeStats &Node, uint64_t Start, uint64_t End,
+              uint64_t Instances);
+
+  /// The whole trace as JSON.
+  std::string json() const;
+  /// Writes json() to the path; throws RtError if it cannot. Does nothing
+  /// when tracing is off.
+  void flush() const;
+  size_t numEvents() const;
+  void clear();
+
+private:
+  struct Event {
+    const NodeStats *Node;
+    uint64_t Start, End, Instances;
+    uint32_t Tid;
+  };
+  std::atomic<bool> On{false};
+  mutable std::mutex M;
+  std::string Path;
+  std::vector<Event> Events;
+  uint64_t Origin;
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_TRACE_H

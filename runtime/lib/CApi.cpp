@@ -1,0 +1,69 @@
+//===- CApi.cpp - The C ABI of hpvm_rt.h ----------------------------------===//
+//
+// Every entry point catches everything: a C caller can only see a status
+// and a message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hpvm/rt/Error.h"
+#include "hpvm/rt/Runtime.h"
+#include "hpvm/rt/hpvm_rt.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+using namespace hpvm::rt;
+
+namespace {
+
+template <typename Fn> int guarded(Fn &&F) {
+  try {
+    F();
+    return HPVM_OK;
+  } catch (const RtError &E) {
+    setErrorMessage(E.what());
+    return E.code();
+  } catch (const std::bad_alloc &) {
+    setErrorMessage("hpvm-rt: out of memory");
+    return HPVM_ERR_DEVICE;
+  } catch (const std::exception &E) {
+    setErrorMessage(std::string("hpvm-rt: ") + E.what());
+    return HPVM_ERR_DEVICE;
+  }
+}
+
+} // namespace
+
+extern "C" int hpvm_launch(const hpvm_program_desc *Program, const char *Graph,
+                           void *const *Args) {
+  clearErrorMessage();
+  return guarded([&] { Runtime::get().launch(Program, Graph, Args); });
+}
+
+extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
+                                    const char *Graph, void *const *Args) {
+  if (hpvm_launch(Program, Graph, Args) == HPVM_OK)
+    return;
+  std::fprintf(stderr, "hpvm-rt: error: %s\n", errorMessage());
+  std::exit(1);
+}
+
+extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
+
+extern "C" void hpvm_print_stats(void) {
+  guarded([] {
+    std::string Text = Runtime::get().statsText();
+    std::fputs(Text.c_str(), stderr);
+    std::fflush(stderr);
+  });
+}
+
+extern "C" void hpvm_release_program(const hpvm_program_desc *Program) {
+  guarded([&] { Runtime::get().releaseProgram(Program); });
+}
+
+extern "C" int hpvm_flush_trace(void) {
+  clearErrorMessage();
+  return guarded([] { Runtime::get().trace().flush(); });
+}

@@ -1,0 +1,83 @@
+//===- Devices.cpp - Finding the devices of this machine ------------------===//
+
+#include "hpvm/rt/Devices.h"
+
+#include <algorithm>
+
+using namespace hpvm::rt;
+
+Device::~Device() = default;
+
+namespace {
+
+std::string discoverCpu(const DiscoveryContext &Ctx,
+                        std::vector<std::unique_ptr<Device>> &Out) {
+  Out.push_back(makeCpuDevice(Ctx.Pool));
+  return "";
+}
+
+std::vector<std::string> splitList(const std::string &Text) {
+  std::vector<std::string> Items;
+  size_t Start = 0;
+  while (Start <= Text.size()) {
+    size_t Comma = std::min(Text.find(',', Start), Text.size());
+    std::string Item = Text.substr(Start, Comma - Start);
+    Item.erase(0, Item.find_first_not_of(" \t"));
+    Item.erase(Item.find_last_not_of(" \t") + 1);
+    if (!Item.empty() &&
+        std::find(Items.begin(), Items.end(), Item) == Items.end())
+      Items.push_back(Item);
+    Start = Comma + 1;
+  }
+  return Items;
+}
+
+} // namespace
+
+const std::vector<DeviceKind> &hpvm::rt::deviceKinds() {
+  // One line per kind; GPU kinds register here when they land.
+  static const std::vector<DeviceKind> Kinds = {
+      {"cpu", discoverCpu},
+  };
+  return Kinds;
+}
+
+Discovery hpvm::rt::discoverDevices(const DiscoveryContext &Ctx,
+                                    const std::string &Requested, bool Strict) {
+  Discovery D;
+  std::vector<std::string> Wanted = splitList(Requested);
+  std::string KnownNames;
+  for (const DeviceKind &K : deviceKinds())
+    KnownNames += (KnownNames.empty() ? "" : ", ") + std::string(K.Name);
+
+  std::vector<std::string> Missing;
+  for (const std::string &Name : Wanted) {
+    bool Known =
+        std::any_of(deviceKinds().begin(), deviceKinds().end(),
+                    [&](const DeviceKind &K) { return Name == K.Name; });
+    if (!Known)
+      Missing.push_back("'" + Name + "' is not a device kind of this hpvm-rt " +
+                        "(it has: " + KnownNames + ")");
+  }
+  for (const DeviceKind &K : deviceKinds()) {
+    if (!Wanted.empty() &&
+        std::find(Wanted.begin(), Wanted.end(), K.Name) == Wanted.end())
+      continue;
+    size_t Before = D.Devices.size();
+    std::string Why = K.Discover(Ctx, D.Devices);
+    if (D.Devices.size() != Before || Wanted.empty())
+      continue;
+    Missing.push_back("'" + std::string(K.Name) + "' has no device" +
+                      (Why.empty() ? std::string() : ": " + Why));
+  }
+
+  for (const std::string &M : Missing) {
+    if (Strict)
+      D.Error += (D.Error.empty() ? "" : "; ") + M;
+    else
+      D.Notes.push_back("HPVM_DEVICES: " + M);
+  }
+  if (!D.Error.empty())
+    D.Error = "HPVM_DEVICES_STRICT: requested devices are missing: " + D.Error;
+  return D;
+}

@@ -1,0 +1,372 @@
+//===- Executor.cpp - Running a graph plan --------------------------------===//
+//
+// The children of an internal node run as a dataflow: a child's count of
+// unfinished predecessors is set when the frame starts, and whoever finishes
+// the last predecessor runs it. The thread that finishes a child carries on
+// with one newly ready successor itself and hands the others to the pool, so
+// a chain of dependent children runs on one thread without queueing, and
+// independent ones spread over the pool. The frame's own thread waits for
+// the last child by helping the pool rather than blocking.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+#include "PlanBuilder.h"
+
+#include "hpvm/rt/Clock.h"
+#include "hpvm/rt/Error.h"
+#include "hpvm/rt/Runtime.h"
+#include "hpvm/rt/Stats.h"
+
+#include <cstring>
+
+using namespace hpvm;
+using namespace hpvm::rt;
+
+namespace {
+
+/// An array that lives on the stack unless it is unusually long, so that a
+/// launch allocates nothing for ordinary nodes.
+template <typename T, size_t N> class SmallArray {
+public:
+  explicit SmallArray(size_t Size)
+      : Ptr(Size <= N ? Inline : (Heap.reset(new T[Size]), Heap.get())) {}
+  T &operator[](size_t I) { return Ptr[I]; }
+  T *data() { return Ptr; }
+
+private:
+  T Inline[N];
+  std::unique_ptr<T[]> Heap;
+  T *Ptr;
+};
+
+int64_t readInteger(const void *V, ScalarType T) {
+  switch (T) {
+  case ScalarType::I1:
+    return *static_cast<const uint8_t *>(V) & 1;
+  case ScalarType::I8:
+    return *static_cast<const int8_t *>(V);
+  case ScalarType::I16: {
+    int16_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  case ScalarType::I32: {
+    int32_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  default: {
+    int64_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  }
+}
+
+uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args,
+                    const char *What, unsigned Which) {
+  if (E.isConstant())
+    return E.value();
+  unsigned K = E.paramIndex();
+  const Param &Prm = P.N->Params[K];
+  if (!Args[K])
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  "node '" + P.Path + "': the argument for parameter '" +
+                      Prm.Name + "' is NULL");
+  int64_t V = readInteger(Args[K], Prm.Type);
+  if (V < 0)
+    throw RtError(HPVM_ERR_BAD_VALUE,
+                  "node '" + P.Path + "': " + What + std::to_string(Which) +
+                      " is parameter '" + Prm.Name +
+                      "' = " + std::to_string(V) + ", which is negative");
+  return static_cast<uint64_t>(V);
+}
+
+/// Dims[0..2] (missing ones 1) and the number of instances.
+uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
+  Dims[0] = Dims[1] = Dims[2] = 1;
+  uint64_t Instances = 1;
+  const std::vector<Extent> &D = P.N->Dims;
+  for (unsigned I = 0, E = static_cast<unsigned>(D.size()); I != E; ++I) {
+    Dims[I] = evalExtent(P, D[I], Args, "dim ", I);
+    if (__builtin_mul_overflow(Instances, Dims[I], &Instances))
+      throw RtError(HPVM_ERR_BAD_VALUE,
+                    "node '" + P.Path +
+                        "': the number of instances overflows 64 bits");
+  }
+  return Instances;
+}
+
+void *bufferPointer(void *const *Args, unsigned K) {
+  void *Host;
+  std::memcpy(&Host, Args[K], sizeof(Host));
+  return Host;
+}
+
+} // namespace
+
+Executor::Executor(Runtime &RT)
+    : RT(RT), Pool(RT.pool()), Coh(RT.coherence()), TheTrace(RT.trace()) {}
+
+void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
+  const NodePlan &Root = *G.Root;
+  // The root's outputs go nowhere, but a leaf still writes them.
+  size_t NumOuts = Root.N->Outputs.size();
+  SmallArray<uint64_t, 4> Scratch(NumOuts);
+  SmallArray<void *, 4> Outs(NumOuts);
+  for (size_t I = 0; I != NumOuts; ++I)
+    Outs[I] = &Scratch[I];
+  try {
+    runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
+  } catch (const RtError &E) {
+    Ctx.fail(E.code(), E.what());
+  } catch (const std::exception &E) {
+    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+  }
+}
+
+void Executor::runNode(const NodePlan &P, void *const *Args, void *const *Outs,
+                       const uint64_t *OuterIds, LaunchContext &Ctx) {
+  if (P.N->isLeaf())
+    runLeaf(P, Args, Outs, OuterIds, Ctx);
+  else
+    runInternal(P, Args, Outs, OuterIds, Ctx);
+}
+
+void Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+                       const uint64_t *OuterIds, LaunchContext &Ctx) {
+  KernelLaunch L;
+  uint64_t Instances = evalDims(P, Args, L.Dims);
+
+  size_t NumBuffers = P.BufferParams.size();
+  // Byte sizes are needed only when coherence or the scheduler looks.
+  SmallArray<BufferUse, 8> Uses(NumBuffers);
+  bool HaveUses = false;
+  auto FillUses = [&] {
+    if (HaveUses)
+      return;
+    for (size_t I = 0; I != NumBuffers; ++I) {
+      unsigned K = P.BufferParams[I];
+      const Param &Prm = P.N->Params[K];
+      if (!Args[K])
+        throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                      "node '" + P.Path + "': the argument for buffer '" +
+                          Prm.Name + "' is NULL");
+      Uses[I] = BufferUse{bufferPointer(Args, K),
+                          evalExtent(P, Prm.Bytes, Args, "byte size of #", K),
+                          Prm.Mode};
+    }
+    HaveUses = true;
+  };
+
+  Scheduler *Sched = nullptr;
+  ScheduleQuery Q;
+  size_t Choice = 0;
+  if (P.Candidates.size() > 1) {
+    FillUses();
+    Q.LeafId = P.LeafId;
+    Q.Path = P.Path.c_str();
+    Q.Candidates = P.Candidates.data();
+    Q.NumCandidates = P.Candidates.size();
+    Q.Instances = Instances;
+    Q.Buffers = Uses.data();
+    Q.NumBuffers = NumBuffers;
+    Sched = &RT.scheduler();
+    Choice = Sched->choose(Q);
+    if (Choice >= P.Candidates.size())
+      Choice = 0;
+  }
+  const Candidate &C = P.Candidates[Choice];
+  Device &D = *C.Dev;
+
+  L.Leaf = P.N;
+  L.Path = P.Path.c_str();
+  L.Artifact = C.Artifact;
+  L.Args = Args;
+  L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
+  L.OuterIds = OuterIds;
+  L.OuterLevels = P.Depth;
+
+  // Off the host, or with copies elsewhere, buffers go through coherence
+  // and the leaf gets pointers to this device's copies.
+  size_t NumParams = P.N->Params.size();
+  SmallArray<void *, 16> DevArgs(NumParams);
+  SmallArray<void *, 16> DevPtrs(NumParams);
+  try {
+    // A launch of no instances touches no data: nothing to make coherent.
+    if (Instances && (D.memorySpace() != HostSpace || !Coh.idle())) {
+      FillUses();
+      for (size_t I = 0; I != NumParams; ++I)
+        DevArgs[I] = Args[I];
+      for (size_t I = 0; I != NumBuffers; ++I) {
+        unsigned K = P.BufferParams[I];
+        DevPtrs[K] = Coh.acquire(Ctx.Buffers, Uses[I].Host, Uses[I].Bytes, D,
+                                 Uses[I].Mode);
+        DevArgs[K] = &DevPtrs[K];
+      }
+      L.Args = DevArgs.data();
+    }
+
+    uint64_t Start = nowNanos();
+    if (Instances) {
+      LaunchToken Token;
+      D.launch(L, Token);
+      D.wait(Token);
+    }
+    uint64_t End = nowNanos();
+    C.History->record(Instances, End - Start);
+    if (TheTrace.enabled())
+      TheTrace.record(*C.History, Start, End, Instances);
+    if (Sched)
+      Sched->finished(Q, Choice, End - Start);
+  } catch (...) {
+    if (Sched)
+      Sched->finished(Q, Choice, 0);
+    throw;
+  }
+}
+
+void Executor::bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
+                         LaunchContext &Ctx) {
+  const NodePlan &P = F.P;
+  F.X = this;
+  F.Ctx = &Ctx;
+  for (size_t I = 0, E = P.ArgSources.size(); I != E; ++I) {
+    const ArgSource &A = P.ArgSources[I];
+    switch (A.From) {
+    case ArgSource::Parent:
+      F.ChildArgs[I] = Args[A.Index];
+      break;
+    case ArgSource::Constant:
+      F.ChildArgs[I] = const_cast<uint64_t *>(&P.Constants[A.Index]);
+      break;
+    case ArgSource::Slot:
+      F.ChildArgs[I] = &F.Slots[A.Index];
+      break;
+    }
+  }
+  if (P.Depth)
+    std::memcpy(F.OuterIds.data() + 3, OuterIds,
+                3 * P.Depth * sizeof(uint64_t));
+  for (unsigned C = 0, E = static_cast<unsigned>(P.Children.size()); C != E;
+       ++C) {
+    Frame::ChildTask &T = F.Tasks[C];
+    T.Job.Fn = taskEntry;
+    T.Job.Ctx = &T;
+    T.F = &F;
+    T.Child = C;
+  }
+}
+
+void Executor::runInternal(const NodePlan &P, void *const *Args,
+                           void *const *Outs, const uint64_t *OuterIds,
+                           LaunchContext &Ctx) {
+  uint64_t Dims[3];
+  uint64_t Instances = evalDims(P, Args, Dims);
+  uint64_t Start = nowNanos();
+
+  if (!P.Children.empty() && Instances) {
+    if (!P.Replicated) {
+      Frame *F = P.takeFrame();
+      bindFrame(*F, Args, OuterIds, Ctx);
+      F->OuterIds[0] = F->OuterIds[1] = F->OuterIds[2] = 0;
+      runFrame(*F);
+      // Outputs are passed on only when the children produced them.
+      if (!Ctx.Failed.load(std::memory_order_relaxed))
+        for (size_t K = 0, E = P.OutputSlots.size(); K != E; ++K)
+          std::memcpy(Outs[K], &F->Slots[P.OutputSlots[K]],
+                      typeSize(P.N->Outputs[K].Type));
+      P.returnFrame(F);
+    } else {
+      // Each chunk of instances reuses one frame; instances run their
+      // child graphs concurrently across chunks.
+      uint64_t Grain = std::max<uint64_t>(1, Instances / (Pool.size() * 4));
+      Pool.parallelFor(Instances, Grain, [&](uint64_t Begin, uint64_t End) {
+        Frame *F = nullptr;
+        try {
+          F = P.takeFrame();
+          bindFrame(*F, Args, OuterIds, Ctx);
+          for (uint64_t I = Begin; I != End; ++I) {
+            if (Ctx.Failed.load(std::memory_order_relaxed))
+              break;
+            F->OuterIds[0] = I / (Dims[1] * Dims[2]);
+            F->OuterIds[1] = I / Dims[2] % Dims[1];
+            F->OuterIds[2] = I % Dims[2];
+            runFrame(*F);
+          }
+        } catch (const RtError &E) {
+          Ctx.fail(E.code(), E.what());
+        } catch (const std::exception &E) {
+          Ctx.fail(HPVM_ERR_DEVICE, E.what());
+        }
+        if (F)
+          P.returnFrame(F);
+      });
+    }
+  }
+
+  uint64_t End = nowNanos();
+  P.Stats->record(Instances, End - Start);
+  if (TheTrace.enabled())
+    TheTrace.record(*P.Stats, Start, End, Instances);
+}
+
+void Executor::runFrame(Frame &F) {
+  const NodePlan &P = F.P;
+  unsigned N = static_cast<unsigned>(P.Children.size());
+  F.Done.store(0, std::memory_order_relaxed);
+  for (unsigned C = 0; C != N; ++C)
+    F.Remaining[C].store(P.PredCount[C], std::memory_order_relaxed);
+  for (size_t I = 1, E = P.Roots.size(); I < E; ++I)
+    Pool.submit(F.Tasks[P.Roots[I]].Job);
+  runChain(F, P.Roots[0]);
+  Pool.waitFor(F.Done, N);
+}
+
+void Executor::taskEntry(void *Task, uint64_t, uint64_t) {
+  auto &T = *static_cast<Frame::ChildTask *>(Task);
+  T.F->X->runChain(*T.F, T.Child);
+}
+
+void Executor::runChain(Frame &F, unsigned Child) {
+  ThreadPool &Pool = this->Pool;
+  unsigned N = static_cast<unsigned>(F.P.Children.size());
+  while (true) {
+    runChild(F, Child);
+    int Next = -1;
+    for (unsigned S : F.P.Succ[Child]) {
+      if (F.Remaining[S].fetch_sub(1, std::memory_order_acq_rel) != 1)
+        continue;
+      if (Next < 0)
+        Next = static_cast<int>(S);
+      else
+        Pool.submit(F.Tasks[S].Job);
+    }
+    // The frame's owner may return as soon as Done reaches N, and F with
+    // it; touch F after this only while a successor is still to run.
+    if (F.Done.fetch_add(1) + 1 == N)
+      Pool.notifyWaiters();
+    if (Next < 0)
+      return;
+    Child = static_cast<unsigned>(Next);
+  }
+}
+
+void Executor::runChild(Frame &F, unsigned Child) {
+  LaunchContext &Ctx = *F.Ctx;
+  // After a failure the rest of the graph is skipped, but still counted,
+  // so that every frame finishes.
+  if (Ctx.Failed.load(std::memory_order_relaxed))
+    return;
+  const NodePlan &P = F.P;
+  const NodePlan &C = *P.Children[Child];
+  try {
+    runNode(C, F.ChildArgs.data() + P.ParamBase[Child],
+            F.ChildOuts.data() + P.OutBase[Child], F.OuterIds.data(), Ctx);
+  } catch (const RtError &E) {
+    Ctx.fail(E.code(), E.what());
+  } catch (const std::exception &E) {
+    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+  }
+}

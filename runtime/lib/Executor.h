@@ -1,0 +1,50 @@
+//===- Executor.h - Running a graph plan ------------------------*- C++ -*-===//
+//
+// Runs one launch of a graph: internal nodes start a child when every
+// incoming dependency and value edge is done, and run independent children
+// at the same time as tasks on the thread pool; replicated internal nodes
+// run their child graph once per instance; leaves go to the device the
+// scheduler picks, with their buffers made coherent there first.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_LIB_EXECUTOR_H
+#define HPVM_RT_LIB_EXECUTOR_H
+
+#include "Plan.h"
+
+namespace hpvm::rt {
+
+class Runtime;
+class Trace;
+
+class Executor {
+public:
+  explicit Executor(Runtime &RT);
+
+  /// Runs G with root arguments Args. Failures are recorded in Ctx (the
+  /// first one wins, later work is skipped), never thrown.
+  void run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx);
+
+private:
+  Runtime &RT;
+  ThreadPool &Pool;
+  Coherence &Coh;
+  Trace &TheTrace;
+
+  void runNode(const NodePlan &P, void *const *Args, void *const *Outs,
+               const uint64_t *OuterIds, LaunchContext &Ctx);
+  void runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+               const uint64_t *OuterIds, LaunchContext &Ctx);
+  void runInternal(const NodePlan &P, void *const *Args, void *const *Outs,
+                   const uint64_t *OuterIds, LaunchContext &Ctx);
+  void bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
+                 LaunchContext &Ctx);
+  void runFrame(Frame &F);
+  void runChain(Frame &F, unsigned Child);
+  void runChild(Frame &F, unsigned Child);
+  static void taskEntry(void *Task, uint64_t, uint64_t);
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_LIB_EXECUTOR_H

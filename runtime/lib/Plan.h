@@ -1,0 +1,145 @@
+//===- Plan.h - What a launch of a graph needs, computed once ---*- C++ -*-===//
+//
+// A plan is a graph turned into what the executor indexes directly: where
+// each child parameter comes from, the dependency counts and successors of
+// each child, storage for constants, and (per device set) the candidates of
+// each leaf. Everything here is built when a program is loaded, so that a
+// launch parses and looks up nothing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_LIB_PLAN_H
+#define HPVM_RT_LIB_PLAN_H
+
+#include "hpvm/ir/Graph.h"
+#include "hpvm/rt/Coherence.h"
+#include "hpvm/rt/Scheduler.h"
+#include "hpvm/rt/ThreadPool.h"
+#include "hpvm/rt/hpvm_rt.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hpvm::rt {
+
+class Executor;
+struct Frame;
+struct NodeStats;
+
+/// Where a child's parameter value lives while its parent runs.
+struct ArgSource {
+  enum Kind : uint8_t { Parent, Constant, Slot };
+  Kind From = Parent;
+  /// Parent: the parent's parameter; Constant: index into
+  /// NodePlan::Constants; Slot: index into the frame's output slots.
+  unsigned Index = 0;
+};
+
+struct NodePlan {
+  NodePlan();
+  ~NodePlan();
+
+  const Node *N = nullptr;
+  std::string Path;
+  /// 0 for the root; also the number of outer id levels a leaf receives.
+  unsigned Depth = 0;
+  bool Replicated = false; // has dims
+
+  // --- Leaves ---------------------------------------------------------------
+  unsigned LeafId = 0;
+  /// The program's artifacts for this leaf, in the program's order.
+  std::vector<const hpvm_artifact *> Artifacts;
+  /// (artifact, device) pairs for the runtime's current devices.
+  std::vector<Candidate> Candidates;
+  std::vector<unsigned> BufferParams;
+
+  // --- Internal nodes -------------------------------------------------------
+  NodeStats *Stats = nullptr; // as run by the executor ("host")
+  std::vector<std::unique_ptr<NodePlan>> Children;
+  /// Child c's parameters are ArgSources[ParamBase[c] ...], its outputs
+  /// frame slots OutBase[c] ...
+  std::vector<unsigned> ParamBase, OutBase;
+  unsigned NumSlots = 0;
+  std::vector<ArgSource> ArgSources;
+  /// Constant bindings, each in its parameter's type at the slot's start.
+  std::vector<uint64_t> Constants;
+  /// Incoming dependency and value edges per child (duplicates merged),
+  /// successors per child, and the children with no predecessor.
+  std::vector<unsigned> PredCount;
+  std::vector<std::vector<unsigned>> Succ;
+  std::vector<unsigned> Roots;
+  /// Per output of this node: the slot holding it when the children finish.
+  std::vector<unsigned> OutputSlots;
+
+  /// Frames of finished executions, reused to avoid allocating per launch.
+  Frame *takeFrame() const;
+  void returnFrame(Frame *F) const;
+
+private:
+  mutable std::mutex FrameM;
+  mutable std::vector<std::unique_ptr<Frame>> FreeFrames;
+};
+
+struct GraphPlan {
+  std::string Name;
+  const Graph *G = nullptr;
+  std::unique_ptr<NodePlan> Root;
+  /// Set when the graph uses something the executor cannot run yet.
+  std::string Unsupported;
+  std::vector<NodePlan *> Leaves;
+
+  /// Candidates are for the device set of this generation (0: never built);
+  /// NoDevice says which leaf has none.
+  std::mutex CandidatesM;
+  std::atomic<uint64_t> Generation{0};
+  std::string NoDevice;
+};
+
+/// The state of one hpvm_launch shared by everything it runs.
+struct LaunchContext {
+  Coherence::LaunchSet Buffers;
+  std::atomic<bool> Failed{false};
+  std::mutex M;
+  hpvm_status Code = HPVM_OK;
+  std::string Message;
+
+  /// Keeps the first failure; later work is skipped.
+  void fail(hpvm_status C, const std::string &Msg) {
+    std::lock_guard<std::mutex> L(M);
+    if (Code == HPVM_OK) {
+      Code = C;
+      Message = Msg;
+    }
+    Failed.store(true, std::memory_order_relaxed);
+  }
+};
+
+/// One execution of an internal node's child graph: one instance of it.
+struct Frame {
+  struct ChildTask {
+    ThreadPool::Job Job;
+    Frame *F = nullptr;
+    unsigned Child = 0;
+  };
+
+  explicit Frame(const NodePlan &P);
+
+  const NodePlan &P;
+  Executor *X = nullptr;
+  LaunchContext *Ctx = nullptr;
+  std::atomic<unsigned> Done{0};
+  std::unique_ptr<std::atomic<unsigned>[]> Remaining;
+  std::unique_ptr<ChildTask[]> Tasks;
+  std::vector<uint64_t> Slots; // child outputs
+  std::vector<void *> ChildArgs;
+  std::vector<void *> ChildOuts;
+  /// This instance's ids, then the node's own outer ids: what its children
+  /// receive as outer_ids.
+  std::vector<uint64_t> OuterIds;
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_LIB_PLAN_H

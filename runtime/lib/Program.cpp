@@ -1,0 +1,144 @@
+//===- Program.cpp - A loaded hpvm_program_desc ---------------------------===//
+
+#include "Program.h"
+#include "PlanBuilder.h"
+
+#include "hpvm/ir/GraphText.h"
+#include "hpvm/ir/GraphVerifier.h"
+
+#include <cstdio>
+#include <map>
+
+using namespace hpvm;
+using namespace hpvm::rt;
+
+namespace {
+
+struct LoadFailure {
+  std::string Message;
+};
+
+[[noreturn]] void bad(const std::string &Message) {
+  throw LoadFailure{Message};
+}
+
+std::string targetName(uint32_t Target) {
+  if (Target && !(Target & (Target - 1)) && (Target & AllTargets))
+    return targetsToString(Target);
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "0x%x", Target);
+  return Buf;
+}
+
+} // namespace
+
+std::unique_ptr<Program> Program::load(const hpvm_program_desc &D, Stats &S,
+                                       std::atomic<unsigned> &NextLeafId) {
+  auto P = std::unique_ptr<Program>(new Program());
+  P->Desc = D;
+  try {
+    P->loadOrThrow(D, S, NextLeafId);
+  } catch (const LoadFailure &E) {
+    P->LoadError = "bad program: " + E.Message;
+  } catch (const std::exception &E) {
+    P->LoadError = std::string("bad program: ") + E.what();
+  }
+  if (!P->LoadError.empty()) {
+    P->ByName.clear();
+    P->Plans.clear();
+    P->Graphs.clear();
+  }
+  return P;
+}
+
+void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
+                          std::atomic<unsigned> &NextLeafId) {
+  if (D.abi_version != HPVM_RT_ABI_VERSION)
+    bad("ABI version " + std::to_string(D.abi_version) +
+        ", but this hpvm-rt implements version " +
+        std::to_string(HPVM_RT_ABI_VERSION));
+  if (!D.graphs)
+    bad("the graph text is NULL");
+  if (D.num_artifacts && !D.artifacts)
+    bad(std::to_string(D.num_artifacts) + " artifacts, but artifacts is NULL");
+
+  try {
+    Graphs = readGraphText(D.graphs);
+  } catch (const GraphError &E) {
+    bad(E.what());
+  }
+
+  for (const Graph &G : Graphs) {
+    if (G.name().empty())
+      bad("a graph has an empty name");
+    if (!ByName.emplace(G.name(), nullptr).second)
+      bad("two graphs are named '" + G.name() + "'");
+    std::vector<GraphDiagnostic> Diags = verifyGraph(G);
+    if (Diags.empty())
+      continue;
+    std::string Message = "graph '" + G.name() + "' is not well formed:";
+    for (const GraphDiagnostic &Diag : Diags)
+      Message += "\n  " + Diag.str();
+    bad(Message);
+  }
+
+  // Every graph verified, so the builder may follow every index.
+  std::map<std::string, NodePlan *, std::less<>> LeafByPath;
+  for (const Graph &G : Graphs) {
+    Plans.push_back(buildGraphPlan(G, S, NextLeafId));
+    GraphPlan *Plan = Plans.back().get();
+    ByName[Plan->Name] = Plan;
+    for (NodePlan *Leaf : Plan->Leaves)
+      LeafByPath[Leaf->Path] = Leaf;
+  }
+
+  // The path of each internal node too, to tell "not a leaf" from "unknown".
+  std::map<std::string, bool, std::less<>> AnyPath;
+  for (const Graph &G : Graphs)
+    forEachNode(G.root(),
+                [&](const Node &N) { AnyPath[N.path()] = N.isLeaf(); });
+
+  // (leaf, target) -> artifact index, to report duplicates.
+  std::map<std::pair<const NodePlan *, uint32_t>, unsigned> Seen;
+  for (uint32_t I = 0; I != D.num_artifacts; ++I) {
+    const hpvm_artifact &A = D.artifacts[I];
+    std::string Which = "artifact #" + std::to_string(I);
+    if (!A.node)
+      bad(Which + " names no node");
+    Which += " (node '" + std::string(A.node) + "')";
+    auto It = LeafByPath.find(std::string_view(A.node));
+    if (It == LeafByPath.end()) {
+      if (AnyPath.count(std::string_view(A.node)))
+        bad(Which + " is for an internal node; only leaves have artifacts");
+      bad(Which + " is for a node that no graph has");
+    }
+    NodePlan &Leaf = *It->second;
+    if (!A.target || (A.target & (A.target - 1)) || !(A.target & AllTargets))
+      bad(Which + " has target " + targetName(A.target) +
+          "; it must be exactly one of " + targetsToString(AllTargets));
+    if (!(A.target & Leaf.N->Targets))
+      bad(Which + " is for target " + targetName(A.target) +
+          ", which the node does not allow (it allows " +
+          (Leaf.N->Targets ? targetsToString(Leaf.N->Targets) : "none") + ")");
+    if (A.target == HPVM_TARGET_CPU && !A.cpu_fn)
+      bad(Which + " is for the CPU but has no cpu_fn");
+    auto [Prev, New] = Seen.emplace(std::make_pair(&Leaf, A.target), I);
+    if (!New)
+      bad(Which + " is a second " + targetName(A.target) +
+          " artifact for the node (the first is #" +
+          std::to_string(Prev->second) + ")");
+    Leaf.Artifacts.push_back(&A);
+  }
+}
+
+GraphPlan *Program::find(std::string_view Name) const {
+  auto It = ByName.find(Name);
+  return It == ByName.end() ? nullptr : It->second;
+}
+
+std::string Program::graphNames() const {
+  std::string Names;
+  for (const auto &P : Plans)
+    Names += (Names.empty() ? "" : ", ") + P->Name;
+  return Names.empty() ? "none" : Names;
+}

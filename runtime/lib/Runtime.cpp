@@ -1,0 +1,285 @@
+//===- Runtime.cpp - The process-wide runtime behind the C ABI ------------===//
+//
+// The runtime is created on first use and deliberately never destroyed:
+// worker threads, devices and cached programs must outlive every static
+// destructor that might still launch, and the exit-time trace and stats are
+// written from an atexit handler instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hpvm/rt/Runtime.h"
+#include "Executor.h"
+#include "Program.h"
+
+#include "hpvm/rt/Devices.h"
+#include "hpvm/rt/Error.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+using namespace hpvm;
+using namespace hpvm::rt;
+
+namespace {
+
+const char *env(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V && *V ? V : nullptr;
+}
+
+bool envFlag(const char *Name) {
+  const char *V = env(Name);
+  return V && std::strcmp(V, "0") != 0;
+}
+
+void atExit() {
+  Runtime &RT = Runtime::get();
+  try {
+    RT.trace().flush();
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "hpvm-rt: %s\n", E.what());
+  }
+  if (envFlag("HPVM_STATS"))
+    std::fputs(RT.statsText().c_str(), stderr);
+}
+
+} // namespace
+
+Runtime &Runtime::get() {
+  static Runtime *RT = [] {
+    auto *R = new Runtime();
+    if (R->trace().enabled() || envFlag("HPVM_STATS"))
+      std::atexit(atExit);
+    return R;
+  }();
+  return *RT;
+}
+
+Runtime::Runtime() { configure(); }
+
+Runtime::~Runtime() = default;
+
+void Runtime::fail(hpvm_status Code, std::string Message) {
+  // The first bad setting is the one reported; fixing it reveals the next.
+  if (ConfigCode == HPVM_OK) {
+    ConfigCode = Code;
+    ConfigError = std::move(Message);
+  }
+}
+
+void Runtime::configure() {
+  unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char *V = env("HPVM_NUM_THREADS")) {
+    char *End;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (*End || N == 0 || N > 4096 || *V == '-')
+      fail(HPVM_ERR_CONFIG, std::string("HPVM_NUM_THREADS='") + V +
+                                "' is not a thread count from 1 to 4096");
+    else
+      Threads = static_cast<unsigned>(N);
+  }
+  unsigned SpinMicros = 100;
+  if (const char *V = env("HPVM_SPIN_US")) {
+    char *End;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (*End || *V == '-' || N > 1000000)
+      fail(HPVM_ERR_CONFIG, std::string("HPVM_SPIN_US='") + V +
+                                "' is not a number of microseconds from 0 "
+                                "to 1000000");
+    else
+      SpinMicros = static_cast<unsigned>(N);
+  }
+  Pool = std::make_unique<ThreadPool>(Threads, SpinMicros);
+
+  const char *Policy = env("HPVM_SCHEDULER");
+  Sched = makeScheduler(Policy ? Policy : "hint", Coh);
+  if (!Sched) {
+    fail(HPVM_ERR_CONFIG,
+         std::string("HPVM_SCHEDULER='") + Policy +
+             "' is not a scheduling policy (known: " + schedulerNames() + ")");
+    Sched = makeScheduler("hint", Coh);
+  }
+
+  if (const char *Path = env("HPVM_TRACE"))
+    TheTrace.enable(Path);
+
+  DiscoveryContext DC{
+      *Pool,
+      [](void *Self) { return static_cast<Runtime *>(Self)->newMemorySpace(); },
+      this};
+  const char *Requested = env("HPVM_DEVICES");
+  Discovery Found = discoverDevices(DC, Requested ? Requested : "",
+                                    envFlag("HPVM_DEVICES_STRICT"));
+  Devices = std::move(Found.Devices);
+  Notes = std::move(Found.Notes);
+  if (!Found.Error.empty())
+    fail(HPVM_ERR_NO_DEVICE, Found.Error);
+
+  Exec = std::make_unique<Executor>(*this);
+}
+
+size_t Runtime::numDevices() const {
+  std::lock_guard<std::mutex> L(DevicesM);
+  return Devices.size();
+}
+
+Device &Runtime::device(size_t Index) const {
+  std::lock_guard<std::mutex> L(DevicesM);
+  return *Devices.at(Index);
+}
+
+unsigned Runtime::addDevice(std::unique_ptr<Device> D) {
+  std::lock_guard<std::mutex> L(DevicesM);
+  Devices.push_back(std::move(D));
+  DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
+  return static_cast<unsigned>(Devices.size() - 1);
+}
+
+std::unique_ptr<Device> Runtime::removeDevice(const Device &D) {
+  std::lock_guard<std::mutex> L(DevicesM);
+  for (auto It = Devices.begin(); It != Devices.end(); ++It) {
+    if (It->get() != &D)
+      continue;
+    Coh.dropDevice(D);
+    std::unique_ptr<Device> Removed = std::move(*It);
+    Devices.erase(It);
+    DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
+    return Removed;
+  }
+  return nullptr;
+}
+
+MemorySpace Runtime::newMemorySpace() {
+  return NextSpace.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Runtime::setScheduler(std::unique_ptr<Scheduler> S) {
+  if (S)
+    Sched = std::move(S);
+}
+
+Program &Runtime::program(const hpvm_program_desc &D) {
+  // Launches of one program from one thread, the common case, skip the
+  // shared table.
+  thread_local const hpvm_program_desc *LastDesc = nullptr;
+  thread_local Program *LastProgram = nullptr;
+  thread_local uint64_t LastEpoch = 0;
+  uint64_t Epoch = ProgramEpoch.load(std::memory_order_acquire);
+  if (LastDesc == &D && LastEpoch == Epoch && LastProgram->describes(D))
+    return *LastProgram;
+
+  std::lock_guard<std::mutex> L(ProgramsM);
+  std::unique_ptr<Program> &Slot = Programs[&D];
+  if (Slot && !Slot->describes(D)) {
+    // Another descriptor now lives at this address.
+    Slot.reset();
+    ProgramEpoch.fetch_add(1, std::memory_order_acq_rel);
+  }
+  if (!Slot)
+    Slot = Program::load(D, TheStats, NextLeafId);
+  LastDesc = &D;
+  LastProgram = Slot.get();
+  LastEpoch = ProgramEpoch.load(std::memory_order_acquire);
+  return *Slot;
+}
+
+void Runtime::releaseProgram(const hpvm_program_desc *D) {
+  std::lock_guard<std::mutex> L(ProgramsM);
+  if (Programs.erase(D))
+    ProgramEpoch.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Runtime::prepare(GraphPlan &G) {
+  uint64_t Gen = DeviceGeneration.load(std::memory_order_acquire);
+  if (G.Generation.load(std::memory_order_acquire) != Gen) {
+    std::lock_guard<std::mutex> GL(G.CandidatesM);
+    if (G.Generation.load(std::memory_order_relaxed) != Gen) {
+      std::lock_guard<std::mutex> DL(DevicesM);
+      G.NoDevice.clear();
+      std::string Available;
+      for (size_t I = 0; I != Devices.size(); ++I)
+        Available += (I ? ", " : "") + Devices[I]->name();
+      if (Available.empty())
+        Available = "none";
+      for (NodePlan *Leaf : G.Leaves) {
+        Leaf->Candidates.clear();
+        for (const hpvm_artifact *A : Leaf->Artifacts)
+          for (size_t I = 0; I != Devices.size(); ++I)
+            if (Devices[I]->target() == A->target)
+              Leaf->Candidates.push_back(
+                  Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
+                            &TheStats.entry(Leaf->Path, Devices[I]->name())});
+        if (!Leaf->Candidates.empty() || !G.NoDevice.empty())
+          continue;
+        std::string Targets;
+        for (const hpvm_artifact *A : Leaf->Artifacts)
+          Targets += (Targets.empty() ? "" : ", ") + targetsToString(A->target);
+        G.NoDevice =
+            "no device can run node '" + Leaf->Path + "': " +
+            (Targets.empty() ? std::string("the program has no artifact for it")
+                             : "it has artifacts for " + Targets) +
+            "; available devices: " + Available;
+      }
+      G.Generation.store(Gen, std::memory_order_release);
+    }
+  }
+  if (!G.NoDevice.empty())
+    throw RtError(HPVM_ERR_NO_DEVICE, G.NoDevice);
+}
+
+void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
+                     void *const *Args) {
+  if (!D)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_launch: program is NULL");
+  if (!GraphName)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_launch: graph is NULL");
+  if (ConfigCode != HPVM_OK)
+    throw RtError(ConfigCode, ConfigError);
+
+  Program &P = program(*D);
+  if (!P.loadError().empty())
+    throw RtError(HPVM_ERR_BAD_PROGRAM, P.loadError());
+  GraphPlan *G = P.find(GraphName);
+  if (!G)
+    throw RtError(HPVM_ERR_UNKNOWN_GRAPH,
+                  std::string("unknown graph '") + GraphName +
+                      "'; the program has: " + P.graphNames());
+  if (!G->Unsupported.empty())
+    throw RtError(HPVM_ERR_UNSUPPORTED, G->Unsupported);
+  size_t NumParams = G->Root->N->Params.size();
+  if (NumParams && !Args)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  "hpvm_launch: graph '" + G->Name + "' takes " +
+                      std::to_string(NumParams) +
+                      " arguments, but args is NULL");
+  prepare(*G);
+
+  LaunchContext Ctx;
+  Exec->run(*G, Args, Ctx);
+  if (!Ctx.Buffers.empty()) {
+    try {
+      Coh.release(Ctx.Buffers);
+    } catch (const RtError &E) {
+      Ctx.fail(E.code(), E.what());
+    }
+  }
+  if (Ctx.Code != HPVM_OK)
+    throw RtError(Ctx.Code, Ctx.Message);
+}
+
+std::string Runtime::statsText() {
+  std::string Header = "hpvm-rt stats: scheduler " + std::string(Sched->name());
+  {
+    std::lock_guard<std::mutex> L(DevicesM);
+    Header += "; devices:";
+    for (const auto &D : Devices)
+      Header += " " + D->description();
+    if (Devices.empty())
+      Header += " none";
+  }
+  for (const std::string &N : Notes)
+    Header += "\nnote: " + N;
+  return TheStats.format(Header, Coh);
+}

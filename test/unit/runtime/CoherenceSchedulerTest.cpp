@@ -1,0 +1,298 @@
+//===- CoherenceSchedulerTest.cpp - Memory spaces and device choice -------===//
+
+#include "RuntimeTestSupport.h"
+
+#include "hpvm/rt/Coherence.h"
+#include "hpvm/rt/Devices.h"
+#include "hpvm/rt/Scheduler.h"
+
+using namespace hpvm;
+using namespace hpvm::rttest;
+using rt::Coherence;
+using rt::Runtime;
+
+namespace {
+
+constexpr int N = 1000;
+constexpr int64_t Bytes = N * sizeof(int32_t);
+
+// inc(x, y): y = x + 1
+void incKernel(void *const *Args, void *const *, const uint64_t *,
+               const uint64_t *, uint64_t Begin, uint64_t End) {
+  const int32_t *X = buffer<int32_t>(Args, 0);
+  int32_t *Y = buffer<int32_t>(Args, 1);
+  for (uint64_t I = Begin; I != End; ++I)
+    Y[I] = X[I] + 1;
+}
+// dbl(y, z): z = 2 y
+void doubleKernel(void *const *Args, void *const *, const uint64_t *,
+                  const uint64_t *, uint64_t Begin, uint64_t End) {
+  const int32_t *Y = buffer<int32_t>(Args, 0);
+  int32_t *Z = buffer<int32_t>(Args, 1);
+  for (uint64_t I = Begin; I != End; ++I)
+    Z[I] = 2 * Y[I];
+}
+// add(x, y, w): w = x + y
+void addKernel(void *const *Args, void *const *, const uint64_t *,
+               const uint64_t *, uint64_t Begin, uint64_t End) {
+  const int32_t *X = buffer<int32_t>(Args, 0);
+  const int32_t *Y = buffer<int32_t>(Args, 1);
+  int32_t *W = buffer<int32_t>(Args, 2);
+  for (uint64_t I = Begin; I != End; ++I)
+    W[I] = X[I] + Y[I];
+}
+
+Node &addLeaf(Node &R, const char *Name, TargetMask Targets,
+              std::initializer_list<std::pair<unsigned, Access>> Buffers) {
+  Node &L = R.addLeaf(Name, Name);
+  for (const auto &[Parent, Mode] : Buffers) {
+    unsigned P =
+        L.addBuffer(R.Params[Parent].Name, Mode, Extent::constant(Bytes));
+    R.bind(L, P, Parent);
+  }
+  L.setDims({Extent::constant(N)});
+  L.setTargets(Targets);
+  return L;
+}
+
+TEST(Coherence, CopiesOnlyWhatIsInvalidAndWritesBack) {
+  ScopedDevice Gpu(std::make_unique<FakeDevice>("fake0", HPVM_TARGET_NVPTX));
+  Graph G("coh");
+  Node &R = G.root();
+  for (const char *Name : {"x", "y", "z", "w"})
+    R.addBuffer(Name, Access::InOut, Extent::constant(Bytes));
+  // a on the device, b on the CPU, c on the device again, in that order.
+  Node &A = addLeaf(R, "a", TargetNVPTX, {{0, Access::In}, {1, Access::Out}});
+  Node &B = addLeaf(R, "b", TargetCPU, {{1, Access::In}, {2, Access::Out}});
+  Node &C = addLeaf(R, "c", TargetNVPTX,
+                    {{0, Access::In}, {1, Access::In}, {3, Access::InOut}});
+  R.addDependency(A, B);
+  R.addDependency(B, C);
+  TestProgram P({&G}, {{"coh/a", HPVM_TARGET_NVPTX, incKernel},
+                       {"coh/b", HPVM_TARGET_CPU, doubleKernel},
+                       {"coh/c", HPVM_TARGET_NVPTX, addKernel}});
+
+  std::vector<int32_t> X(N), Y(N, -1), Z(N, -1), W(N, -1);
+  for (int I = 0; I != N; ++I)
+    X[I] = I * 3;
+  int32_t *PX = X.data(), *PY = Y.data(), *PZ = Z.data(), *PW = W.data();
+  Coherence &Coh = Runtime::get().coherence();
+
+  for (int Round = 0; Round != 2; ++Round) {
+    uint64_t Moved = Coh.bytesMoved(), Avoided = Coh.copiesAvoided();
+    uint64_t In = Gpu->BytesIn, Out = Gpu->BytesOut;
+    ASSERT_EQ(P.launch("coh", {&PX, &PY, &PZ, &PW}), HPVM_OK)
+        << hpvm_error_message();
+    for (int I = 0; I != N; ++I) {
+      ASSERT_EQ(Y[I], X[I] + 1);
+      ASSERT_EQ(Z[I], 2 * (X[I] + 1));
+      ASSERT_EQ(W[I], X[I] + X[I] + 1);
+    }
+    // a: x and y in (y is copied in too: an `out` leaf need not write all
+    // of it). b: y back to the host. c: x and y already there, w in. End of
+    // launch: w back.
+    EXPECT_EQ(Coh.bytesMoved() - Moved, 5 * Bytes);
+    EXPECT_EQ(Coh.copiesAvoided() - Avoided, 2u);
+    EXPECT_EQ(Gpu->BytesIn - In, 3 * Bytes);
+    EXPECT_EQ(Gpu->BytesOut - Out, 2 * Bytes);
+    // Host memory is the truth between launches; nothing is left elsewhere.
+    EXPECT_TRUE(Coh.idle());
+    EXPECT_EQ(Gpu->Allocations.load(), Gpu->Frees.load());
+    EXPECT_EQ(Coh.state(PY, Gpu->memorySpace()), Coherence::State::Invalid);
+  }
+  EXPECT_EQ(Gpu->Launches.load(), 4u);
+}
+
+TEST(Coherence, MSIStatesStepByStep) {
+  rt::ThreadPool Pool(1);
+  std::unique_ptr<rt::Device> Cpu = rt::makeCpuDevice(Pool);
+  FakeDevice Gpu("fake-msi", HPVM_TARGET_NVPTX);
+  Coherence Coh;
+  std::vector<int32_t> Data(16, 7);
+  void *Host = Data.data();
+  uint64_t Size = Data.size() * 4;
+  rt::MemorySpace S = Gpu.memorySpace();
+  Coherence::LaunchSet Launch;
+
+  // A buffer only the host has seen needs no entry at all.
+  EXPECT_EQ(Coh.acquire(Launch, Host, Size, *Cpu, Access::InOut), Host);
+  EXPECT_TRUE(Coh.idle());
+  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, S), Size);
+
+  auto *DevCopy =
+      static_cast<int32_t *>(Coh.acquire(Launch, Host, Size, Gpu, Access::In));
+  EXPECT_NE(static_cast<void *>(DevCopy), Host);
+  EXPECT_EQ(DevCopy[3], 7);
+  EXPECT_EQ(Coh.state(Host, S), Coherence::State::Shared);
+  EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Shared);
+  EXPECT_EQ(Coh.bytesMoved(), Size);
+  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, S), 0u);
+
+  // Reading again where the copy is valid moves nothing.
+  EXPECT_EQ(Coh.acquire(Launch, Host, Size, Gpu, Access::In), DevCopy);
+  EXPECT_EQ(Coh.copiesAvoided(), 1u);
+  EXPECT_EQ(Coh.bytesMoved(), Size);
+
+  // Writing on the device invalidates the host copy.
+  Coh.acquire(Launch, Host, Size, Gpu, Access::InOut);
+  DevCopy[3] = 99;
+  EXPECT_EQ(Coh.state(Host, S), Coherence::State::Modified);
+  EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Invalid);
+  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, rt::HostSpace), Size);
+
+  // The host reads: the device's copy comes back, both are shared.
+  EXPECT_EQ(Coh.acquire(Launch, Host, Size, *Cpu, Access::In), Host);
+  EXPECT_EQ(Data[3], 99);
+  EXPECT_EQ(Coh.state(Host, S), Coherence::State::Shared);
+  EXPECT_EQ(Coh.bytesMoved(), 2 * Size);
+
+  // The host writes: the device copy is invalid and would be copied again.
+  Coh.acquire(Launch, Host, Size, *Cpu, Access::Out);
+  Data[3] = 5;
+  EXPECT_EQ(Coh.state(Host, S), Coherence::State::Invalid);
+  EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Modified);
+  EXPECT_EQ(Coh.acquire(Launch, Host, Size, Gpu, Access::InOut), DevCopy);
+  EXPECT_EQ(DevCopy[3], 5);
+  DevCopy[3] = 6;
+  EXPECT_EQ(Coh.bytesMoved(), 3 * Size);
+
+  // The end of the launch brings the modified copy home and frees it.
+  Coh.release(Launch);
+  EXPECT_EQ(Data[3], 6);
+  EXPECT_EQ(Coh.bytesMoved(), 4 * Size);
+  EXPECT_TRUE(Coh.idle());
+  EXPECT_EQ(Gpu.Allocations.load(), 1u);
+  EXPECT_EQ(Gpu.Frees.load(), 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduler policies: a leaf with a CPU and a device artifact.
+//===----------------------------------------------------------------------===//
+
+std::atomic<int> CpuDelayMs{0};
+
+void slowIncKernel(void *const *Args, void *const *Outs, const uint64_t *Dims,
+                   const uint64_t *Ids, uint64_t Begin, uint64_t End) {
+  if (int Ms = CpuDelayMs.load(); Ms && Begin == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(Ms));
+  incKernel(Args, Outs, Dims, Ids, Begin, End);
+}
+
+Graph twoTargetGraph(const char *Name) {
+  Graph G(Name, Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "inc";
+  R.addBuffer("x", Access::In, Extent::constant(Bytes));
+  R.addBuffer("y", Access::Out, Extent::constant(Bytes));
+  R.setDims({Extent::constant(N)});
+  R.setTargets(TargetCPU | TargetNVPTX);
+  return G;
+}
+
+/// Launches Name Times, checking every result, and returns how many of
+/// those launches each device ran.
+std::map<std::string, uint64_t> runTimes(TestProgram &P, const char *Name,
+                                         int Times) {
+  std::map<std::string, uint64_t> Before = launchesByDevice(Name);
+  std::vector<int32_t> X(N), Y(N);
+  for (int Round = 0; Round != Times; ++Round) {
+    for (int I = 0; I != N; ++I) {
+      X[I] = I + Round;
+      Y[I] = -1;
+    }
+    int32_t *PX = X.data(), *PY = Y.data();
+    EXPECT_EQ(P.launch(Name, {&PX, &PY}), HPVM_OK) << hpvm_error_message();
+    for (int I = 0; I != N; ++I)
+      if (Y[I] != X[I] + 1) {
+        ADD_FAILURE() << "wrong result at " << I << " in round " << Round;
+        break;
+      }
+  }
+  std::map<std::string, uint64_t> Delta;
+  for (const auto &[Device, Count] : launchesByDevice(Name))
+    if (Count != Before[Device])
+      Delta[Device] = Count - Before[Device];
+  return Delta;
+}
+
+TEST(Scheduler, HintTakesTheProgramsFirstArtifact) {
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-hint", HPVM_TARGET_NVPTX));
+  ScopedScheduler S("hint");
+  Graph G1 = twoTargetGraph("hint_gpu_first");
+  Graph G2 = twoTargetGraph("hint_cpu_first");
+  TestProgram P({&G1, &G2}, {{"hint_gpu_first", HPVM_TARGET_NVPTX, incKernel},
+                             {"hint_gpu_first", HPVM_TARGET_CPU, incKernel},
+                             {"hint_cpu_first", HPVM_TARGET_CPU, incKernel},
+                             {"hint_cpu_first", HPVM_TARGET_NVPTX, incKernel}});
+  auto GpuFirst = runTimes(P, "hint_gpu_first", 3);
+  auto CpuFirst = runTimes(P, "hint_cpu_first", 3);
+  EXPECT_EQ(GpuFirst, (std::map<std::string, uint64_t>{{"fake-hint", 3}}));
+  EXPECT_EQ(CpuFirst, (std::map<std::string, uint64_t>{{"cpu", 3}}));
+}
+
+TEST(Scheduler, RoundRobinAlternates) {
+  ScopedDevice Gpu(std::make_unique<FakeDevice>("fake-rr", HPVM_TARGET_NVPTX));
+  ScopedScheduler S("round-robin");
+  EXPECT_STREQ(Runtime::get().scheduler().name(), "round-robin");
+  Graph G = twoTargetGraph("rr");
+  TestProgram P({&G}, {{"rr", HPVM_TARGET_CPU, incKernel},
+                       {"rr", HPVM_TARGET_NVPTX, incKernel}});
+  auto Counts = runTimes(P, "rr", 6);
+  EXPECT_EQ(Counts,
+            (std::map<std::string, uint64_t>{{"cpu", 3}, {"fake-rr", 3}}));
+}
+
+TEST(Scheduler, HeftExploresThenPrefersTheFasterDevice) {
+  ScopedScheduler S("heft");
+  // heft's history is the stats; start without any (e.g. under
+  // --gtest_repeat).
+  Runtime::get().stats().reset();
+  {
+    // The device is slow: after trying each once, heft stays on the CPU.
+    ScopedDevice Gpu(std::make_unique<FakeDevice>(
+        "fake-slow", HPVM_TARGET_NVPTX, std::chrono::milliseconds(30)));
+    Graph G = twoTargetGraph("heft_slow_gpu");
+    TestProgram P({&G}, {{"heft_slow_gpu", HPVM_TARGET_CPU, incKernel},
+                         {"heft_slow_gpu", HPVM_TARGET_NVPTX, incKernel}});
+    auto Counts = runTimes(P, "heft_slow_gpu", 8);
+    EXPECT_EQ(Counts,
+              (std::map<std::string, uint64_t>{{"cpu", 7}, {"fake-slow", 1}}));
+  }
+  {
+    // Now the CPU is slow: heft moves to the device.
+    ScopedDevice Gpu(
+        std::make_unique<FakeDevice>("fake-fast", HPVM_TARGET_NVPTX));
+    Graph G = twoTargetGraph("heft_slow_cpu");
+    TestProgram Q({&G}, {{"heft_slow_cpu", HPVM_TARGET_CPU, slowIncKernel},
+                         {"heft_slow_cpu", HPVM_TARGET_NVPTX, incKernel}});
+    CpuDelayMs = 30;
+    auto Counts = runTimes(Q, "heft_slow_cpu", 8);
+    CpuDelayMs = 0;
+    EXPECT_EQ(Counts,
+              (std::map<std::string, uint64_t>{{"cpu", 1}, {"fake-fast", 7}}));
+  }
+}
+
+TEST(Scheduler, UnknownPolicyNames) {
+  EXPECT_EQ(rt::makeScheduler("fifo", Runtime::get().coherence()), nullptr);
+  for (const char *Name : {"hint", "round-robin", "heft"}) {
+    auto S = rt::makeScheduler(Name, Runtime::get().coherence());
+    ASSERT_NE(S, nullptr);
+    EXPECT_STREQ(S->name(), Name);
+  }
+}
+
+TEST(Scheduler, OneCandidateNeedsNoPolicyAndOthersAreIgnored) {
+  // A device of a target the leaf has no artifact for is never used.
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-unused", HPVM_TARGET_SPIRV));
+  ScopedScheduler S("round-robin");
+  Graph G = twoTargetGraph("single_candidate");
+  TestProgram P({&G}, {{"single_candidate", HPVM_TARGET_CPU, incKernel}});
+  auto Counts = runTimes(P, "single_candidate", 4);
+  EXPECT_EQ(Counts, (std::map<std::string, uint64_t>{{"cpu", 4}}));
+  EXPECT_EQ(Gpu->Launches.load(), 0u);
+}
+
+} // namespace

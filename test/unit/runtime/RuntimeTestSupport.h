@@ -1,0 +1,200 @@
+//===- RuntimeTestSupport.h - Programs, devices, JSON for tests -*- C++ -*-===//
+//
+// Tests build graphs with the builder, write them with writeGraphText and
+// pair them with hand-written kernels, exactly as hpvm-clang's output and
+// the Python binding do, then go through the C ABI.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_TEST_RUNTIME_SUPPORT_H
+#define HPVM_TEST_RUNTIME_SUPPORT_H
+
+#include "hpvm/ir/Graph.h"
+#include "hpvm/ir/GraphText.h"
+#include "hpvm/rt/Device.h"
+#include "hpvm/rt/Runtime.h"
+#include "hpvm/rt/hpvm_rt.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hpvm::rttest {
+
+/// Typed access to kernel arguments, following the ABI's convention that
+/// args[i] points to the value (for a buffer: to its data pointer).
+template <typename T> T *buffer(void *const *Args, unsigned I) {
+  return *static_cast<T *const *>(Args[I]);
+}
+template <typename T> T value(void *const *Args, unsigned I) {
+  T V;
+  std::memcpy(&V, Args[I], sizeof(T));
+  return V;
+}
+
+struct ArtifactSpec {
+  std::string Node;
+  uint32_t Target;
+  hpvm_cpu_kernel_fn Fn;
+};
+
+/// A program descriptor with everything it points to.
+class TestProgram {
+public:
+  TestProgram(const std::vector<const Graph *> &Graphs,
+              std::vector<ArtifactSpec> Specs)
+      : TestProgram(writeGraphText(Graphs), std::move(Specs), 0) {}
+
+  TestProgram(const char *Text, std::vector<ArtifactSpec> Specs)
+      : TestProgram(std::string(Text), std::move(Specs), 0) {}
+
+private:
+  // The int only tells this constructor apart: a braced list of two graph
+  // pointers would otherwise also make a std::string.
+  TestProgram(std::string Text, std::vector<ArtifactSpec> Specs, int)
+      : Text(std::move(Text)), Specs(std::move(Specs)) {
+    for (const ArtifactSpec &S : this->Specs) {
+      hpvm_artifact A{};
+      A.node = S.Node.c_str();
+      A.target = S.Target;
+      A.cpu_fn = S.Fn;
+      // Only devices of other targets read code; the fake device does not.
+      A.code = S.Target == HPVM_TARGET_CPU ? nullptr : "fake code";
+      A.code_size = A.code ? 9 : 0;
+      A.entry = "main";
+      Artifacts.push_back(A);
+    }
+    Desc.abi_version = HPVM_RT_ABI_VERSION;
+    Desc.graphs = this->Text.c_str();
+    Desc.num_artifacts = static_cast<uint32_t>(Artifacts.size());
+    Desc.artifacts = Artifacts.data();
+  }
+
+public:
+  ~TestProgram() { hpvm_release_program(&Desc); }
+  TestProgram(const TestProgram &) = delete;
+  TestProgram &operator=(const TestProgram &) = delete;
+
+  int launch(const char *Graph, std::vector<void *> Args) {
+    return hpvm_launch(&Desc, Graph, Args.empty() ? nullptr : Args.data());
+  }
+
+  hpvm_program_desc Desc{};
+  std::string Text;
+
+private:
+  std::vector<ArtifactSpec> Specs;
+  std::vector<hpvm_artifact> Artifacts;
+};
+
+/// A device with its own memory space whose "device memory" is malloc'ed
+/// and whose launches run the artifact's cpu_fn on the calling thread over
+/// the device copies. Results come out right only if coherence moves the
+/// data both ways, which is what tests want to see.
+class FakeDevice final : public rt::Device {
+public:
+  FakeDevice(std::string Name, uint32_t Target,
+             std::chrono::milliseconds Delay = std::chrono::milliseconds(0))
+      : Name(std::move(Name)), Target(Target),
+        Space(rt::Runtime::get().newMemorySpace()), Delay(Delay) {}
+
+  const std::string &name() const override { return Name; }
+  uint32_t target() const override { return Target; }
+  rt::MemorySpace memorySpace() const override { return Space; }
+  void *allocate(size_t Bytes) override {
+    ++Allocations;
+    return std::malloc(Bytes ? Bytes : 1);
+  }
+  void free(void *P) override {
+    ++Frees;
+    std::free(P);
+  }
+  void copyFromHost(void *Dst, const void *Src, size_t Bytes) override {
+    BytesIn += Bytes;
+    std::memcpy(Dst, Src, Bytes);
+  }
+  void copyToHost(void *Dst, const void *Src, size_t Bytes) override {
+    BytesOut += Bytes;
+    std::memcpy(Dst, Src, Bytes);
+  }
+  void launch(const rt::KernelLaunch &L, rt::LaunchToken &T) override {
+    ++Launches;
+    T.Value = 42;
+    L.Artifact->cpu_fn(L.Args, L.Outs, L.Dims, L.OuterIds, 0, L.Dims[0]);
+    if (Delay.count())
+      std::this_thread::sleep_for(Delay);
+  }
+  void wait(rt::LaunchToken &T) override { EXPECT_EQ(T.Value, 42u); }
+  // Fast transfers, so that heft's choices depend on run times alone.
+  double bytesPerSecond() const override { return 1e15; }
+
+  std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
+  std::atomic<uint64_t> BytesIn{0}, BytesOut{0};
+
+private:
+  std::string Name;
+  uint32_t Target;
+  rt::MemorySpace Space;
+  std::chrono::milliseconds Delay;
+};
+
+/// Registers a device for the scope of a test.
+class ScopedDevice {
+public:
+  explicit ScopedDevice(std::unique_ptr<FakeDevice> D) : Dev(D.get()) {
+    rt::Runtime::get().addDevice(std::move(D));
+  }
+  ~ScopedDevice() { rt::Runtime::get().removeDevice(*Dev); }
+  FakeDevice &operator*() const { return *Dev; }
+  FakeDevice *operator->() const { return Dev; }
+
+private:
+  FakeDevice *Dev;
+};
+
+/// Selects a scheduling policy for the scope of a test.
+class ScopedScheduler {
+public:
+  explicit ScopedScheduler(const char *Name) {
+    rt::Runtime &RT = rt::Runtime::get();
+    RT.setScheduler(rt::makeScheduler(Name, RT.coherence()));
+  }
+  ~ScopedScheduler() {
+    rt::Runtime &RT = rt::Runtime::get();
+    RT.setScheduler(rt::makeScheduler("hint", RT.coherence()));
+  }
+};
+
+/// Launches of Path per device, from the runtime's stats.
+std::map<std::string, uint64_t> launchesByDevice(const std::string &Path);
+
+/// A minimal JSON reader, enough to check that traces are well formed and
+/// to look inside them.
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } K = Null;
+  bool B = false;
+  double Num = 0;
+  std::string Str;
+  std::vector<Json> Items;
+  std::vector<std::pair<std::string, Json>> Members;
+
+  const Json *get(const std::string &Key) const {
+    for (const auto &M : Members)
+      if (M.first == Key)
+        return &M.second;
+    return nullptr;
+  }
+};
+
+/// Parses Text; on malformed input returns false with Error set.
+bool parseJson(const std::string &Text, Json &Out, std::string &Error);
+
+} // namespace hpvm::rttest
+
+#endif // HPVM_TEST_RUNTIME_SUPPORT_H
