@@ -1,34 +1,30 @@
 #!/usr/bin/env bash
-# The main job: build the toolchain, extract the image pipeline's three-level
-# dataflow graph with hpvm-opt, print it, render its picture, and run the
-# program it describes (graph form -> PREPARE -> sequential code) against a
-# plain C reference. Outputs land in out/image-pipeline/.
+# The main job: build the toolchain, compile the image pipeline (a
+# three-level dataflow graph written in C with #pragma hpvm) with hpvm-clang,
+# run it on every available device, and show the result check, where each
+# node ran and how long it took. Writes the trace and the DFG picture to
+# out/image-pipeline/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 BUILD=${HPVM_BUILD_DIR:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$BUILD" hpvm-opt
+ninja -C "$BUILD" hpvm-clang hpvm-rt hpvm-opt
 
-HPVM_OPT="$BUILD/hpvm-ir/tools/hpvm-opt/hpvm-opt"
-CLANG=/usr/lib/llvm-19/bin/clang
+HPVM_CLANG="$BUILD/bin/hpvm-clang"
 SRC=examples/image-pipeline
 OUT=out/image-pipeline
 mkdir -p "$OUT"
 
-echo "== verify and extract $SRC/pipeline.ll"
-"$HPVM_OPT" --verify --extract --verify "$SRC/pipeline.ll" -S -o "$OUT/pipeline.graph.ll"
-echo "graph form written to $OUT/pipeline.graph.ll"
-
-echo "== the graph"
-"$HPVM_OPT" --print "$OUT/pipeline.graph.ll" -disable-output | tee "$OUT/pipeline.txt"
-
-echo "== its picture"
-"$HPVM_OPT" --dot "$OUT/pipeline.graph.ll" -disable-output > "$OUT/pipeline.dot"
+echo "== compile $SRC with hpvm-clang"
+"$HPVM_CLANG" -O3 --hpvm-target=cpu --dfg-dot="$OUT/pipeline.dot" \
+  "$SRC/main.c" "$SRC/pipeline.c" -o "$OUT/image-pipeline"
 dot -Tpng "$OUT/pipeline.dot" -o "$OUT/pipeline.png"
-echo "DOT in $OUT/pipeline.dot, picture in $OUT/pipeline.png"
+echo "DFG: $OUT/pipeline.dot, picture: $OUT/pipeline.png"
 
-echo "== run the graph sequentially (PREPARE + strip) against the C reference"
-"$HPVM_OPT" --strip "$OUT/pipeline.graph.ll" -S -o "$OUT/pipeline.seq.ll"
-"$CLANG" -O2 -Wno-override-module "$OUT/pipeline.seq.ll" "$SRC/main.c" -lm -o "$OUT/pipeline"
-"$OUT/pipeline"
+for device in cpu; do
+  echo "== run on $device (HPVM_DEVICES=$device)"
+  HPVM_DEVICES=$device HPVM_DEVICES_STRICT=1 HPVM_STATS=1 \
+    HPVM_TRACE="$OUT/trace-$device.json" "$OUT/image-pipeline" 960 1280
+  echo "trace: $OUT/trace-$device.json (open in chrome://tracing or ui.perfetto.dev)"
+done

@@ -1,6 +1,7 @@
 //===- Devices.cpp - Finding the devices of this machine ------------------===//
 
 #include "hpvm/rt/Devices.h"
+#include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
 
@@ -38,6 +39,12 @@ const std::vector<DeviceKind> &hpvm::rt::deviceKinds() {
   // One line per kind; GPU kinds register here when they land.
   static const std::vector<DeviceKind> Kinds = {
       {"cpu", discoverCpu},
+      {"vulkan",
+       [](const DiscoveryContext &Ctx,
+          std::vector<std::unique_ptr<Device>> &Out) {
+         return discoverVulkanDevices(Ctx, VulkanOptions::fromEnvironment(),
+                                      Out);
+       }},
   };
   return Kinds;
 }
@@ -65,7 +72,13 @@ Discovery hpvm::rt::discoverDevices(const DiscoveryContext &Ctx,
       continue;
     size_t Before = D.Devices.size();
     std::string Why = K.Discover(Ctx, D.Devices);
-    if (D.Devices.size() != Before || Wanted.empty())
+    if (D.Devices.size() != Before) {
+      // Found some, and has something to say (devices it skipped).
+      if (!Why.empty())
+        D.Notes.push_back(std::string(K.Name) + ": " + Why);
+      continue;
+    }
+    if (Wanted.empty())
       continue;
     Missing.push_back("'" + std::string(K.Name) + "' has no device" +
                       (Why.empty() ? std::string() : ": " + Why));

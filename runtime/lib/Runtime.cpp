@@ -13,6 +13,7 @@
 
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
+#include "hpvm/rt/Vulkan.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -108,7 +109,7 @@ void Runtime::configure() {
   DiscoveryContext DC{
       *Pool,
       [](void *Self) { return static_cast<Runtime *>(Self)->newMemorySpace(); },
-      this};
+      this, &TheTrace};
   const char *Requested = env("HPVM_DEVICES");
   Discovery Found = discoverDevices(DC, Requested ? Requested : "",
                                     envFlag("HPVM_DEVICES_STRICT"));
@@ -116,6 +117,10 @@ void Runtime::configure() {
   Notes = std::move(Found.Notes);
   if (!Found.Error.empty())
     fail(HPVM_ERR_NO_DEVICE, Found.Error);
+  // Read whether or not Vulkan was asked for, like every HPVM_* setting.
+  std::string VulkanError = VulkanOptions::fromEnvironment().Error;
+  if (!VulkanError.empty())
+    fail(HPVM_ERR_CONFIG, VulkanError);
 
   Exec = std::make_unique<Executor>(*this);
 }

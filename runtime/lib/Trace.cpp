@@ -51,6 +51,10 @@ void appendJsonString(std::string &Out, const std::string &S) {
   Out += '"';
 }
 
+// Device tracks get thread ids far above the small per-thread numbers, so
+// that they never collide and sort after the host threads.
+constexpr uint32_t FirstDeviceTrack = 1u << 20;
+
 void appendMicros(std::string &Out, uint64_t Nanos) {
   char Buf[40];
   std::snprintf(Buf, sizeof(Buf), "%llu.%03llu",
@@ -81,6 +85,19 @@ void Trace::record(const NodeStats &Node, uint64_t Start, uint64_t End,
   Events.push_back(E);
 }
 
+void Trace::recordDevice(const std::string &Device, const std::string &Name,
+                         uint64_t Start, uint64_t End, uint64_t Instances,
+                         uint64_t Bytes) {
+  std::lock_guard<std::mutex> L(M);
+  unsigned Track = 0;
+  while (Track != Tracks.size() && Tracks[Track] != Device)
+    ++Track;
+  if (Track == Tracks.size())
+    Tracks.push_back(Device);
+  DeviceEvents.push_back(
+      DeviceEvent{Track, Name, Start, End, Instances, Bytes});
+}
+
 std::string Trace::json() const {
   std::lock_guard<std::mutex> L(M);
   std::string Out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
@@ -100,6 +117,33 @@ std::string Trace::json() const {
     Out += ",\"args\":{\"instances\":" + std::to_string(E.Instances) +
            ",\"device\":";
     appendJsonString(Out, E.Node->Device);
+    Out += "}}";
+  }
+  for (size_t T = 0; T != Tracks.size(); ++T) {
+    Out += ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + Pid +
+           ",\"tid\":" + std::to_string(FirstDeviceTrack + T) +
+           ",\"args\":{\"name\":";
+    appendJsonString(Out, Tracks[T] + " (device clock)");
+    Out += "}}";
+  }
+  for (const DeviceEvent &E : DeviceEvents) {
+    const std::string &Device = Tracks[E.Track];
+    Out += ",\n{\"name\":";
+    appendJsonString(Out, E.Name);
+    Out += ",\"cat\":";
+    appendJsonString(Out, Device);
+    Out += ",\"ph\":\"X\",\"ts\":";
+    appendMicros(Out, E.Start >= Origin ? E.Start - Origin : 0);
+    Out += ",\"dur\":";
+    appendMicros(Out, E.End >= E.Start ? E.End - E.Start : 0);
+    Out += ",\"pid\":" + Pid +
+           ",\"tid\":" + std::to_string(FirstDeviceTrack + E.Track);
+    Out += ",\"args\":{\"instances\":" + std::to_string(E.Instances) +
+           ",\"device\":";
+    appendJsonString(Out, Device);
+    Out += ",\"clock\":\"device\"";
+    if (E.Bytes)
+      Out += ",\"bytes\":" + std::to_string(E.Bytes);
     Out += "}}";
   }
   Out += "\n]}\n";
@@ -129,10 +173,12 @@ void Trace::flush() const {
 
 size_t Trace::numEvents() const {
   std::lock_guard<std::mutex> L(M);
-  return Events.size();
+  return Events.size() + DeviceEvents.size();
 }
 
 void Trace::clear() {
   std::lock_guard<std::mutex> L(M);
   Events.clear();
+  DeviceEvents.clear();
+  Tracks.clear();
 }

@@ -15,9 +15,14 @@ config.environment["PATH"] = os.pathsep.join(
 
 config.substitutions.append(("%hpvm-opt", os.path.join(config.hpvm_tools_dir, "hpvm-opt")))
 config.substitutions.append(("%hpvm-backend", os.path.join(config.hpvm_backend_dir, "hpvm-backend")))
+config.substitutions.append(("%hpvm-clang", os.path.join(config.hpvm_bin_dir, "hpvm-clang")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# hpvm-clang can link programs once the runtime is next to it (c-frontend/).
+if os.path.exists(os.path.join(config.hpvm_obj_root, "lib", "libhpvm-rt.a")):
+    config.available_features.add("hpvm-link")
 
 import shutil
 if shutil.which("dot"):

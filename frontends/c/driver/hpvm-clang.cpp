@@ -1,4 +1,5 @@
-//===- hpvm-clang.cpp - The HPVM C compiler driver -------------------------===//
+//===- hpvm-clang.cpp - The HPVM C compiler driver
+//-------------------------===//
 //
 //   hpvm-clang [clang options] [--hpvm-target=cpu,nvptx,spirv]
 //              [-emit-hpvm-ir] [--dfg-dot=FILE] inputs...
@@ -60,6 +61,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -133,6 +135,15 @@ bool Verbose = false;
 
 void handleLLVMDiagnostic(const DiagnosticInfo *Info, void *) {
   const DiagnosticInfo &DI = *Info;
+  // Remarks (-Rpass and the like) are not asked for.
+  if (DI.getSeverity() == DS_Remark || DI.getSeverity() == DS_Note)
+    return;
+  // The CPU backend asks for vectorisation of every kernel loop; a kernel
+  // that cannot be vectorised (atomics, inner loops) still runs correctly,
+  // in parallel, and the user did not ask: no warning.
+  if (const auto *OF = dyn_cast<DiagnosticInfoOptimizationFailure>(&DI))
+    if (OF->getFunction().getName().starts_with("hpvm."))
+      return;
   std::string Text;
   raw_string_ostream OS(Text);
   DiagnosticPrinterRawOStream DP(OS);
@@ -141,6 +152,9 @@ void handleLLVMDiagnostic(const DiagnosticInfo *Info, void *) {
   // HPVM diagnostics end with "\n  at: <instruction> (file:line:col)": the
   // location goes in front, the instruction only with -v.
   std::string Where = Tool, Detail;
+  if (const auto *WL = dyn_cast<DiagnosticInfoOptimizationBase>(&DI))
+    if (WL->isLocationAvailable())
+      Where = WL->getLocationStr();
   size_t At = Text.find("\n  at:");
   if (At != std::string::npos) {
     Detail = Text.substr(At);
@@ -200,6 +214,8 @@ struct Options {
   Mode M = Mode::Link;
   bool EmitHPVMIR = false;
   bool SaveTemps = false;
+  /// -save-temps=obj: next to the output, named after it.
+  bool SaveTempsObj = false;
   std::string Output;
   std::string DfgDot;
   hpvm::TargetMask Targets = 0;
@@ -289,6 +305,14 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     case copt::OPT_help:
       printHelp();
       exit(0);
+    case copt::OPT__version:
+      outs() << "hpvm-clang (HPVM) with Clang " << HPVM_LLVM_VERSION
+             << " libraries\nTarget: " << sys::getDefaultTargetTriple()
+             << "\nHPVM targets: "
+             << (builtTargets() ? hpvm::targetsToString(builtTargets())
+                                : std::string("none"))
+             << "\n";
+      exit(0);
     case copt::OPT_o:
       O.Output = A->getValue();
       break;
@@ -313,8 +337,11 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       O.LinkArgs.push_back("-v");
       break;
     case copt::OPT_save_temps:
+      O.SaveTemps = true;
+      break;
     case copt::OPT_save_temps_EQ:
       O.SaveTemps = true;
+      O.SaveTempsObj = StringRef(A->getValue()) == "obj";
       break;
     case copt::OPT_E:
     case copt::OPT_M:
@@ -332,8 +359,7 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       // step alone; the rest to both (the link step ignores compile flags).
       if (Opt.hasFlag(copt::LinkerInput) || Opt.matches(copt::OPT_L) ||
           Opt.matches(copt::OPT_static) || Opt.matches(copt::OPT_shared) ||
-          Opt.matches(copt::OPT_rdynamic) ||
-          Opt.matches(copt::OPT_nostdlib) ||
+          Opt.matches(copt::OPT_rdynamic) || Opt.matches(copt::OPT_nostdlib) ||
           Opt.matches(copt::OPT_fuse_ld_EQ))
         for (const char *R : Rendered)
           O.LinkArgs.push_back(R);
@@ -348,6 +374,13 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     error() << "no input files\n";
     return std::nullopt;
   }
+  for (const Input &In : O.Inputs)
+    if (In.K != Input::Other && !sys::fs::exists(In.Path)) {
+      error() << "no such file or directory: '" << In.Path << "'\n";
+      OK = false;
+    }
+  if (!OK)
+    return std::nullopt;
   O.Targets = Targets.empty() ? builtTargets() : parseTargetList(Targets);
   if (!Targets.empty() && !O.Targets)
     return std::nullopt;
@@ -429,6 +462,17 @@ bool appendDot(Module &GraphForm, raw_ostream &OS) {
     OS << S.str();
   }
   return true;
+}
+
+/// -save-temps: <input stem>.<what> in the current directory, or with
+/// -save-temps=obj <output without extension>.<what> next to the output.
+std::string tempBase(const Options &O, const Input &In) {
+  if (O.SaveTempsObj && !O.Output.empty()) {
+    SmallString<256> P(O.Output);
+    sys::path::replace_extension(P, "");
+    return P.str().str();
+  }
+  return stem(In.Path);
 }
 
 /// Where the outputs of one input go.
@@ -534,7 +578,7 @@ bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
     hpvm::cfe::FrontendOptions FO;
     FO.SyntaxOnly = O.M == Mode::SyntaxOnly;
     if (O.SaveTemps)
-      FO.SaveRewrittenAs = stem(In.Path) + ".hpvm.c";
+      FO.SaveRewrittenAs = tempBase(O, In) + ".hpvm.c";
     hpvm::cfe::FrontendResult FR =
         hpvm::cfe::compileToRegionForm(*Inv, Ctx, FO);
     if (FO.SyntaxOnly || !FR.M) {
@@ -557,7 +601,7 @@ bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
       return !hpvm::verifyHPVMModule(*M);
   }
 
-  if (O.SaveTemps && !writeModule(*M, stem(In.Path) + ".region.ll", true))
+  if (O.SaveTemps && !writeModule(*M, tempBase(O, In) + ".region.ll", true))
     return false;
 
   if (O.EmitHPVMIR) {
@@ -578,12 +622,40 @@ bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
     return false;
   if (Dot && !appendDot(*M, *Dot))
     return false;
-  if (O.SaveTemps && !writeModule(*M, stem(In.Path) + ".graph.ll", true))
+  if (O.SaveTemps && !writeModule(*M, tempBase(O, In) + ".graph.ll", true))
     return false;
   return emitCode(std::move(M), In, Inv.get(), AddedDebugInfo, Objects);
 }
 
 #if HPVM_HAVE_PROGRAM
+
+/// Kernel wrappers are external symbols named after their graph and node
+/// (hpvm.cpu.<path>), so two files with a graph of the same name would
+/// define the same symbol. The runtime reaches kernels through the program
+/// descriptor, never by name: a suffix unique to this input and its flags
+/// (deterministic, so builds are reproducible) and hidden visibility keep
+/// them apart.
+void makeKernelSymbolsUnique(Module &Host, Module &Kernels, const Input &In,
+                             const Options &O) {
+  SmallString<256> Path(In.Path);
+  sys::fs::make_absolute(Path);
+  std::string Key = Path.str().str();
+  for (const std::string &A : O.CompileArgs)
+    Key += '\0' + A;
+  std::string Suffix = "." + utohexstr(xxh3_64bits(Key), /*LowerCase=*/true);
+  for (Function &F : Kernels) {
+    if (F.isDeclaration() || !F.hasExternalLinkage() ||
+        !F.getName().starts_with(hpvm::CPUWrapperPrefix))
+      continue;
+    std::string Old = F.getName().str();
+    F.setName(Old + Suffix);
+    F.setVisibility(GlobalValue::HiddenVisibility);
+    if (Function *Decl = Host.getFunction(Old)) {
+      Decl->setName(F.getName());
+      Decl->setVisibility(GlobalValue::HiddenVisibility);
+    }
+  }
+}
 
 /// Emits a module with Clang's backend (its -O pipeline and code
 /// generator), as clang would for the same options.
@@ -643,7 +715,9 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
   }
   Module &Host = *Program->Host;
   Module *Kernels = Program->CPUKernels.get();
-  std::string Stem = stem(In.Path);
+  if (Kernels)
+    makeKernelSymbolsUnique(Host, *Kernels, In, O);
+  std::string Stem = O.SaveTemps ? tempBase(O, In) : stem(In.Path);
   if (O.SaveTemps) {
     if (!writeModule(Host, Stem + ".host.ll", true) ||
         (Kernels && !writeModule(*Kernels, Stem + ".kernels.ll", true)))
@@ -751,8 +825,8 @@ bool link(const Options &O, const Resources &R,
   Args.push_back(O.Output.empty() ? "a.out" : O.Output);
   for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
     Args.push_back(R.LibDir + "/" + Lib);
-  for (const char *Flag : {"-lstdc++", "-lpthread", "-ldl", "-lm",
-                           "-Qunused-arguments"})
+  for (const char *Flag :
+       {"-lstdc++", "-lpthread", "-ldl", "-lm", "-Qunused-arguments"})
     Args.push_back(Flag);
   for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
     if (!sys::fs::exists(R.LibDir + "/" + Lib)) {
@@ -789,11 +863,9 @@ int main(int argc, const char **argv) {
   std::unique_ptr<ToolOutputFile> DotFile;
   if (!O->DfgDot.empty()) {
     std::error_code EC;
-    DotFile = std::make_unique<ToolOutputFile>(O->DfgDot, EC,
-                                               sys::fs::OF_Text);
+    DotFile = std::make_unique<ToolOutputFile>(O->DfgDot, EC, sys::fs::OF_Text);
     if (EC) {
-      error() << "cannot write '" << O->DfgDot << "': " << EC.message()
-              << "\n";
+      error() << "cannot write '" << O->DfgDot << "': " << EC.message() << "\n";
       return 1;
     }
   }

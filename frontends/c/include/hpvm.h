@@ -37,6 +37,11 @@
 #ifndef HPVM_H
 #define HPVM_H
 
+#if defined(__GNUC__) || defined(__clang__)
+/* Included into every file hpvm-clang compiles: no warnings of its own. */
+#pragma GCC system_header
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,8 +69,7 @@ enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 #define HPVM_DIMS2(n0, n1) HPVM_TAG_DIMS, 2, (long long)(n0), (long long)(n1)
 #define HPVM_DIMS3(n0, n1, n2)                                                 \
   HPVM_TAG_DIMS, 3, (long long)(n0), (long long)(n1), (long long)(n2)
-#define HPVM_IN(p, bytes)                                                      \
-  HPVM_TAG_IN, (void *)(p), (unsigned long long)(bytes)
+#define HPVM_IN(p, bytes) HPVM_TAG_IN, (void *)(p), (unsigned long long)(bytes)
 #define HPVM_OUT(p, bytes)                                                     \
   HPVM_TAG_OUT, (void *)(p), (unsigned long long)(bytes)
 #define HPVM_INOUT(p, bytes)                                                   \
@@ -80,7 +84,7 @@ enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 void *__hpvm_region_begin(const char *name, ...);
 void __hpvm_region_end(void *handle);
 /* Used by hpvm-clang internally while it reads `#pragma hpvm`. */
-int __hpvm_pragma(int, ...);
+int __hpvm_pragma(int);
 #else
 /* Any other compiler: the sequential program. */
 static inline void *__hpvm_region_begin(const char *name, ...) {

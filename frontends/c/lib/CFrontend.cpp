@@ -6,6 +6,7 @@
 #include "Pragma.h"
 
 #include "hpvm/ir/Passes.h"
+#include "hpvm/ir/RegionForm.h"
 
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -15,11 +16,18 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
 
 using namespace clang;
 
@@ -36,8 +44,7 @@ protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Diags = std::make_unique<Diagnostics>(CI.getDiagnostics());
     // The preprocessor owns the handler.
-    CI.getPreprocessor().AddPragmaHandler(
-        new PragmaHandler(CI, Table, *Diags));
+    CI.getPreprocessor().AddPragmaHandler(new PragmaHandler(CI, Table, *Diags));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -86,6 +93,116 @@ void simplify(llvm::Module &M) {
       FPM.run(F, FAM);
 }
 
+/// EXTRACT names parameters after their SSA values; the temporaries of the
+/// rewritten source come out of SROA as %cond, %mul... Names that say what
+/// they are make graph dumps and DOT readable.
+void nameExtents(llvm::Module &M) {
+  llvm::Function *Entry = M.getFunction(hpvm::RegionEntryName);
+  if (!Entry)
+    return;
+  for (llvm::User *U : Entry->users()) {
+    auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
+    if (!Call)
+      continue;
+    llvm::StringRef Node;
+    if (auto B = Call->getOperandBundle(hpvm::tag::Node))
+      llvm::getConstantStringInfo(B->Inputs[0], Node);
+    Call->setName(Node + ".region");
+    if (auto B = Call->getOperandBundle(hpvm::tag::Dims))
+      for (unsigned K = 0; K < B->Inputs.size(); ++K)
+        if (auto *I = llvm::dyn_cast<llvm::Instruction>(B->Inputs[K]))
+          if (!I->getName().contains(".dim"))
+            I->setName(Node + ".dim" + llvm::Twine(K));
+    for (const char *Tag : {hpvm::tag::In, hpvm::tag::Out, hpvm::tag::InOut})
+      if (auto B = Call->getOperandBundle(Tag))
+        for (unsigned K = 0; K + 1 < B->Inputs.size(); K += 2)
+          if (auto *I = llvm::dyn_cast<llvm::Instruction>(B->Inputs[K + 1]))
+            if (!I->getName().ends_with(".bytes") && B->Inputs[K]->hasName())
+              I->setName(B->Inputs[K]->getName() + ".bytes");
+  }
+}
+
+/// A buffer that is a global array (`static float v[N]`) is a constant in
+/// the IR, and EXTRACT keeps constants as they are, so the kernel would keep
+/// using the host's global instead of its buffer parameter. Naming the
+/// global through an instruction (a zero GEP at the function's entry) used
+/// everywhere in the function makes it an ordinary SSA buffer pointer.
+// TODO: drop once EXTRACT maps global buffers to their parameters itself.
+void localizeGlobalBuffers(llvm::Module &M) {
+  llvm::Function *Entry = M.getFunction(hpvm::RegionEntryName);
+  if (!Entry)
+    return;
+  std::map<llvm::Function *, std::map<llvm::GlobalVariable *, llvm::Value *>>
+      Local;
+  std::vector<llvm::CallInst *> Calls;
+  for (llvm::User *U : Entry->users())
+    if (auto *Call = llvm::dyn_cast<llvm::CallInst>(U))
+      Calls.push_back(Call);
+  for (llvm::CallInst *Call : Calls)
+    for (const char *Tag : {hpvm::tag::In, hpvm::tag::Out, hpvm::tag::InOut})
+      if (auto B = Call->getOperandBundle(Tag))
+        for (unsigned K = 0; K < B->Inputs.size(); K += 2)
+          if (auto *G = llvm::dyn_cast<llvm::GlobalVariable>(
+                  B->Inputs[K].get()->stripPointerCasts()))
+            Local[Call->getFunction()][const_cast<llvm::GlobalVariable *>(G)] =
+                nullptr;
+  for (auto &[F, Globals] : Local) {
+    llvm::BasicBlock &EntryBB = F->getEntryBlock();
+    llvm::Instruction *At = &*EntryBB.getFirstNonPHIOrDbgOrAlloca();
+    for (auto &[G, Addr] : Globals) {
+      llvm::convertUsersOfConstantsToInstructions({G}, F);
+      Addr = llvm::GetElementPtrInst::Create(
+          llvm::Type::getInt8Ty(M.getContext()), G,
+          {llvm::ConstantInt::get(llvm::Type::getInt64Ty(M.getContext()), 0)},
+          G->getName().ltrim('.'), At->getIterator());
+      G->replaceUsesWithIf(Addr, [&](llvm::Use &U) {
+        auto *I = llvm::dyn_cast<llvm::Instruction>(U.getUser());
+        return I && I != Addr && I->getFunction() == F;
+      });
+    }
+  }
+}
+
+/// Code on a pragma line is the rewritten begin marker and the temporaries
+/// before it; their columns mean nothing to the user, so diagnostics about
+/// them point at the pragma's '#'.
+void fixPragmaColumns(llvm::Module &M,
+                      const std::vector<RewrittenFile> &Rewritten) {
+  // Debug info may spell a file relative to the compilation directory.
+  auto Absolute = [](llvm::StringRef Dir, llvm::StringRef File) {
+    llvm::SmallString<256> P(File);
+    if (!llvm::sys::path::is_absolute(P) && !Dir.empty()) {
+      P = Dir;
+      llvm::sys::path::append(P, File);
+    }
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    return P.str().str();
+  };
+  std::map<std::pair<std::string, unsigned>, unsigned> Columns;
+  for (const RewrittenFile &F : Rewritten)
+    for (auto [Line, Col] : F.PragmaLines)
+      Columns[{Absolute("", F.Path), Line}] = Col;
+  if (Columns.empty())
+    return;
+  std::map<const llvm::DIFile *, std::string> Paths;
+  for (llvm::Function &F : M)
+    for (llvm::BasicBlock &BB : F)
+      for (llvm::Instruction &I : BB) {
+        const llvm::DebugLoc &DL = I.getDebugLoc();
+        if (!DL || DL.getInlinedAt())
+          continue;
+        const llvm::DIFile *File = DL->getFile();
+        auto [P, New] = Paths.try_emplace(File);
+        if (New)
+          P->second = Absolute(DL->getDirectory(), DL->getFilename());
+        auto It = Columns.find({P->second, DL.getLine()});
+        if (It != Columns.end() && DL.getCol() != It->second)
+          I.setDebugLoc(llvm::DILocation::get(F.getContext(), DL.getLine(),
+                                              It->second, DL.getScope()));
+      }
+}
+
 } // namespace
 
 FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
@@ -98,8 +215,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
     CI.setInvocation(std::make_shared<CompilerInvocation>(Invocation));
     CI.createDiagnostics();
     CheckAction Check(Rewritten);
-    if (!CI.ExecuteAction(Check) ||
-        CI.getDiagnostics().hasErrorOccurred())
+    if (!CI.ExecuteAction(Check) || CI.getDiagnostics().hasErrorOccurred())
       return Result;
   }
   if (!Opts.SaveRewrittenAs.empty() && !Rewritten.empty()) {
@@ -140,15 +256,24 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   CI.setInvocation(Inv);
   CI.createDiagnostics();
   EmitLLVMOnlyAction Emit(&Ctx);
-  if (!CI.ExecuteAction(Emit) || CI.getDiagnostics().hasErrorOccurred())
+  if (!CI.ExecuteAction(Emit) || CI.getDiagnostics().hasErrorOccurred()) {
+    // The first parse accepted the source, so this is the rewrite's fault.
+    if (!Rewritten.empty())
+      llvm::errs() << "hpvm-clang: note: the source rewritten for "
+                      "'#pragma hpvm' does not compile; this is a bug in "
+                      "hpvm-clang (-save-temps keeps the rewritten source)\n";
     return Result;
+  }
   std::unique_ptr<llvm::Module> M = Emit.takeModule();
   if (!M)
     return Result;
 
+  fixPragmaColumns(*M, Rewritten);
   simplify(*M);
   if (hpvm::lowerMarkers(*M))
     return Result;
+  localizeGlobalBuffers(*M);
+  nameExtents(*M);
   Result.M = std::move(M);
   Result.OK = true;
   return Result;

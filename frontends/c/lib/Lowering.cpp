@@ -40,6 +40,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -103,7 +104,8 @@ struct Reduction {
 struct Node {
   const PragmaInfo *P = nullptr;
   SwitchStmt *Wrapper = nullptr;
-  CallExpr *Call = nullptr;
+  /// The clause expressions of the wrapper, typed.
+  std::vector<Expr *> Args;
   Stmt *S = nullptr;
   FunctionDecl *F = nullptr;
   Node *Parent = nullptr;
@@ -191,8 +193,28 @@ public:
 
   bool TraverseSwitchStmt(SwitchStmt *SW) {
     const PragmaInfo *P = nullptr;
-    auto *Call = dyn_cast_or_null<CallExpr>(
-        SW->getCond() ? SW->getCond()->IgnoreParenImpCasts() : nullptr);
+    // ((void)(arg), ..., __hpvm_pragma(0)): a left-leaning comma chain.
+    std::vector<Expr *> Args;
+    Expr *E = SW->getCond() ? SW->getCond()->IgnoreParenImpCasts() : nullptr;
+    while (auto *Comma = dyn_cast_or_null<BinaryOperator>(E)) {
+      if (Comma->getOpcode() != BO_Comma)
+        break;
+      Expr *Arg = Comma->getRHS()->IgnoreParens();
+      if (auto *Cast = dyn_cast<CStyleCastExpr>(Arg))
+        Arg = Cast->getSubExpr()->IgnoreParens();
+      Args.push_back(Arg);
+      E = Comma->getLHS()->IgnoreParens();
+    }
+    if (auto *Cast = dyn_cast_or_null<CStyleCastExpr>(E)) {
+      Args.push_back(Cast->getSubExpr()->IgnoreParens());
+      E = nullptr;
+    }
+    std::reverse(Args.begin(), Args.end());
+    // The marker call is the last operand, now Args.back().
+    auto *Call = Args.empty() ? dyn_cast_or_null<CallExpr>(E)
+                              : dyn_cast<CallExpr>(Args.back());
+    if (!Args.empty() && Call)
+      Args.pop_back();
     if (Call && Call->getDirectCallee() &&
         Call->getDirectCallee()->getName() == PragmaMarkerName)
       P = Table.find(SW->getSwitchLoc());
@@ -202,7 +224,7 @@ public:
     auto N = std::make_unique<Node>();
     N->P = P;
     N->Wrapper = SW;
-    N->Call = Call;
+    N->Args = std::move(Args);
     N->S = D->getSubStmt();
     N->F = CurF;
     N->Id = Nodes.size();
@@ -234,15 +256,15 @@ bool isMathFunction(StringRef Name) {
   static const llvm::StringSet<> Names = [] {
     llvm::StringSet<> S;
     for (const char *Base :
-         {"acos",  "asin",      "atan",   "atan2",     "cos",    "sin",
-          "tan",   "acosh",     "asinh",  "atanh",     "cosh",   "sinh",
-          "tanh",  "exp",       "exp2",   "expm1",     "log",    "log10",
-          "log1p", "log2",      "logb",   "cbrt",      "sqrt",   "hypot",
-          "pow",   "erf",       "erfc",   "lgamma",    "tgamma", "ceil",
-          "floor", "trunc",     "round",  "nearbyint", "rint",   "lround",
-          "llround", "lrint",   "llrint", "fmod",      "remainder",
-          "fdim",  "fmax",      "fmin",   "fma",       "fabs",   "copysign",
-          "nextafter", "ldexp", "scalbn", "scalbln",   "ilogb"}) {
+         {"acos",    "asin",   "atan",    "atan2",     "cos",       "sin",
+          "tan",     "acosh",  "asinh",   "atanh",     "cosh",      "sinh",
+          "tanh",    "exp",    "exp2",    "expm1",     "log",       "log10",
+          "log1p",   "log2",   "logb",    "cbrt",      "sqrt",      "hypot",
+          "pow",     "erf",    "erfc",    "lgamma",    "tgamma",    "ceil",
+          "floor",   "trunc",  "round",   "nearbyint", "rint",      "lround",
+          "llround", "lrint",  "llrint",  "fmod",      "remainder", "fdim",
+          "fmax",    "fmin",   "fma",     "fabs",      "copysign",  "nextafter",
+          "ldexp",   "scalbn", "scalbln", "ilogb"}) {
       S.insert(Base);
       S.insert(std::string(Base) + "f");
       S.insert(std::string(Base) + "l");
@@ -330,6 +352,7 @@ private:
   /// of its parallel loops.
   llvm::SmallPtrSet<const VarDecl *, 32> GraphLocal;
   std::map<FileID, std::vector<Edit>> Edits;
+  std::map<FileID, std::vector<std::pair<unsigned, unsigned>>> PragmaLines;
   unsigned NextTemp = 0;
   bool EditFailed = false;
 };
@@ -339,9 +362,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 Expr *Lowering::argExpr(const Node &N, const ClauseExpr &E) const {
-  if (E.Arg + 1 >= N.Call->getNumArgs())
-    return nullptr;
-  return N.Call->getArg(E.Arg + 1)->IgnoreImpCasts()->IgnoreParens();
+  return E.Arg < N.Args.size() ? N.Args[E.Arg] : nullptr;
 }
 
 static VarDecl *varOf(Expr *E) {
@@ -385,7 +406,8 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
         }
   }
   if (!L.Var) {
-    D.report(Init ? Init->getBeginLoc() : F->getForLoc(), Diag::LoopInit);
+    D.report(Init ? Init->getBeginLoc() : F->getLParenLoc().getLocWithOffset(1),
+             Diag::LoopInit);
     return false;
   }
   std::string VarName = L.Var->getName().str();
@@ -400,8 +422,8 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
   bool CondOK = false;
   if (Cond) {
     BinaryOperatorKind Op = Cond->getOpcode();
-    bool Relational = Op == BO_LT || Op == BO_LE || Op == BO_GT ||
-                      Op == BO_GE || Op == BO_NE;
+    bool Relational =
+        Op == BO_LT || Op == BO_LE || Op == BO_GT || Op == BO_GE || Op == BO_NE;
     if (Relational && refersTo(Cond->getLHS(), L.Var)) {
       L.UB = Cond->getRHS();
       L.Op = Op;
@@ -436,11 +458,9 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
                 dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts())) {
           if (RHS->getOpcode() == BO_Add && refersTo(RHS->getLHS(), L.Var))
             Step = constantInt(RHS->getRHS(), Ctx);
-          else if (RHS->getOpcode() == BO_Add &&
-                   refersTo(RHS->getRHS(), L.Var))
+          else if (RHS->getOpcode() == BO_Add && refersTo(RHS->getRHS(), L.Var))
             Step = constantInt(RHS->getLHS(), Ctx);
-          else if (RHS->getOpcode() == BO_Sub &&
-                   refersTo(RHS->getLHS(), L.Var))
+          else if (RHS->getOpcode() == BO_Sub && refersTo(RHS->getLHS(), L.Var))
             if (auto C = constantInt(RHS->getRHS(), Ctx))
               Step = -*C;
         }
@@ -453,7 +473,8 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
     return false;
   }
   L.Step = *Step;
-  bool Up = L.Op == BO_LT || L.Op == BO_LE, Down = L.Op == BO_GT || L.Op == BO_GE;
+  bool Up = L.Op == BO_LT || L.Op == BO_LE,
+       Down = L.Op == BO_GT || L.Op == BO_GE;
   if ((Up && L.Step < 0) || (Down && L.Step > 0) ||
       (L.Op == BO_NE && L.Step != 1 && L.Step != -1)) {
     D.report(Inc->getBeginLoc(), Diag::LoopStepDirection)
@@ -461,8 +482,20 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
     return false;
   }
   auto Zero = constantInt(L.LB, Ctx);
-  L.Keep = L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 &&
-           L.Op == BO_LT;
+  L.Keep =
+      L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 && L.Op == BO_LT;
+  // The rewrite replaces the bound, or else the whole header: both must be
+  // spelled in the file (a bound passed to a macro is).
+  bool Rewritable =
+      L.Keep
+          ? Lexer::makeFileCharRange(
+                CharSourceRange::getTokenRange(L.UB->getSourceRange()), SM, LO)
+                .isValid()
+          : F->getForLoc().isFileID() && F->getRParenLoc().isFileID();
+  if (!Rewritable) {
+    D.report(F->getForLoc(), Diag::LoopInMacro);
+    return false;
+  }
   checkLoopVarUse(L, F->getBody());
   return true;
 }
@@ -520,6 +553,10 @@ void Lowering::analyzeStructure(Node &N) {
       if (!isa_and_nonnull<ForStmt>(Next)) {
         D.report(Collapse->Loc, Diag::CollapseTooDeep)
             << std::to_string(Depth) << std::to_string(K + 1);
+        // Point at the statement that is not a loop, not at the brace.
+        if (auto *CS = dyn_cast_or_null<CompoundStmt>(Next))
+          if (!CS->body_empty())
+            Next = CS->body_front();
         D.report(Next ? Next->getBeginLoc() : F->getEndLoc(),
                  Diag::NoteNestEnds);
         N.Valid = false;
@@ -562,7 +599,7 @@ void Lowering::checkChildren(Node &N) {
       N.Valid = false;
     }
   }
-  if (N.Children.empty() || !CS)
+  if (N.Children.empty() || !CS || !N.Valid)
     return;
   for (Stmt *S : CS->body()) {
     bool IsChild = false;
@@ -638,8 +675,8 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
               ") + (unsigned long long)(" + Item.Len->Text + ")) * sizeof((" +
               Base + ")[0])";
     } else {
-      Bytes = "(unsigned long long)(" + Item.Len->Text + ") * sizeof((" +
-              Base + ")[0])";
+      Bytes = "(unsigned long long)(" + Item.Len->Text + ") * sizeof((" + Base +
+              ")[0])";
     }
     Ptr = "(void *)(" + Base + ")";
   } else if (T->isPointerType()) {
@@ -647,8 +684,8 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
     N.Valid = false;
     return;
   } else {
-    Ptr = T->isArrayType() ? "(void *)(" + Base + ")"
-                           : "(void *)&(" + Base + ")";
+    Ptr =
+        T->isArrayType() ? "(void *)(" + Base + ")" : "(void *)&(" + Base + ")";
     Bytes = "sizeof(" + Base + ")";
   }
 
@@ -661,7 +698,10 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
         Used.push_back(R);
   for (auto &[U, Loc] : Used)
     if (isGraphLocal(U)) {
-      D.report(Loc, Diag::GraphLocalBuffer) << Name << U->getName();
+      if (U == V)
+        D.report(Loc, Diag::GraphLocalVariable) << Name;
+      else
+        D.report(Loc, Diag::GraphLocalBuffer) << Name << U->getName();
       N.Valid = false;
       return;
     }
@@ -740,7 +780,7 @@ void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
     return;
   }
   if (isGraphLocal(V)) {
-    D.report(Item.Loc, Diag::GraphLocalBuffer) << V->getName() << V->getName();
+    D.report(Item.Loc, Diag::GraphLocalVariable) << V->getName();
     N.Valid = false;
     return;
   }
@@ -753,7 +793,8 @@ void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
   for (const auto &[Other, Text] : N.Values)
     if (Other == V) {
       D.report(Item.Loc, Diag::VariableInTwoClauses)
-          << V->getName() << "reduction" << "value";
+          << V->getName() << "reduction"
+          << "value";
       N.Valid = false;
       return;
     }
@@ -949,9 +990,10 @@ std::optional<WriteRoot> KernelChecker::rootOf(Expr *E, bool Indirect,
     auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)
       return std::nullopt;
-    // A pointer the kernel declares from a buffer writes that buffer.
-    if (Indirect && Local.count(V) && V->getType()->isPointerType() &&
-        V->getInit())
+    // A pointer initialised from a buffer (in the kernel, or before it:
+    // EXTRACT recomputes such pointers in the leaf) stands for that buffer.
+    if (Indirect && V->getType()->isPointerType() && V->hasLocalStorage() &&
+        V->getInit() && !N.buffer(V))
       if (auto R = rootOf(V->getInit(), true, Depth + 1))
         return R;
     return WriteRoot{V, Indirect};
@@ -970,7 +1012,7 @@ std::optional<WriteRoot> KernelChecker::rootOf(Expr *E, bool Indirect,
   if (auto *BO = dyn_cast<BinaryOperator>(E))
     if (BO->isAdditiveOp())
       return rootOf(BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                              : BO->getRHS(),
+                                                             : BO->getRHS(),
                     Indirect, Depth);
   return std::nullopt;
 }
@@ -1005,8 +1047,7 @@ void KernelChecker::checkAddressOf(Expr *Sub, SourceLocation Loc) {
     return;
   auto *V = varOf(Sub);
   if (!V || Local.count(V) || N.buffer(V) || N.isReductionVar(V) ||
-      N.isLoopVar(V) || V->getType()->isArrayType() ||
-      V->hasGlobalStorage())
+      N.isLoopVar(V) || V->getType()->isArrayType() || V->hasGlobalStorage())
     return;
   if (Reported.insert(V).second) {
     D.report(Loc, Diag::AddressOfOutsideVariable) << V->getName();
@@ -1022,6 +1063,10 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
   QualType T = V->getType();
   if (T->isFunctionPointerType())
     return; // calling it is reported
+  if (T->isPointerType() && !Local.count(V) && V->hasLocalStorage())
+    if (std::optional<WriteRoot> R = rootOf(E, true))
+      if (R->Var != V && N.buffer(R->Var))
+        return; // derived from a buffer of the node
   if (T->isPointerType() || T->isArrayType()) {
     // Constant tables are constant globals: every device can have a copy.
     if (T->isArrayType() && V->hasGlobalStorage() &&
@@ -1033,9 +1078,8 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
       error(E->getLocation(), Diag::GlobalInNode, V->getName().str());
       return;
     }
-    std::string Hint = T->isArrayType()
-                           ? "in(" + V->getName().str() + ")"
-                           : "in(" + V->getName().str() + "[0:n])";
+    std::string Hint = T->isArrayType() ? "in(" + V->getName().str() + ")"
+                                        : "in(" + V->getName().str() + "[0:n])";
     D.report(E->getLocation(), Diag::UnnamedPointer) << V->getName() << Hint;
     N.Valid = false;
     return;
@@ -1251,8 +1295,7 @@ SourceLocation Lowering::lastTokenLoc(Stmt *S) {
 
 void Lowering::insertAfterStmt(Stmt *S, std::string Text, int Order) {
   SourceLocation Last = SM.getExpansionRange(lastTokenLoc(S)).getEnd();
-  edit(Lexer::getLocForEndOfToken(Last, 0, SM, LO), 0, std::move(Text),
-       Order);
+  edit(Lexer::getLocForEndOfToken(Last, 0, SM, LO), 0, std::move(Text), Order);
 }
 
 void Lowering::insertBeforeStmt(Stmt *S, std::string Text, int Order) {
@@ -1305,9 +1348,8 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
         Inclusive ? "(" + To + " - " + From + ") / " + S + " + 1"
                   : "(" + To + " - " + From + " + " + S + " - 1) / " + S;
     Out += W + " " + Lo + " = (" + W + ")(" + LB + "); " + W + " " + Hi +
-           " = (" + W + ")(" + UB + "); " + W + " __hpvm_t" + K + " = " +
-           From + (Inclusive ? " <= " : " < ") + To + " ? " + Trips +
-           " : 0; ";
+           " = (" + W + ")(" + UB + "); " + W + " __hpvm_t" + K + " = " + From +
+           (Inclusive ? " <= " : " < ") + To + " ? " + Trips + " : 0; ";
   }
   return Out;
 }
@@ -1346,7 +1388,8 @@ std::string Lowering::beginCall(Node &N) {
     for (Loop &L : N.Loops)
       Call += ", __hpvm_t" + std::to_string(L.Temp);
   }
-  for (unsigned Mode : {unsigned(Read), unsigned(Write), unsigned(Read | Write)}) {
+  for (unsigned Mode :
+       {unsigned(Read), unsigned(Write), unsigned(Read | Write)}) {
     const char *Tag = Mode == Read ? "2" : Mode == Write ? "3" : "4";
     for (Buffer &B : N.Buffers)
       if (B.Access == Mode)
@@ -1376,8 +1419,8 @@ void Lowering::rewriteLoops(Node &N) {
         EditFailed = true;
         continue;
       }
-      unsigned Len = SM.getFileOffset(CR.getEnd()) -
-                     SM.getFileOffset(CR.getBegin());
+      unsigned Len =
+          SM.getFileOffset(CR.getEnd()) - SM.getFileOffset(CR.getBegin());
       edit(CR.getBegin(), Len, "__hpvm_t" + K, 500);
       continue;
     }
@@ -1394,9 +1437,8 @@ void Lowering::rewriteLoops(Node &N) {
     bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
     std::string S = std::to_string(L.Step < 0 ? -L.Step : L.Step);
     std::string T = L.Var->getType().getUnqualifiedType().getAsString(Policy);
-    Prologue += T + " " + L.Var->getName().str() + " = (" + T +
-                ")(__hpvm_lb" + K + (Up ? " + " : " - ") + IV + " * " + S +
-                "); ";
+    Prologue += T + " " + L.Var->getName().str() + " = (" + T + ")(__hpvm_lb" +
+                K + (Up ? " + " : " - ") + IV + " * " + S + "); ";
   }
   for (Reduction &R : N.Reductions) {
     std::string X = R.Var->getName().str();
@@ -1493,8 +1535,8 @@ void Lowering::generate(Node &Root) {
   std::string Handles;
   for (Node *N : Order)
     if (N != &Root)
-      Handles += (Handles.empty() ? "void *" : ", *") + std::string("__hpvm_r") +
-                 std::to_string(N->Id);
+      Handles += (Handles.empty() ? "void *" : ", *") +
+                 std::string("__hpvm_r") + std::to_string(N->Id);
   if (!Handles.empty())
     Handles += "; ";
 
@@ -1507,15 +1549,16 @@ void Lowering::generate(Node &Root) {
     Text += (N == &Root ? "void *" : "") + std::string("__hpvm_r") +
             std::to_string(N->Id) + " = " + beginCall(*N) + ";";
     Text += std::string(newlinesIn(P.HashLoc, P.EndLoc), '\n');
-    unsigned Len =
-        SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
-        SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
+    unsigned Len = SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
+                   SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
     edit(P.HashLoc, Len, Text, 500);
+    SourceLocation Hash = SM.getExpansionLoc(P.HashLoc);
+    PragmaLines[SM.getFileID(Hash)].push_back(
+        {SM.getSpellingLineNumber(Hash), SM.getSpellingColumnNumber(Hash)});
     rewriteLoops(*N);
-    insertAfterStmt(N->S,
-                    " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) +
-                        "); }",
-                    1000 - 10 * N->Depth);
+    insertAfterStmt(
+        N->S, " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) + "); }",
+        1000 - 10 * N->Depth);
   }
 }
 
@@ -1591,11 +1634,10 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     return;
   }
   for (auto &[FID, FileEdits] : Edits) {
-    std::stable_sort(FileEdits.begin(), FileEdits.end(),
-                     [](const Edit &A, const Edit &B) {
-                       return A.Offset != B.Offset ? A.Offset < B.Offset
-                                                   : A.Order < B.Order;
-                     });
+    std::stable_sort(
+        FileEdits.begin(), FileEdits.end(), [](const Edit &A, const Edit &B) {
+          return A.Offset != B.Offset ? A.Offset < B.Offset : A.Order < B.Order;
+        });
     StringRef Buf = SM.getBufferData(FID);
     std::string Text;
     unsigned Pos = 0;
@@ -1613,6 +1655,7 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     RewrittenFile RF;
     RF.Path = FE ? FE->getName().str() : "";
     RF.Text = std::move(Text);
+    RF.PragmaLines = PragmaLines[FID];
     for (const RewrittenFile &Prev : Out)
       if (Prev.Path == RF.Path) {
         // The same file included twice, rewritten twice: unsupported.

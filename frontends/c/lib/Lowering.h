@@ -30,6 +30,9 @@ class PragmaTable;
 struct RewrittenFile {
   std::string Path;
   std::string Text;
+  /// The pragma lines (now holding the begin markers), with the column of
+  /// their '#'.
+  std::vector<std::pair<unsigned, unsigned>> PragmaLines;
 };
 
 class LoweringConsumer : public clang::ASTConsumer {

@@ -224,8 +224,7 @@ bool LineParser::parseItem(Clause &C, TokenRange Item,
   return true;
 }
 
-bool LineParser::parseClause(PragmaInfo &Info,
-                             std::vector<TokenRange> &Args) {
+bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   const Token &NameTok = Toks[Pos];
   std::optional<std::string> Name = identifier(NameTok);
   if (!Name) {
@@ -256,8 +255,7 @@ bool LineParser::parseClause(PragmaInfo &Info,
     for (Close = Pos; Close < Toks.size(); ++Close) {
       if (Toks[Close].isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
         ++Depth;
-      else if (Toks[Close].isOneOf(tok::r_paren, tok::r_square,
-                                   tok::r_brace) &&
+      else if (Toks[Close].isOneOf(tok::r_paren, tok::r_square, tok::r_brace) &&
                --Depth == 0)
         break;
     }
@@ -334,11 +332,11 @@ bool LineParser::parseClause(PragmaInfo &Info,
     for (TokenRange Part : splitTopLevel(Inside, tok::comma)) {
       std::optional<std::string> Id =
           Part.size() == 1 ? identifier(Part[0]) : std::nullopt;
-      unsigned Bit = !Id                ? 0
-                     : *Id == "cpu"     ? 1
-                     : *Id == "nvptx"   ? 2
-                     : *Id == "spirv"   ? 4
-                                        : 0;
+      unsigned Bit = !Id              ? 0
+                     : *Id == "cpu"   ? 1
+                     : *Id == "nvptx" ? 2
+                     : *Id == "spirv" ? 4
+                                      : 0;
       if (!Bit) {
         Diags.report(Part.empty() ? C.Loc : Part[0].getLocation(),
                      Diag::UnknownTarget)
@@ -421,6 +419,26 @@ bool LineParser::parse(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   return OK;
 }
 
+/// The first token after Loc in the file, lexed raw (no macro expansion,
+/// no directives).
+static std::optional<Token> rawTokenAfter(Preprocessor &PP,
+                                          SourceLocation Loc) {
+  SourceManager &SM = PP.getSourceManager();
+  Loc = SM.getExpansionLoc(Loc);
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Offset > Buf.size())
+    return std::nullopt;
+  Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
+            Buf.begin() + Offset, Buf.end());
+  Token Tok;
+  Raw.LexFromRawLexer(Tok);
+  if (Tok.is(tok::eof))
+    return std::nullopt;
+  return Tok;
+}
+
 void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
                                  Token &FirstToken) {
   SmallVector<Token, 32> Toks;
@@ -434,10 +452,6 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
 
   if (Intro.Kind != PIK_HashPragma) {
     Diags.report(Intro.Loc, Diag::PragmaNotHash);
-    return;
-  }
-  if (Intro.Loc.isMacroID()) {
-    Diags.report(Intro.Loc, Diag::PragmaInMacro);
     return;
   }
   // At file scope there is no statement to wrap.
@@ -455,7 +469,31 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
     return; // no wrapper: the statement is compiled as it is, after errors
   Info.NumArgs = Args.size();
 
-  // switch ( __hpvm_pragma ( 0 , ( arg ) , ... ) ) default :
+  // The wrapper in front of a declaration or a '}' would give Clang parse
+  // errors about code the user did not write; the next token in the file
+  // tells most misuses apart. Macros and directives are left to the checks
+  // on the AST.
+  if (std::optional<Token> Next = rawTokenAfter(PP, EndLoc)) {
+    bool Unknown = Next->is(tok::hash);
+    if (Next->is(tok::raw_identifier)) {
+      IdentifierInfo *II = PP.getIdentifierInfo(Next->getRawIdentifier());
+      Unknown = PP.isMacroDefined(II) || II->getTokenID() == tok::identifier;
+      Next->setKind(II->getTokenID());
+    }
+    if (!Unknown && Info.Kind == Directive::ParallelFor &&
+        !Next->is(tok::kw_for)) {
+      Diags.report(Intro.Loc, Diag::NotFollowedByFor);
+      return;
+    }
+    if (!Unknown && Info.Kind == Directive::Task && !Next->is(tok::l_brace)) {
+      Diags.report(Intro.Loc, Diag::TaskNotCompound);
+      return;
+    }
+  }
+
+  // switch ( ( ( void ) ( arg ) , ... __hpvm_pragma ( 0 ) ) ) default :
+  // Casting each clause expression to void checks it in the statement's
+  // scope without converting it (no promotion warnings, no decay).
   std::vector<Token> Out;
   auto Push = [&](tok::TokenKind K, const char *Keyword = nullptr) {
     Token T;
@@ -469,6 +507,16 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   };
   Push(tok::kw_switch, "switch");
   Push(tok::l_paren);
+  Push(tok::l_paren);
+  for (TokenRange Arg : Args) {
+    Push(tok::l_paren);
+    Push(tok::kw_void, "void");
+    Push(tok::r_paren);
+    Push(tok::l_paren);
+    Out.insert(Out.end(), Arg.begin(), Arg.end());
+    Push(tok::r_paren);
+    Push(tok::comma);
+  }
   Push(tok::identifier, PragmaMarkerName);
   Push(tok::l_paren);
   Token Zero;
@@ -476,12 +524,7 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   Zero.setKind(tok::numeric_constant);
   PP.CreateString("0", Zero);
   Out.push_back(Zero);
-  for (TokenRange Arg : Args) {
-    Push(tok::comma);
-    Push(tok::l_paren);
-    Out.insert(Out.end(), Arg.begin(), Arg.end());
-    Push(tok::r_paren);
-  }
+  Push(tok::r_paren);
   Push(tok::r_paren);
   Push(tok::r_paren);
   Push(tok::kw_default, "default");

@@ -10,7 +10,8 @@
 //
 // is parsed as
 //
-//   switch (__hpvm_pragma(0, (a), (0), (n), (s))) default: for (...) ...
+//   switch (((void)(a), (void)(0), (void)(n), (void)(s), __hpvm_pragma(0)))
+//   default: for (...) ...
 //
 // with every clause expression keeping the source location it has on the
 // pragma line. Sema then checks the expressions in the scope of the
@@ -64,7 +65,7 @@ enum class ReductionOp { Add, Mul, Min, Max, And, Or, Xor };
 const char *reductionOpName(ReductionOp Op);
 
 /// A C expression written in a clause: its source text (what the rewritten
-/// code evaluates) and its argument in the wrapper's __hpvm_pragma call
+/// code evaluates) and its position among the wrapper's void-cast operands
 /// (where the typed AST is).
 struct ClauseExpr {
   std::string Text;
@@ -97,7 +98,7 @@ struct PragmaInfo {
   /// continued with backslashes).
   clang::SourceLocation HashLoc, EndLoc;
   std::vector<Clause> Clauses;
-  /// Arguments of the wrapper call after the leading 0.
+  /// Clause expressions in the wrapper.
   unsigned NumArgs = 0;
 
   const Clause *find(ClauseKind K) const;

@@ -28,6 +28,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -206,6 +207,14 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
     return true;
   Region &R = *S.R;
   LiveIn L;
+  // Named buffers first: a global array can be one.
+  for (unsigned I = 0; I < S.ParamValues.size(); ++I)
+    if (S.ParamValues[I] == V && S.N->Params[I].isBuffer()) {
+      L.K = LiveIn::Kind::Param;
+      L.Param = I;
+      Plan[V] = L;
+      return true;
+    }
   if (isa<Constant>(V) || isa<BasicBlock>(V) || isa<MetadataAsValue>(V) ||
       isa<InlineAsm>(V)) {
     Plan[V] = L;
@@ -220,13 +229,6 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
     Plan[V] = L;
     return true;
   }
-  for (unsigned I = 0; I < S.ParamValues.size(); ++I)
-    if (S.ParamValues[I] == V && S.N->Params[I].isBuffer()) {
-      L.K = LiveIn::Kind::Param;
-      L.Param = I;
-      Plan[V] = L;
-      return true;
-    }
   auto *Inst = dyn_cast<Instruction>(V);
   bool Inside = Inst && !launchAvailable(V);
   if (!V->getType()->isPointerTy() && !Inside) {
@@ -345,6 +347,7 @@ void Extractor::outlineLeaf(NodeState &S) {
     Leaf->getArg(I)->setName(N.Params[I].Name);
   N.Function = Leaf->getName().str();
 
+  SmallVector<std::pair<GlobalVariable *, Argument *>, 2> GlobalBuffers;
   BasicBlock *EntryBB = BasicBlock::Create(Ctx, "entry", Leaf);
   BasicBlock *DoneBB = BasicBlock::Create(Ctx, "instance.done", Leaf);
   ReturnInst::Create(Ctx, DoneBB);
@@ -375,6 +378,13 @@ void Extractor::outlineLeaf(NodeState &S) {
     }
     }
   }
+
+  // A global array named as a buffer must be reached through the parameter
+  // (on a GPU it lives in device memory), also inside constant expressions.
+  for (unsigned I = 0; I < N.Params.size(); ++I)
+    if (auto *GV = dyn_cast<GlobalVariable>(S.ParamValues[I]))
+      if (N.Params[I].isBuffer())
+        GlobalBuffers.push_back({GV, Leaf->getArg(I)});
 
   // The body: the rest of the entry's block, the region's blocks, and the
   // start of the exit's block, which ends the instance.
@@ -445,6 +455,13 @@ void Extractor::outlineLeaf(NodeState &S) {
       }
     }
     foldInstanceGuards(*Leaf, Nest, VMap);
+  }
+  for (auto &[GV, Arg] : GlobalBuffers) {
+    convertUsersOfConstantsToInstructions({GV}, Leaf);
+    GV->replaceUsesWithIf(Arg, [&](Use &U) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      return I && I->getFunction() == Leaf;
+    });
   }
   removeUnreachableBlocks(*Leaf);
   DoneBB->moveAfter(&Leaf->back()); // reads top to bottom

@@ -162,8 +162,7 @@ bool MarkerLowering::decode(Marker &M) {
   CallInst *Call = M.Begin;
   unsigned N = Call->arg_size();
   if (N < 2) {
-    error("__hpvm_region_begin needs a name and a 0-terminated tag list",
-          Call);
+    error("__hpvm_region_begin needs a name and a 0-terminated tag list", Call);
     return false;
   }
   StringRef Name;
@@ -217,8 +216,7 @@ bool MarkerLowering::decode(Marker &M) {
         return false;
       auto *Count = dyn_cast<ConstantInt>(Call->getArgOperand(I));
       if (!Count || Count->getZExtValue() < 1 || Count->getZExtValue() > 3) {
-        error(Where + "DIMS must be followed by a constant count 1 to 3",
-              Call);
+        error(Where + "DIMS must be followed by a constant count 1 to 3", Call);
         return false;
       }
       unsigned C = Count->getZExtValue();
@@ -304,10 +302,12 @@ bool MarkerLowering::decode(Marker &M) {
       Value *H = Call->getArgOperand(I);
       auto *Other = dyn_cast<CallInst>(H);
       if (!Other || !isCallTo(Other, marker::BeginName) || Other == Call) {
-        error(Where + "AFTER must be followed by the handle of an earlier "
-                      "__hpvm_region_begin, found " +
-                  describe(H) + " (markers are lowered in SSA form: run "
-                                "sroa or mem2reg first)",
+        error(Where +
+                  "AFTER must be followed by the handle of an earlier "
+                  "__hpvm_region_begin, found " +
+                  describe(H) +
+                  " (markers are lowered in SSA form: run "
+                  "sroa or mem2reg first)",
               Call);
         return false;
       }
@@ -377,6 +377,8 @@ unsigned MarkerLowering::analyze() {
                 "form: run sroa or mem2reg first)",
                 &I);
       }
+  if (Markers.empty())
+    return Errors;
   DominatorTree DT(F);
   for (Marker &M : Markers) {
     if (!decode(M))
@@ -407,12 +409,12 @@ void MarkerLowering::rewrite() {
     const char *BufferTags[] = {tag::In, tag::Out, tag::InOut};
     for (unsigned K = 0; K < 3; ++K)
       if (!M.Buffers[K].empty())
-        Bundles.emplace_back(BufferTags[K],
-                             std::vector<Value *>(M.Buffers[K].begin(),
-                                                  M.Buffers[K].end()));
+        Bundles.emplace_back(
+            BufferTags[K],
+            std::vector<Value *>(M.Buffers[K].begin(), M.Buffers[K].end()));
     if (!M.Values.empty())
-      Bundles.emplace_back(tag::Value, std::vector<Value *>(M.Values.begin(),
-                                                            M.Values.end()));
+      Bundles.emplace_back(
+          tag::Value, std::vector<Value *>(M.Values.begin(), M.Values.end()));
     if (M.Target)
       Bundles.emplace_back(tag::Target, std::vector<Value *>{M.Target});
     if (!M.After.empty()) {
@@ -421,7 +423,8 @@ void MarkerLowering::rewrite() {
         Tokens.push_back(Markers[Index[Other]].Entry);
       Bundles.emplace_back(tag::After, std::move(Tokens));
     }
-    M.Entry = CallInst::Create(EntryFn, {}, Bundles, "", M.Begin->getIterator());
+    M.Entry =
+        CallInst::Create(EntryFn, {}, Bundles, "", M.Begin->getIterator());
     M.Entry->setDebugLoc(M.Begin->getDebugLoc());
     M.Entry->takeName(M.Begin);
   }
@@ -462,12 +465,12 @@ unsigned lowerMarkers(Module &M) {
   for (Function *Decl : {Begin, End})
     if (Decl)
       for (User *U : Decl->users())
-        if (!isa<CallInst>(U) || cast<CallInst>(U)->getCalledOperand() != Decl) {
+        if (!isa<CallInst>(U) ||
+            cast<CallInst>(U)->getCalledOperand() != Decl) {
           reportError(M.getContext(), "marker",
                       Decl->getName().str() +
                           " may only be called directly, not used as a value",
-                      nullptr, "",
-                      dyn_cast<Instruction>(U));
+                      nullptr, "", dyn_cast<Instruction>(U));
           return 1;
         }
 
@@ -496,8 +499,7 @@ unsigned lowerMarkers(Module &M) {
 PreservedAnalyses LowerMarkersPass::run(Module &M, ModuleAnalysisManager &) {
   if (hadErrors())
     return PreservedAnalyses::all();
-  return lowerMarkers(M) ? PreservedAnalyses::all()
-                         : PreservedAnalyses::none();
+  return lowerMarkers(M) ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 } // namespace hpvm

@@ -169,8 +169,15 @@ void Verifier::checkMemory(const Region &R) {
   }
   for (Instruction *I : R.instructions())
     for (const MemoryAccess &A : accessesOf(*I)) {
+      // The base the pointer is indexed from decides when it is one of the
+      // node's buffers (a buffer may itself be a phi, e.g. arrays swapped
+      // between launches); only otherwise look through phis and selects.
       SmallVector<const Value *, 4> Objects;
-      getUnderlyingObjects(A.Ptr, Objects, nullptr, 0);
+      const Value *Base = getUnderlyingObject(A.Ptr, 0);
+      if (Named.count(Base))
+        Objects.push_back(Base);
+      else
+        getUnderlyingObjects(A.Ptr, Objects, nullptr, 0);
       for (const Value *Obj : Objects) {
         if (const auto *AI = dyn_cast<AllocaInst>(Obj))
           if (isPrivateAlloca(AI, R))

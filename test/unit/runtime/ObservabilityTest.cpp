@@ -250,8 +250,10 @@ TEST(EnvironmentDeathTest, BadSettingsFailLaunchesWithAMessage) {
 }
 
 TEST(EnvironmentDeathTest, StrictDevicesNameWhatIsMissing) {
+  // Vulkan is made absent whatever the machine has.
   EXPECT_EXIT(
       {
+        setenv("HPVM_VULKAN_LOADER", "libhpvm-no-vulkan-loader.so.1", 1);
         setenv("HPVM_DEVICES", "cpu,vulkan", 1);
         setenv("HPVM_DEVICES_STRICT", "1", 1);
         Graph G = observedGraph("strict");
@@ -264,6 +266,7 @@ TEST(EnvironmentDeathTest, StrictDevicesNameWhatIsMissing) {
   EXPECT_EXIT(
       {
         // Not strict: the missing kind is a note, the CPU still runs.
+        setenv("HPVM_VULKAN_LOADER", "libhpvm-no-vulkan-loader.so.1", 1);
         setenv("HPVM_DEVICES", "vulkan,cpu", 1);
         Graph G = observedGraph("lenient");
         TestProgram P(

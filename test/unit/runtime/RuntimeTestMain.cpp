@@ -15,7 +15,8 @@
 int main(int argc, char **argv) {
   for (const char *Name :
        {"HPVM_DEVICES", "HPVM_DEVICES_STRICT", "HPVM_SCHEDULER", "HPVM_TRACE",
-        "HPVM_STATS", "HPVM_SPIN_US"})
+        "HPVM_STATS", "HPVM_SPIN_US", "HPVM_VULKAN_DEVICE",
+        "HPVM_VULKAN_LOADER", "HPVM_VULKAN_STAGING"})
     unsetenv(Name);
   setenv("HPVM_NUM_THREADS", "4", 1);
   testing::InitGoogleTest(&argc, argv);

@@ -92,26 +92,26 @@ TEST(Devices, DiscoveryHonoursRequestsAndStrictness) {
   ThreadPool Pool(1);
   DiscoveryContext Ctx{Pool, [](void *) { return MemorySpace(1); }, nullptr};
 
+  // Other kinds (vulkan) find devices or not depending on the machine.
   Discovery All = discoverDevices(Ctx, "", false);
-  ASSERT_EQ(All.Devices.size(), 1u);
+  ASSERT_GE(All.Devices.size(), 1u);
   EXPECT_EQ(All.Devices[0]->name(), "cpu");
   EXPECT_EQ(All.Devices[0]->target(), HPVM_TARGET_CPU);
   EXPECT_EQ(All.Devices[0]->memorySpace(), HostSpace);
-  EXPECT_TRUE(All.Notes.empty());
   EXPECT_TRUE(All.Error.empty());
 
-  Discovery Lenient = discoverDevices(Ctx, " cpu , vulkan", false);
+  Discovery Lenient = discoverDevices(Ctx, " cpu , fpga", false);
   EXPECT_EQ(Lenient.Devices.size(), 1u);
   ASSERT_EQ(Lenient.Notes.size(), 1u);
-  EXPECT_NE(Lenient.Notes[0].find("'vulkan' is not a device kind of this "
-                                  "hpvm-rt (it has: cpu)"),
+  EXPECT_NE(Lenient.Notes[0].find("'fpga' is not a device kind of this "
+                                  "hpvm-rt (it has: cpu, vulkan)"),
             std::string::npos)
       << Lenient.Notes[0];
   EXPECT_TRUE(Lenient.Error.empty());
 
-  Discovery Strict = discoverDevices(Ctx, "cpu,vulkan,cuda", true);
+  Discovery Strict = discoverDevices(Ctx, "cpu,fpga,cuda", true);
   EXPECT_EQ(Strict.Devices.size(), 1u);
-  EXPECT_NE(Strict.Error.find("'vulkan'"), std::string::npos) << Strict.Error;
+  EXPECT_NE(Strict.Error.find("'fpga'"), std::string::npos) << Strict.Error;
   EXPECT_NE(Strict.Error.find("'cuda'"), std::string::npos) << Strict.Error;
   EXPECT_EQ(Strict.Error.find("'cpu'"), std::string::npos) << Strict.Error;
 

@@ -32,6 +32,9 @@ public:
 
   const std::string &rule() const { return Rule; }
   const std::string &message() const { return Message; }
+  /// The offending instruction, if there is one (its debug location is the
+  /// source position frontends report).
+  const llvm::Instruction *at() const { return At; }
   /// "[rule] function 'f', node 'n': message\n  at: <instruction> (file:line)"
   void print(llvm::DiagnosticPrinter &DP) const override;
   static bool classof(const llvm::DiagnosticInfo *DI);

@@ -1,6 +1,6 @@
 //===- Devices.h - Finding the devices of this machine ----------*- C++ -*-===//
 //
-// Each kind of device (cpu now; cuda, vulkan, opencl later) is one entry of
+// Each kind of device (cpu, vulkan; cuda, opencl later) is one entry of
 // deviceKinds(): a name for HPVM_DEVICES and a function that finds the
 // devices of that kind, loading its driver if it has one. Adding a kind is
 // adding its entry; a kind whose driver is missing finds no devices and
@@ -19,6 +19,7 @@
 namespace hpvm::rt {
 
 class ThreadPool;
+class Trace;
 
 /// What a device kind's discovery may use.
 struct DiscoveryContext {
@@ -26,12 +27,16 @@ struct DiscoveryContext {
   /// Hands out memory space ids for devices with their own memory.
   MemorySpace (*NewSpace)(void *Cookie);
   void *Cookie;
+  /// Where devices with their own clocks put device-side events; may be
+  /// null (no device events).
+  Trace *Events = nullptr;
 };
 
 struct DeviceKind {
   const char *Name;
   /// Appends the devices found; returns why there are none, if there are
-  /// none (e.g. "libcuda.so.1 not found").
+  /// none (e.g. "libcuda.so.1 not found"). When it found some, a returned
+  /// text is a note (e.g. the devices it skipped and why).
   std::string (*Discover)(const DiscoveryContext &Ctx,
                           std::vector<std::unique_ptr<Device>> &Out);
 };

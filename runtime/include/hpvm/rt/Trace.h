@@ -4,8 +4,11 @@
 // of the Chrome trace-event format, which chrome://tracing and
 // ui.perfetto.dev open: name = node path, cat = device, ts/dur in
 // microseconds, tid = the thread that ran it, args = {instances, device}.
-// The file is written at exit and whenever hpvm_flush_trace() is called, each
-// time complete, so it is well formed whenever it exists.
+// Devices with their own clocks (Vulkan timestamps) add device-side events:
+// the same kind of event on a track of its own per device, placed on the
+// host time line by the device. The file is written at exit and whenever
+// hpvm_flush_trace() is called, each time complete, so it is well formed
+// whenever it exists.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_TRACE_H
@@ -36,6 +39,13 @@ public:
   /// two nowNanos() readings.
   void record(const NodeStats &Node, uint64_t Start, uint64_t End,
               uint64_t Instances);
+  /// A span measured by Device on its own clock (a kernel, a copy), already
+  /// converted to nowNanos() time. It goes on Device's own track, so that
+  /// device time and the host threads waiting for it are seen side by side.
+  /// Bytes is what a copy moved (0 for kernels).
+  void recordDevice(const std::string &Device, const std::string &Name,
+                    uint64_t Start, uint64_t End, uint64_t Instances,
+                    uint64_t Bytes = 0);
 
   /// The whole trace as JSON.
   std::string json() const;
@@ -55,6 +65,13 @@ private:
   mutable std::mutex M;
   std::string Path;
   std::vector<Event> Events;
+  struct DeviceEvent {
+    unsigned Track; // index into Tracks
+    std::string Name;
+    uint64_t Start, End, Instances, Bytes;
+  };
+  std::vector<DeviceEvent> DeviceEvents;
+  std::vector<std::string> Tracks; // device names, in order of appearance
   uint64_t Origin;
 };
 

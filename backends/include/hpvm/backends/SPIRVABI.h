@@ -1,0 +1,150 @@
+//===- SPIRVABI.h - How the runtime launches SPIR-V kernels -----*- C++ -*-===//
+//
+// The launch interface of the SPIR-V backend's kernels (docs/backends.md,
+// "SPIR-V backend"), kept free of LLVM so that the runtime can include it:
+// it depends only on the graph model (hpvm/ir/Graph.h) and is header-only.
+//
+// One SPIR-V module per leaf, one entry point in it:
+//
+//  * name: "hpvm.spirv." + the leaf function's name without "hpvm.node.";
+//  * Vulkan flavour: GLCompute, LocalSize from spirvLocalSize(); OpenCL
+//    flavour: Kernel, with the same LocalSize;
+//  * node dim D-1 (the last, fastest) is the x component of the global
+//    invocation id, D-2 is y, D-3 is z. The runtime dispatches
+//    ceil(extent / local size) work groups per component; instances past an
+//    extent return at once, so the rounding up is harmless;
+//  * Vulkan: the parameters live in a push-constant block, one 8-byte slot
+//    each (spirvPushConstantLayout). OpenCL: the same values are kernel
+//    arguments in the same order (buffers as `global uchar *`, every other
+//    slot as a scalar argument of its slot's type).
+//
+// What a slot holds (little-endian; "low bytes" = the first bytes):
+//
+//   buffer parameter   the buffer's 64-bit device address (Vulkan: from
+//                      vkGetBufferDeviceAddress; the kernel converts it to a
+//                      PhysicalStorageBuffer pointer)
+//   i1 value           a 32-bit 0 or 1 in the low 4 bytes
+//   i8, i16 value      the value in the low 1 or 2 bytes (the kernel reads a
+//                      32-bit word and truncates it; the rest is ignored)
+//   i32, f32 value     the value in the low 4 bytes
+//   f16 value          the IEEE half in the low 2 bytes
+//   i64, f64 value     all 8 bytes
+//   ptr value          a 64-bit device address, like a buffer
+//   extents            3 slots: the node's extents, outermost dim first,
+//                      missing dims = 1 (the kernel takes its bounds from
+//                      its parameters like the CPU backend; the slots are
+//                      there for tools and future use)
+//   outer ids          3 slots per ancestor level, level 1 (the parent)
+//                      first: the ids of that ancestor's instance, dim 0
+//                      first, 0 for missing dims; every level up to the root
+//
+// Extents must be below 2^32 per dim in Vulkan (global invocation ids are
+// 32-bit there) and below 2^63 overall (ids are signed 64-bit in the IR).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_BACKENDS_SPIRVABI_H
+#define HPVM_BACKENDS_SPIRVABI_H
+
+#include "hpvm/ir/Graph.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hpvm {
+
+/// Which SPIR-V environment a module is made for.
+enum class SPIRVFlavour {
+  /// Shader + PhysicalStorageBufferAddresses, GLCompute entry point,
+  /// structured control flow, GLSL.std.450 math; SPIR-V 1.5 for Vulkan 1.2.
+  Vulkan,
+  /// Kernel + Addresses (Physical64), Kernel entry point, OpenCL.std math;
+  /// SPIR-V 1.0 for OpenCL 2.1 (clCreateProgramWithIL).
+  OpenCL,
+};
+
+inline const char *toString(SPIRVFlavour F) {
+  return F == SPIRVFlavour::Vulkan ? "vulkan" : "opencl";
+}
+
+/// The entry points' name prefix.
+constexpr const char *SPIRVEntryPrefix = "hpvm.spirv.";
+
+/// "hpvm.spirv." + LeafFunctionName without its "hpvm.node." prefix.
+inline std::string getSPIRVEntryName(std::string_view LeafFunctionName) {
+  constexpr std::string_view NodePrefix = "hpvm.node.";
+  if (LeafFunctionName.substr(0, NodePrefix.size()) == NodePrefix)
+    LeafFunctionName.remove_prefix(NodePrefix.size());
+  return std::string(SPIRVEntryPrefix) + std::string(LeafFunctionName);
+}
+
+/// The work-group size (x, y, z) of a kernel of a node with NumDims dims:
+/// 64 invocations in every case but 0-D, spread over the used components.
+inline std::array<uint32_t, 3> spirvLocalSize(size_t NumDims) {
+  switch (NumDims) {
+  case 0:
+    return {1, 1, 1};
+  case 1:
+    return {64, 1, 1};
+  case 2:
+    return {8, 8, 1};
+  default:
+    return {4, 4, 4};
+  }
+}
+
+/// The invocation-id component (0 = x, 1 = y, 2 = z) that node dim Dim of a
+/// node with NumDims dims uses: the last dim, which varies fastest, is x.
+inline unsigned spirvIdComponent(size_t NumDims, unsigned Dim) {
+  return static_cast<unsigned>(NumDims) - 1 - Dim;
+}
+
+/// Byte offsets of the push-constant block (Vulkan) of a leaf; the OpenCL
+/// flavour's kernel arguments are the same slots in the same order.
+struct SPIRVPushConstantLayout {
+  /// Bytes per slot; every slot starts at a multiple of it.
+  static constexpr uint32_t SlotBytes = 8;
+  /// Offset of parameter i's slot.
+  std::vector<uint32_t> ParamOffsets;
+  /// Offset of the first of the 3 extent slots (outermost dim first).
+  uint32_t ExtentsOffset = 0;
+  /// OuterIdsOffsets[l - 1]: offset of the 3 slots of the ancestor at level
+  /// l (dim 0 first).
+  std::vector<uint32_t> OuterIdsOffsets;
+  /// Size of the whole block in bytes; the runtime checks it against the
+  /// device's maxPushConstantsSize (at least 128 bytes = 16 slots).
+  uint32_t Size = 0;
+  /// Number of slots (= Size / SlotBytes): kernel arguments in OpenCL.
+  uint32_t numSlots() const { return Size / SlotBytes; }
+};
+
+/// How many ancestor levels a node has (its depth below the graph's root).
+inline unsigned spirvAncestorLevels(const Node &N) {
+  unsigned Levels = 0;
+  for (const Node *P = N.parent(); P; P = P->parent())
+    ++Levels;
+  return Levels;
+}
+
+/// The push-constant layout of leaf N's kernel: its parameters in order,
+/// then its extents, then the ids of every ancestor level.
+inline SPIRVPushConstantLayout spirvPushConstantLayout(const Node &N) {
+  SPIRVPushConstantLayout L;
+  uint32_t Slot = 0;
+  for (size_t I = 0; I < N.Params.size(); ++I)
+    L.ParamOffsets.push_back(Slot++ * L.SlotBytes);
+  L.ExtentsOffset = Slot * L.SlotBytes;
+  Slot += 3;
+  for (unsigned Level = 1, E = spirvAncestorLevels(N); Level <= E; ++Level) {
+    L.OuterIdsOffsets.push_back(Slot * L.SlotBytes);
+    Slot += 3;
+  }
+  L.Size = Slot * L.SlotBytes;
+  return L;
+}
+
+} // namespace hpvm
+
+#endif // HPVM_BACKENDS_SPIRVABI_H

@@ -1,0 +1,102 @@
+//===- SPIRVInternal.h - Shared pieces of the SPIR-V backend ----*- C++ -*-===//
+//
+// The backend works in three steps per leaf:
+//  1. SPIRVPrepare.cpp builds a kernel function in a copy of the module (the
+//     bounds check around the inlined leaf, instance ids as placeholder
+//     calls), and brings it into a form the emitter can translate one
+//     instruction at a time: everything inlined, no vectors, no memcpy, no
+//     switch, float atomics as compare-and-swap loops, and (Vulkan) a
+//     structured CFG with a merge block for every header.
+//  2. SPIRVEmitter.cpp writes the SPIR-V module of that function.
+//  3. SPIRVKernels.cpp drives both and validates the result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_BACKENDS_SPIRV_SPIRVINTERNAL_H
+#define HPVM_BACKENDS_SPIRV_SPIRVINTERNAL_H
+
+#include "hpvm/backends/SPIRVBackend.h"
+#include "hpvm/ir/Graph.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class BasicBlock;
+class Function;
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace hpvm::spirv {
+
+/// i64 @hpvm.spirv.global.id(i32 dim): the instance id of the leaf's node
+/// dim `dim`, i.e. one component of the global invocation id.
+constexpr const char *GlobalIdFunctionName = "hpvm.spirv.global.id";
+/// i64 @hpvm.spirv.outer.id(i32 level, i32 dim): an ancestor's id, read from
+/// its push-constant slot (Vulkan) or kernel argument (OpenCL).
+constexpr const char *OuterIdFunctionName = "hpvm.spirv.outer.id";
+
+llvm::Error makeError(const llvm::Twine &Message);
+
+/// One leaf to compile.
+struct KernelJob {
+  const Node *N = nullptr;
+  SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;
+  /// AncestorDims[l - 1]: the number of dims of the ancestor at level l.
+  llvm::SmallVector<unsigned, 4> AncestorDims;
+  std::string EntryName;
+};
+
+/// "node 'p': message"
+llvm::Error nodeError(const KernelJob &Job, const llvm::Twine &Message);
+
+/// The diagnostic for IR the backend cannot compile: names the node, the
+/// leaf function, what is unsupported and the instruction (with its source
+/// line when it has one).
+llvm::Error unsupported(const KernelJob &Job, const llvm::Instruction *At,
+                        const llvm::Twine &What);
+
+/// Where the structured constructs of a block end (Vulkan only).
+struct BlockStructure {
+  /// The merge block of the selection or loop this block heads.
+  llvm::BasicBlock *Merge = nullptr;
+  /// Loop headers only: the continue target (the loop's only latch).
+  llvm::BasicBlock *Continue = nullptr;
+};
+
+/// A kernel function ready for the emitter.
+struct PreparedKernel {
+  llvm::Function *F = nullptr;
+  /// Every block, each after its dominators; merge blocks that no path
+  /// reaches (of loops that never exit) last.
+  std::vector<llvm::BasicBlock *> Order;
+  /// The headers of structured constructs (Vulkan).
+  llvm::DenseMap<const llvm::BasicBlock *, BlockStructure> Headers;
+};
+
+/// Checks what the backend relies on about the leaf (defined, the right
+/// type, no outputs, sane extents).
+llvm::Error checkLeaf(const llvm::Module &M, const KernelJob &Job);
+
+/// Adds the kernel function of Job to M (a copy of the graph-form module):
+/// void @<entry>(<the leaf's parameters>), with the bounds check around
+/// the inlined leaf and every instance-id call replaced.
+llvm::Expected<llvm::Function *> buildKernelFunction(llvm::Module &M,
+                                                     const KernelJob &Job);
+
+/// Lowers and (Vulkan) structurises the kernel function; fills Out.
+llvm::Error prepareKernel(llvm::Function &F, const KernelJob &Job,
+                          PreparedKernel &Out);
+
+/// Writes the SPIR-V module of a prepared kernel.
+llvm::Expected<SPIRVKernel> emitKernel(const PreparedKernel &PK,
+                                       const KernelJob &Job);
+
+} // namespace hpvm::spirv
+
+#endif // HPVM_BACKENDS_SPIRV_SPIRVINTERNAL_H

@@ -1,0 +1,132 @@
+//===- SPIRVKernels.cpp - Leaves to validated SPIR-V modules --------------===//
+//
+// buildSPIRVKernels: for every spirv leaf, a kernel function in a copy of the
+// module, prepared and emitted (SPIRVPrepare.cpp, SPIRVEmitter.cpp), then
+// validated with SPIRV-Tools so that an emitter bug shows up here, naming
+// the node, rather than as a driver crash on some device.
+//
+//===----------------------------------------------------------------------===//
+#include "SPIRVInternal.h"
+
+#include "hpvm/ir/GraphMetadata.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+using namespace llvm;
+
+namespace hpvm {
+namespace {
+
+spv_target_env targetEnv(SPIRVFlavour F) {
+  // Vulkan 1.2 takes SPIR-V 1.5 (physical storage buffers and 8-bit storage
+  // are core there); OpenCL 2.1 is the first OpenCL with SPIR-V in core
+  // (clCreateProgramWithIL).
+  return F == SPIRVFlavour::Vulkan ? SPV_ENV_VULKAN_1_2 : SPV_ENV_OPENCL_2_1;
+}
+
+} // namespace
+
+Error validateSPIRV(ArrayRef<uint32_t> Words, SPIRVFlavour F) {
+  spvtools::SpirvTools Tools(targetEnv(F));
+  std::string Messages;
+  Tools.SetMessageConsumer([&](spv_message_level_t, const char *,
+                               const spv_position_t &Position,
+                               const char *Message) {
+    Messages += "\n  word " + std::to_string(Position.index) + ": " + Message;
+  });
+  spvtools::ValidatorOptions Options;
+  if (!Tools.Validate(Words.data(), Words.size(), Options))
+    return spirv::makeError("the SPIR-V module is not valid for " +
+                            Twine(F == SPIRVFlavour::Vulkan ? "Vulkan 1.2"
+                                                            : "OpenCL 2.1") +
+                            ":" + Messages);
+  return Error::success();
+}
+
+Expected<std::string> disassembleSPIRV(ArrayRef<uint32_t> Words) {
+  spvtools::SpirvTools Tools(SPV_ENV_UNIVERSAL_1_5);
+  std::string Messages;
+  Tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char *, const spv_position_t &,
+          const char *Message) { Messages += std::string("\n  ") + Message; });
+  std::string Text;
+  std::vector<uint32_t> Binary(Words.begin(), Words.end());
+  if (!Tools.Disassemble(Binary, &Text,
+                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES |
+                             SPV_BINARY_TO_TEXT_OPTION_INDENT))
+    return spirv::makeError("cannot disassemble the SPIR-V module:" + Messages);
+  return Text;
+}
+
+Expected<std::vector<SPIRVKernel>>
+buildSPIRVKernels(const Module &GraphForm, const SPIRVOptions &Opts) {
+  using namespace spirv;
+  auto Graphs = readGraphs(GraphForm);
+  if (!Graphs)
+    return Graphs.takeError();
+
+  std::vector<KernelJob> Jobs;
+  for (const Graph &G : *Graphs) {
+    Error Err = Error::success();
+    forEachNode(G.root(), [&](const Node &N) {
+      if (Err || !N.isLeaf() || !(N.Targets & TargetSPIRV))
+        return;
+      KernelJob Job;
+      Job.N = &N;
+      Job.Flavour = Opts.Flavour;
+      Job.EntryName = getSPIRVEntryName(N.Function);
+      for (const Node *P = N.parent(); P; P = P->parent())
+        Job.AncestorDims.push_back(P->Dims.size());
+      if (Error E = checkLeaf(GraphForm, Job)) {
+        Err = std::move(E);
+        return;
+      }
+      Jobs.push_back(std::move(Job));
+    });
+    if (Err)
+      return Err;
+  }
+
+  std::vector<SPIRVKernel> Kernels;
+  if (Jobs.empty())
+    return Kernels;
+  // One copy for all kernels: each kernel function is new, and preparing
+  // one touches nothing the others use (leaf functions are only inlined).
+  std::unique_ptr<Module> M = CloneModule(GraphForm);
+  M->setModuleIdentifier(GraphForm.getModuleIdentifier() + ".spirv");
+  for (Function &F : *M) {
+    // Frontends at -O0 mark everything optnone/noinline; the kernels are
+    // optimised whatever the host program was compiled with.
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.removeFnAttr(Attribute::NoInline);
+  }
+  for (const KernelJob &Job : Jobs) {
+    // Nodes sharing a leaf function get one kernel each, with distinct
+    // names in the copy (the entry point's name is set when emitting).
+    KernelJob Local = Job;
+    std::string Entry = Job.EntryName;
+    if (M->getNamedValue(Local.EntryName))
+      Local.EntryName = Entry + ".for." + std::to_string(Kernels.size());
+    auto F = buildKernelFunction(*M, Local);
+    if (!F)
+      return F.takeError();
+    PreparedKernel PK;
+    if (Error E = prepareKernel(**F, Local, PK))
+      return E;
+    Local.EntryName = Entry;
+    auto K = emitKernel(PK, Local);
+    if (!K)
+      return K.takeError();
+    if (Opts.Validate)
+      if (Error E = validateSPIRV(K->Words, Opts.Flavour))
+        return nodeError(Local, "internal error: " + toString(std::move(E)));
+    Kernels.push_back(std::move(*K));
+  }
+  return Kernels;
+}
+
+} // namespace hpvm

@@ -1,0 +1,908 @@
+//===- SPIRVPrepare.cpp - A leaf as a kernel the emitter can translate ----===//
+//
+// The emitter translates one LLVM instruction at a time and knows nothing of
+// calls, vectors, memcpy, switches or unstructured control flow; this file
+// makes sure none is left:
+//
+//  * the kernel function: ids from the global invocation id (placeholder
+//    calls), `id < extent` for every dim around the leaf (the dispatch is
+//    rounded up to whole work groups), the leaf and everything it calls
+//    inlined (SPIR-V shaders may not recurse, and a call per instance costs
+//    more than the code);
+//  * simplification (SROA, EarlyCSE, InstCombine, SimplifyCFG) so that
+//    private variables become SSA values, then the Scalarizer (SPIR-V
+//    vectors exist, but LLVM's arbitrary widths and shuffles do not map);
+//  * memcpy/memset as loads and stores, float and other read-modify-write
+//    atomics SPIR-V lacks as compare-and-swap loops, a few integer
+//    intrinsics (funnel shifts, saturation, byte swaps) as plain arithmetic;
+//  * `unreachable` as `ret` (undefined behaviour may do anything, and a
+//    single exit is what structurisation needs);
+//  * Vulkan: lowerswitch -> fix-irreducible -> loop-simplify ->
+//    unify-loop-exits -> structurizecfg, then our own fix-ups so that every
+//    loop has a preheader, one latch (the continue target, a block of its
+//    own), one dedicated exit (the loop's merge block), a header that only
+//    branches to its body, and every other conditional branch a merge block
+//    (its immediate post-dominator) that no other construct claims;
+//  * OpenCL: only lowerswitch; the Kernel environment needs no structure.
+//
+//===----------------------------------------------------------------------===//
+#include "SPIRVInternal.h"
+
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DCE.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Scalar/StructurizeCFG.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/FixIrreducible.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
+#include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
+#include "llvm/Transforms/Utils/LowerSwitch.h"
+#include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
+#include "llvm/Transforms/Utils/UnifyLoopExits.h"
+
+using namespace llvm;
+
+namespace hpvm::spirv {
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Error nodeError(const KernelJob &Job, const Twine &Message) {
+  return makeError("node '" + Job.N->path() + "': " + Message);
+}
+
+Error unsupported(const KernelJob &Job, const Instruction *At,
+                  const Twine &What) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "node '" << Job.N->path() << "' (leaf function '@" << Job.N->Function
+     << "'): the spirv backend (" << toString(Job.Flavour)
+     << ") cannot compile " << What;
+  if (At) {
+    OS << "\n  at:";
+    At->print(OS);
+    if (const DebugLoc &DL = At->getDebugLoc())
+      OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":"
+         << DL.getCol() << ")";
+  }
+  return makeError(OS.str());
+}
+
+namespace {
+
+std::string typeString(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+/// A pure placeholder function, so that the optimisations may move, merge
+/// or drop its calls like any arithmetic.
+Function *getPlaceholder(Module &M, StringRef Name, unsigned NumArgs) {
+  LLVMContext &Ctx = M.getContext();
+  SmallVector<Type *, 2> Params(NumArgs, Type::getInt32Ty(Ctx));
+  FunctionType *Ty =
+      FunctionType::get(Type::getInt64Ty(Ctx), Params, /*isVarArg=*/false);
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    F = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+    F->setDoesNotAccessMemory();
+    F->setDoesNotThrow();
+    F->setWillReturn();
+    F->addFnAttr(Attribute::Speculatable);
+    F->addFnAttr(Attribute::NoSync);
+  }
+  return F;
+}
+
+/// Inlines, transitively, every call to a defined function. Recursive calls
+/// stay (the emitter reports them: shaders cannot recurse).
+void inlineEverything(ArrayRef<CallBase *> Calls, Function *Leaf) {
+  SmallVector<std::pair<Function *, int>, 8> History{{Leaf, -1}};
+  SmallVector<std::pair<CallBase *, int>, 16> Work;
+  for (CallBase *CB : Calls)
+    Work.push_back({CB, 0});
+  while (!Work.empty()) {
+    auto [CB, From] = Work.pop_back_val();
+    Function *Callee = CB->getCalledFunction();
+    if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
+      continue;
+    bool Recursive = false;
+    for (int H = From; H >= 0 && !Recursive; H = History[H].second)
+      Recursive = History[H].first == Callee;
+    if (Recursive)
+      continue;
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*CB, IFI).isSuccess())
+      continue;
+    History.push_back({Callee, From});
+    for (CallBase *New : IFI.InlinedCallSites)
+      Work.push_back({New, static_cast<int>(History.size()) - 1});
+  }
+}
+
+/// The kernel gets an artificial subprogram when the leaf has one, so that
+/// the inlined body keeps its source lines for diagnostics.
+void addDebugInfo(Function &K, const Function &Leaf) {
+  DISubprogram *LeafSP = Leaf.getSubprogram();
+  if (!LeafSP || !LeafSP->getUnit())
+    return;
+  Module &M = *K.getParent();
+  DIBuilder DIB(M, /*AllowUnresolved=*/false, LeafSP->getUnit());
+  DISubroutineType *Ty =
+      DIB.createSubroutineType(DIB.getOrCreateTypeArray(std::nullopt));
+  DISubprogram *SP = DIB.createFunction(
+      LeafSP->getFile(), K.getName(), K.getName(), LeafSP->getFile(),
+      LeafSP->getLine(), Ty, LeafSP->getScopeLine(),
+      DINode::FlagArtificial | DINode::FlagPrototyped,
+      DISubprogram::SPFlagDefinition);
+  K.setSubprogram(SP);
+  DIB.finalizeSubprogram(SP);
+  DebugLoc Loc = DILocation::get(M.getContext(), LeafSP->getLine(), 0, SP);
+  for (Instruction &I : instructions(K))
+    if (!I.getDebugLoc())
+      I.setDebugLoc(Loc);
+}
+
+void runPasses(Function &F, function_ref<void(FunctionPassManager &)> Add) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  Add(FPM);
+  FPM.run(F, FAM);
+}
+
+//===--------------------------------------------------------------------===//
+// Lowerings
+//===--------------------------------------------------------------------===//
+
+/// memcpy/memmove/memset of a small constant size become loads and stores
+/// of the widest integer that the size and both alignments allow, so that
+/// private arrays keep one element size (the emitter needs it); the rest
+/// become LLVM's byte loops.
+bool expandSmallMemIntrinsic(MemIntrinsic *MI) {
+  auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+  if (!Len || Len->getZExtValue() > 256)
+    return false;
+  uint64_t Bytes = Len->getZExtValue();
+  Align A = MI->getDestAlign().valueOrOne();
+  auto *Transfer = dyn_cast<MemTransferInst>(MI);
+  if (Transfer)
+    A = std::min(A, Transfer->getSourceAlign().valueOrOne());
+  uint64_t W = 8;
+  while (W > 1 && (Bytes % W || A.value() < W))
+    W /= 2;
+  uint64_t Count = Bytes / W;
+  if (Count > 32)
+    return false;
+  IRBuilder<> B(MI);
+  Type *T = B.getIntNTy(W * 8);
+  bool Volatile = MI->isVolatile();
+  SmallVector<Value *, 32> Values;
+  Value *Fill = nullptr;
+  if (auto *Set = dyn_cast<MemSetInst>(MI)) {
+    Value *Byte = Set->getValue();
+    if (auto *C = dyn_cast<ConstantInt>(Byte)) {
+      APInt Pattern = APInt::getSplat(W * 8, C->getValue());
+      Fill = ConstantInt::get(T, Pattern);
+    } else {
+      APInt Ones = APInt::getSplat(W * 8, APInt(8, 1));
+      Fill = B.CreateMul(B.CreateZExt(Byte, T), ConstantInt::get(T, Ones));
+    }
+  } else if (Transfer) {
+    // Load everything first: memmove allows overlap.
+    for (uint64_t K = 0; K < Count; ++K) {
+      Value *Src = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
+                                                Transfer->getSource(), K * W);
+      Values.push_back(B.CreateAlignedLoad(T, Src, commonAlignment(A, K * W),
+                                           Volatile));
+    }
+  } else {
+    return false;
+  }
+  for (uint64_t K = 0; K < Count; ++K) {
+    Value *Dst =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), MI->getDest(), K * W);
+    B.CreateAlignedStore(Fill ? Fill : Values[K], Dst,
+                         commonAlignment(A, K * W), Volatile);
+  }
+  MI->eraseFromParent();
+  return true;
+}
+
+void lowerMemIntrinsics(Function &F) {
+  SmallVector<MemIntrinsic *, 4> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+      Work.push_back(MI);
+  TargetTransformInfo TTI(F.getParent()->getDataLayout());
+  for (MemIntrinsic *MI : Work) {
+    if (expandSmallMemIntrinsic(MI))
+      continue;
+    if (auto *Cpy = dyn_cast<MemCpyInst>(MI)) {
+      expandMemCpyAsLoop(Cpy, TTI);
+      Cpy->eraseFromParent();
+    } else if (auto *Move = dyn_cast<MemMoveInst>(MI)) {
+      if (expandMemMoveAsLoop(Move, TTI))
+        Move->eraseFromParent();
+    } else if (auto *Set = dyn_cast<MemSetInst>(MI)) {
+      expandMemSetAsLoop(Set);
+      Set->eraseFromParent();
+    }
+  }
+}
+
+bool isNativeAtomicRMW(const AtomicRMWInst &AI) {
+  if (!AI.getType()->isIntegerTy() && !AI.getType()->isPointerTy())
+    return false;
+  switch (AI.getOperation()) {
+  case AtomicRMWInst::Xchg:
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::Max:
+  case AtomicRMWInst::Min:
+  case AtomicRMWInst::UMax:
+  case AtomicRMWInst::UMin:
+    return !AI.getType()->isPointerTy() ||
+           AI.getOperation() == AtomicRMWInst::Xchg;
+  default:
+    return false;
+  }
+}
+
+/// atomicrmw that SPIR-V has no instruction for (fadd, fmin, nand, ...) as
+/// a compare-and-swap loop on the value's bits. The C surface's reductions
+/// on floats produce these; the float-atomic extensions would need device
+/// features that a loop does not.
+void expandToCompareAndSwap(AtomicRMWInst *AI) {
+  BasicBlock *BB = AI->getParent();
+  Function *F = BB->getParent();
+  LLVMContext &Ctx = F->getContext();
+  const DataLayout &DL = F->getParent()->getDataLayout();
+  Type *T = AI->getType();
+  Type *IntT = T->isIntegerTy()
+                   ? T
+                   : Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
+  Value *Addr = AI->getPointerOperand();
+
+  IRBuilder<> B(AI);
+  LoadInst *Guess = B.CreateAlignedLoad(T, Addr, AI->getAlign(), "atomic.guess");
+  BasicBlock *End = BB->splitBasicBlock(AI->getIterator(), "atomicrmw.end");
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "atomicrmw.loop", F, End);
+  BB->getTerminator()->setSuccessor(0, Loop);
+
+  B.SetInsertPoint(Loop);
+  PHINode *Old = B.CreatePHI(T, 2, "atomic.old");
+  Old->addIncoming(Guess, BB);
+  Value *New =
+      buildAtomicRMWValue(AI->getOperation(), B, Old, AI->getValOperand());
+  Value *OldBits = T == IntT ? static_cast<Value *>(Old)
+                             : B.CreateBitCast(Old, IntT);
+  Value *NewBits = T == IntT ? New : B.CreateBitCast(New, IntT);
+  AtomicCmpXchgInst *CX = B.CreateAtomicCmpXchg(
+      Addr, OldBits, NewBits, AI->getAlign(), AI->getOrdering(),
+      AtomicCmpXchgInst::getStrongestFailureOrdering(AI->getOrdering()),
+      AI->getSyncScopeID());
+  CX->setVolatile(AI->isVolatile());
+  Value *SeenBits = B.CreateExtractValue(CX, 0, "atomic.seen");
+  Value *Done = B.CreateExtractValue(CX, 1, "atomic.done");
+  Value *Seen = T == IntT ? SeenBits : B.CreateBitCast(SeenBits, T);
+  Old->addIncoming(Seen, Loop);
+  B.CreateCondBr(Done, End, Loop);
+  AI->replaceAllUsesWith(Seen);
+  AI->eraseFromParent();
+}
+
+void lowerAtomics(Function &F) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  SmallVector<Instruction *, 8> Work;
+  for (Instruction &I : instructions(F))
+    if (isa<AtomicRMWInst>(I) || isa<LoadInst>(I) || isa<StoreInst>(I))
+      Work.push_back(&I);
+  for (Instruction *I : Work) {
+    LLVMContext &Ctx = I->getContext();
+    if (auto *AI = dyn_cast<AtomicRMWInst>(I)) {
+      Type *T = AI->getType();
+      if (isNativeAtomicRMW(*AI))
+        continue;
+      if (AI->getOperation() == AtomicRMWInst::Xchg &&
+          T->isFloatingPointTy()) {
+        // An exchange only moves bits.
+        IRBuilder<> B(AI);
+        Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
+        auto *X = B.CreateAtomicRMW(AtomicRMWInst::Xchg,
+                                    AI->getPointerOperand(),
+                                    B.CreateBitCast(AI->getValOperand(), IntT),
+                                    AI->getAlign(), AI->getOrdering(),
+                                    AI->getSyncScopeID());
+        X->setVolatile(AI->isVolatile());
+        AI->replaceAllUsesWith(B.CreateBitCast(X, T));
+        AI->eraseFromParent();
+        continue;
+      }
+      expandToCompareAndSwap(AI);
+      continue;
+    }
+    // Atomic loads and stores of floats move bits too; SPIR-V's are
+    // defined on integers everywhere.
+    if (auto *LI = dyn_cast<LoadInst>(I); LI && LI->isAtomic() &&
+                                          LI->getType()->isFloatingPointTy()) {
+      IRBuilder<> B(LI);
+      Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(LI->getType()));
+      LoadInst *New = B.CreateAlignedLoad(IntT, LI->getPointerOperand(),
+                                          LI->getAlign(), LI->isVolatile());
+      New->setAtomic(LI->getOrdering(), LI->getSyncScopeID());
+      LI->replaceAllUsesWith(B.CreateBitCast(New, LI->getType()));
+      LI->eraseFromParent();
+    } else if (auto *SI = dyn_cast<StoreInst>(I);
+               SI && SI->isAtomic() &&
+               SI->getValueOperand()->getType()->isFloatingPointTy()) {
+      IRBuilder<> B(SI);
+      Type *T = SI->getValueOperand()->getType();
+      Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
+      StoreInst *New =
+          B.CreateAlignedStore(B.CreateBitCast(SI->getValueOperand(), IntT),
+                               SI->getPointerOperand(), SI->getAlign(),
+                               SI->isVolatile());
+      New->setAtomic(SI->getOrdering(), SI->getSyncScopeID());
+      SI->eraseFromParent();
+    }
+  }
+}
+
+/// Integer intrinsics with no SPIR-V (or GLSL.std.450) counterpart, written
+/// out in plain arithmetic.
+void lowerIntrinsics(Function &F) {
+  SmallVector<IntrinsicInst *, 8> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      Work.push_back(II);
+  for (IntrinsicInst *II : Work) {
+    IRBuilder<> B(II);
+    Type *T = II->getType();
+    Value *Result = nullptr;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fshl:
+    case Intrinsic::fshr: {
+      if (!T->isIntegerTy())
+        break;
+      unsigned W = T->getIntegerBitWidth();
+      Value *A = II->getArgOperand(0), *Bv = II->getArgOperand(1);
+      Value *S = B.CreateURem(II->getArgOperand(2), ConstantInt::get(T, W));
+      Value *Rest = B.CreateSub(ConstantInt::get(T, W), S);
+      bool Left = II->getIntrinsicID() == Intrinsic::fshl;
+      Value *Hi = B.CreateShl(A, Left ? S : Rest);
+      Value *Lo = B.CreateLShr(Bv, Left ? Rest : S);
+      // A shift by the whole width is poison; the select drops it.
+      Result = B.CreateSelect(B.CreateICmpEQ(S, ConstantInt::get(T, 0)),
+                              Left ? A : Bv, B.CreateOr(Hi, Lo));
+      break;
+    }
+    case Intrinsic::uadd_sat: {
+      Value *S = B.CreateAdd(II->getArgOperand(0), II->getArgOperand(1));
+      Result = B.CreateSelect(B.CreateICmpULT(S, II->getArgOperand(0)),
+                              Constant::getAllOnesValue(T), S);
+      break;
+    }
+    case Intrinsic::usub_sat: {
+      Value *A = II->getArgOperand(0), *Bv = II->getArgOperand(1);
+      Result = B.CreateSelect(B.CreateICmpULT(A, Bv), Constant::getNullValue(T),
+                              B.CreateSub(A, Bv));
+      break;
+    }
+    case Intrinsic::sadd_sat:
+    case Intrinsic::ssub_sat: {
+      if (!T->isIntegerTy())
+        break;
+      unsigned W = T->getIntegerBitWidth();
+      Value *A = II->getArgOperand(0), *Bv = II->getArgOperand(1);
+      bool Add = II->getIntrinsicID() == Intrinsic::sadd_sat;
+      Value *R = Add ? B.CreateAdd(A, Bv) : B.CreateSub(A, Bv);
+      // Overflow: the operands' signs agree (add) or differ (sub) and the
+      // result's sign differs from the first operand's.
+      Value *Ovf =
+          Add ? B.CreateAnd(B.CreateXor(R, A), B.CreateXor(R, Bv))
+              : B.CreateAnd(B.CreateXor(A, Bv), B.CreateXor(A, R));
+      Value *IsOvf = B.CreateICmpSLT(Ovf, ConstantInt::get(T, 0));
+      Value *Sat = B.CreateSelect(B.CreateICmpSLT(A, ConstantInt::get(T, 0)),
+                                  ConstantInt::get(T, APInt::getSignedMinValue(W)),
+                                  ConstantInt::get(T, APInt::getSignedMaxValue(W)));
+      Result = B.CreateSelect(IsOvf, Sat, R);
+      break;
+    }
+    case Intrinsic::bswap: {
+      if (!T->isIntegerTy())
+        break;
+      unsigned Bytes = T->getIntegerBitWidth() / 8;
+      Value *X = II->getArgOperand(0);
+      for (unsigned K = 0; K < Bytes; ++K) {
+        Value *Byte = B.CreateAnd(B.CreateLShr(X, 8 * K), 0xff);
+        Value *Moved = B.CreateShl(Byte, 8 * (Bytes - 1 - K));
+        Result = Result ? B.CreateOr(Result, Moved) : Moved;
+      }
+      break;
+    }
+    case Intrinsic::powi: {
+      Value *N = B.CreateSIToFP(II->getArgOperand(1), T);
+      Result = B.CreateBinaryIntrinsic(Intrinsic::pow, II->getArgOperand(0), N);
+      break;
+    }
+    default:
+      break;
+    }
+    if (Result) {
+      II->replaceAllUsesWith(Result);
+      II->eraseFromParent();
+    }
+  }
+}
+
+/// Undefined behaviour may do anything, including return: one exit is what
+/// structurisation works with, and SPIR-V's OpUnreachable would only make
+/// a merge block unreachable.
+void replaceUnreachable(Function &F) {
+  for (BasicBlock &BB : F)
+    if (auto *U = dyn_cast<UnreachableInst>(BB.getTerminator())) {
+      ReturnInst::Create(F.getContext(), nullptr, U);
+      U->eraseFromParent();
+    }
+}
+
+/// Constant expressions (getelementptr on a global, ptrtoint, ...) become
+/// instructions, so that the emitter sees every operation once.
+void expandConstantExprs(Function &F) {
+  // A phi may list one block twice; both entries must stay the same value.
+  DenseMap<std::pair<PHINode *, BasicBlock *>, Instruction *> PhiDone;
+  std::function<void(Instruction &)> Expand = [&](Instruction &I) {
+    for (unsigned Op = 0; Op < I.getNumOperands(); ++Op) {
+      auto *CE = dyn_cast<ConstantExpr>(I.getOperand(Op));
+      if (!CE)
+        continue;
+      Instruction *At = &I;
+      auto *Phi = dyn_cast<PHINode>(&I);
+      if (Phi) {
+        BasicBlock *In = Phi->getIncomingBlock(Op);
+        if (Instruction *Done = PhiDone.lookup({Phi, In});
+            Done && Phi->getIncomingValue(Op) == CE) {
+          I.setOperand(Op, Done);
+          continue;
+        }
+        At = In->getTerminator();
+      }
+      Instruction *New = CE->getAsInstruction();
+      New->insertBefore(At);
+      New->setDebugLoc(I.getDebugLoc());
+      I.setOperand(Op, New);
+      if (Phi)
+        PhiDone[{Phi, Phi->getIncomingBlock(Op)}] = New;
+      Expand(*New);
+    }
+  };
+  SmallVector<Instruction *, 64> All;
+  for (Instruction &I : instructions(F))
+    All.push_back(&I);
+  for (Instruction *I : All)
+    Expand(*I);
+}
+
+//===--------------------------------------------------------------------===//
+// Structure (Vulkan)
+//===--------------------------------------------------------------------===//
+
+Error structureError(const KernelJob &Job, const BasicBlock *BB,
+                     const Twine &Why) {
+  std::string Name;
+  raw_string_ostream OS(Name);
+  BB->printAsOperand(OS, /*PrintType=*/false);
+  return nodeError(Job, "the spirv backend could not structure the control "
+                        "flow of leaf function '@" +
+                            Job.N->Function + "' for Vulkan: " + Why +
+                            " (block " + OS.str() + ")");
+}
+
+/// After structurizecfg every loop has one latch from which it also exits;
+/// this makes the rest of SPIR-V's rules hold by splitting blocks (each
+/// change starts the analysis over), then records the merge and continue
+/// blocks of every header.
+Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
+  for (unsigned Round = 0;; ++Round) {
+    if (Round > 100000)
+      return structureError(Job, &F.getEntryBlock(),
+                            "the fix-ups do not converge");
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    bool Changed = false;
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      BasicBlock *H = L->getHeader();
+      SmallVector<BasicBlock *, 4> Latches;
+      L->getLoopLatches(Latches);
+      if (Latches.size() != 1)
+        return structureError(Job, H, "a loop with several back edges");
+      BasicBlock *Latch = Latches.front();
+      SmallVector<BasicBlock *, 4> Exiting;
+      L->getExitingBlocks(Exiting);
+      if (Exiting.size() > 1 || (Exiting.size() == 1 && Exiting[0] != Latch))
+        return structureError(Job, H,
+                              "a loop that exits from another block than "
+                              "its latch");
+      // A preheader that only enters the loop: a selection before the loop
+      // then merges there, not at the loop header.
+      SmallVector<BasicBlock *, 4> Outside;
+      for (BasicBlock *P : predecessors(H))
+        if (!L->contains(P))
+          Outside.push_back(P);
+      if (Outside.size() != 1 ||
+          Outside.front()->getTerminator()->getNumSuccessors() != 1) {
+        SplitBlockPredecessors(H, Outside, ".preheader", &DT, &LI);
+        Changed = true;
+        break;
+      }
+      // The exit is the loop's merge block; it must belong to this loop.
+      SmallVector<BasicBlock *, 2> Exits;
+      L->getUniqueExitBlocks(Exits);
+      if (Exits.size() > 1)
+        return structureError(Job, H, "a loop with several exits");
+      if (Exits.size() == 1 && !Exits.front()->getSinglePredecessor()) {
+        SplitBlockPredecessors(Exits.front(), {Latch}, ".loopexit", &DT, &LI);
+        Changed = true;
+        break;
+      }
+      if (Latch == H)
+        continue;
+      // The header carries OpLoopMerge, so it cannot also be a selection
+      // header.
+      if (H->getTerminator()->getNumSuccessors() > 1) {
+        SplitBlock(H, H->getFirstNonPHIIt(), &DT, &LI, nullptr,
+                   H->getName() + ".body");
+        Changed = true;
+        break;
+      }
+      // The latch is the continue target; a selection in the body must
+      // merge before it, in a block of the body.
+      SmallVector<BasicBlock *, 4> LatchPreds(predecessors(Latch));
+      if (LatchPreds.size() > 1 ||
+          LatchPreds.front()->getTerminator()->getNumSuccessors() > 1) {
+        SplitBlockPredecessors(Latch, LatchPreds, ".continue", &DT, &LI);
+        Changed = true;
+        break;
+      }
+    }
+    if (Changed)
+      continue;
+
+    // Merge blocks: the loop's exit, a selection's immediate post-dominator.
+    PostDominatorTree PDT(F);
+    MapVector<BasicBlock *, BlockStructure> Headers;
+    SmallPtrSet<BasicBlock *, 8> Continues, LoopHeaders;
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      BlockStructure S;
+      SmallVector<BasicBlock *, 2> Exits;
+      L->getUniqueExitBlocks(Exits);
+      S.Merge = Exits.empty() ? nullptr : Exits.front();
+      S.Continue = L->getLoopLatch();
+      Headers[L->getHeader()] = S;
+      Continues.insert(S.Continue);
+      LoopHeaders.insert(L->getHeader());
+    }
+    for (BasicBlock &BB : F) {
+      auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+      if (!Br || !Br->isConditional() ||
+          Br->getSuccessor(0) == Br->getSuccessor(1))
+        continue;
+      Loop *L = LI.getLoopFor(&BB);
+      if (L && (L->getHeader() == &BB || L->isLoopLatch(&BB)))
+        continue;
+      DomTreeNode *Node = PDT.getNode(&BB);
+      BasicBlock *Merge =
+          Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+      if (!Merge)
+        return structureError(Job, &BB,
+                              "a branch whose paths never meet again");
+      Headers[&BB].Merge = Merge;
+    }
+
+    // One construct per merge block: where several claim one, the deepest
+    // gets a block of its own in front of it, reached from its part of the
+    // graph.
+    MapVector<BasicBlock *, SmallVector<BasicBlock *, 2>> Claims;
+    for (auto &[H, S] : Headers)
+      if (S.Merge)
+        Claims[S.Merge].push_back(H);
+    for (auto &[M, Hs] : Claims) {
+      if (Hs.size() < 2)
+        continue;
+      BasicBlock *Deepest = *std::max_element(
+          Hs.begin(), Hs.end(), [&](BasicBlock *A, BasicBlock *B) {
+            return DT.getNode(A)->getLevel() < DT.getNode(B)->getLevel();
+          });
+      SmallVector<BasicBlock *, 4> Preds, AllPreds(predecessors(M));
+      for (BasicBlock *P : AllPreds)
+        if (DT.dominates(Deepest, P))
+          Preds.push_back(P);
+      if (Preds.empty() || Preds.size() == AllPreds.size())
+        return structureError(Job, Deepest,
+                              "constructs that share a merge block and do "
+                              "not nest");
+      SplitBlockPredecessors(M, Preds, ".merge", &DT, &LI);
+      Changed = true;
+      break;
+    }
+    if (Changed)
+      continue;
+
+    for (auto &[H, S] : Headers) {
+      if (!S.Merge)
+        continue;
+      if (!DT.properlyDominates(H, S.Merge))
+        return structureError(Job, H,
+                              "a header that does not dominate its merge "
+                              "block");
+      if (Continues.count(S.Merge) || LoopHeaders.count(S.Merge))
+        return structureError(Job, H,
+                              "a merge block that is a loop's header or "
+                              "continue target");
+      Loop *L = LI.getLoopFor(H);
+      if (L && L->getHeader() == H)
+        L = L->getParentLoop();
+      if (L && !L->contains(S.Merge))
+        return structureError(Job, H,
+                              "a construct whose merge block is outside "
+                              "its loop");
+    }
+
+    // A loop that never exits still needs a merge block; nothing reaches it.
+    for (auto &[H, S] : Headers)
+      if (!S.Merge && S.Continue) {
+        S.Merge = BasicBlock::Create(F.getContext(), "loop.never.exits", &F);
+        new UnreachableInst(F.getContext(), S.Merge);
+      }
+    for (auto &[H, S] : Headers)
+      Out.Headers[H] = S;
+    return Error::success();
+  }
+}
+
+} // namespace
+
+Error checkLeaf(const Module &M, const KernelJob &Job) {
+  const Node &N = *Job.N;
+  if (N.Function.empty())
+    return nodeError(Job, "the leaf names no function");
+  const Function *F = M.getFunction(N.Function);
+  if (!F || F->isDeclaration())
+    return nodeError(Job, "leaf function '@" + N.Function +
+                              "' is not defined in the module");
+  if (N.Dims.size() > 3)
+    return nodeError(Job, "has " + Twine(N.Dims.size()) +
+                              " dims; at most 3 are supported");
+  for (auto [D, E] : enumerate(N.Dims)) {
+    if (!E.isParam())
+      continue;
+    unsigned P = E.paramIndex();
+    if (P >= N.Params.size() || N.Params[P].isBuffer() ||
+        !isInteger(N.Params[P].Type))
+      return nodeError(Job, "the extent of dim " + Twine(D) +
+                                " names parameter " + Twine(P) +
+                                ", which is not an integer value parameter");
+  }
+  if (!N.Outputs.empty())
+    return nodeError(Job, "a leaf with outputs is not supported by the spirv "
+                          "backend: a GPU kernel has nowhere to return them; "
+                          "write the results to a buffer instead");
+  FunctionType *Want = getLeafFunctionType(N, M.getContext());
+  if (F->getFunctionType() != Want)
+    return nodeError(Job, "leaf function '@" + N.Function + "' has type " +
+                              typeString(F->getFunctionType()) +
+                              ", but the node's parameters need " +
+                              typeString(Want));
+  return Error::success();
+}
+
+Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
+  const Node &N = *Job.N;
+  LLVMContext &Ctx = M.getContext();
+  Function *Leaf = M.getFunction(N.Function);
+  if (M.getNamedValue(Job.EntryName))
+    return nodeError(Job, "the name of its kernel, '" + Job.EntryName +
+                              "', is already taken in the module");
+  FunctionType *Ty = FunctionType::get(
+      Type::getVoidTy(Ctx), Leaf->getFunctionType()->params(), false);
+  Function *K =
+      Function::Create(Ty, GlobalValue::ExternalLinkage, Job.EntryName, M);
+  for (auto [I, P] : enumerate(N.Params))
+    K->getArg(I)->setName(P.Name);
+
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", K);
+  IRBuilder<> B(Entry);
+  Function *GlobalId = getPlaceholder(M, GlobalIdFunctionName, 1);
+  SmallVector<Value *, 3> Ids;
+  Value *InBounds = nullptr;
+  for (auto [D, E] : enumerate(N.Dims)) {
+    Value *Id = B.CreateCall(GlobalId, {B.getInt32(D)}, "id" + Twine(D));
+    Ids.push_back(Id);
+    Value *Extent;
+    if (E.isConstant()) {
+      Extent = B.getInt64(E.value());
+    } else {
+      // Like the CPU backend: a bool extent counts 0 or 1 instances,
+      // narrower integers are signed like the ids they bound.
+      Value *P = K->getArg(E.paramIndex());
+      Extent = P->getType()->isIntegerTy(1)
+                   ? B.CreateZExt(P, B.getInt64Ty())
+                   : B.CreateSExtOrTrunc(P, B.getInt64Ty());
+    }
+    Value *In = B.CreateICmpSLT(Id, Extent, "in" + Twine(D));
+    InBounds = InBounds ? B.CreateAnd(InBounds, In) : In;
+  }
+  BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", K);
+  if (InBounds) {
+    BasicBlock *Body = BasicBlock::Create(Ctx, "instance", K, Exit);
+    B.CreateCondBr(InBounds, Body, Exit);
+    B.SetInsertPoint(Body);
+  }
+  SmallVector<Value *, 8> Args(make_pointer_range(K->args()));
+  CallInst *Call = B.CreateCall(Leaf, Args);
+  Call->setCallingConv(Leaf->getCallingConv());
+  B.CreateBr(Exit);
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+
+  addDebugInfo(*K, *Leaf);
+  InlineFunctionInfo IFI;
+  InlineResult Inlined = InlineFunction(*Call, IFI);
+  if (!Inlined.isSuccess())
+    return nodeError(Job, "cannot inline leaf function '@" + N.Function +
+                              "' into its kernel: " +
+                              Inlined.getFailureReason());
+  inlineEverything(IFI.InlinedCallSites, Leaf);
+  if (!K->getSubprogram())
+    stripDebugInfo(*K);
+
+  // Instance ids: level 0 is the invocation's id, computed above; ancestors'
+  // ids come from the push constants.
+  if (Function *IdFn = M.getFunction(InstanceIdFunctionName)) {
+    SmallVector<CallInst *, 8> Calls;
+    for (User *U : IdFn->users())
+      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == K)
+        Calls.push_back(CI);
+    for (CallInst *CI : Calls) {
+      auto *LevelC = CI->arg_size() == 2
+                         ? dyn_cast<ConstantInt>(CI->getArgOperand(0))
+                         : nullptr;
+      auto *DimC = CI->arg_size() == 2
+                       ? dyn_cast<ConstantInt>(CI->getArgOperand(1))
+                       : nullptr;
+      if (CI->getCalledFunction() != IdFn || !CI->getType()->isIntegerTy(64) ||
+          !LevelC || !DimC)
+        return unsupported(Job, CI,
+                           "a malformed instance-id call (level and dim "
+                           "must be constants, the result an i64)");
+      uint64_t Level = LevelC->getZExtValue(), Dim = DimC->getZExtValue();
+      Value *Id;
+      if (Level == 0) {
+        if (Dim >= Ids.size())
+          return nodeError(Job, "reads instance id (0, " + Twine(Dim) +
+                                    ") but the node has " + Twine(Ids.size()) +
+                                    " dims");
+        Id = Ids[Dim];
+      } else {
+        if (Level > Job.AncestorDims.size() ||
+            Dim >= Job.AncestorDims[Level - 1])
+          return nodeError(Job, "reads instance id (" + Twine(Level) + ", " +
+                                    Twine(Dim) +
+                                    "), but no ancestor at that level has "
+                                    "that dim");
+        IRBuilder<> IB(CI);
+        Id = IB.CreateCall(getPlaceholder(M, OuterIdFunctionName, 2),
+                           {IB.getInt32(Level), IB.getInt32(Dim)},
+                           "outer.id." + Twine(Level) + "." + Twine(Dim));
+      }
+      CI->replaceAllUsesWith(Id);
+      CI->eraseFromParent();
+    }
+  }
+  return K;
+}
+
+Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
+  Out.F = &F;
+  // Simplify what the frontend and inlining left: private variables become
+  // SSA values (the emitter handles the remaining arrays), then no vectors.
+  runPasses(F, [](FunctionPassManager &FPM) {
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(EarlyCSEPass());
+    FPM.addPass(InstCombinePass());
+    FPM.addPass(SimplifyCFGPass());
+    ScalarizerPassOptions SO;
+    SO.ScalarizeLoadStore = true;
+    SO.ScalarizeVariableInsertExtract = true;
+    FPM.addPass(ScalarizerPass(SO));
+    FPM.addPass(EarlyCSEPass());
+    FPM.addPass(DCEPass());
+  });
+  lowerMemIntrinsics(F);
+  lowerAtomics(F);
+  lowerIntrinsics(F);
+  replaceUnreachable(F);
+
+  bool Vulkan = Job.Flavour == SPIRVFlavour::Vulkan;
+  runPasses(F, [&](FunctionPassManager &FPM) {
+    FPM.addPass(DCEPass());
+    FPM.addPass(LowerSwitchPass());
+    FPM.addPass(UnifyFunctionExitNodesPass());
+    if (Vulkan) {
+      FPM.addPass(FixIrreduciblePass());
+      FPM.addPass(LoopSimplifyPass());
+      FPM.addPass(UnifyLoopExitsPass());
+      FPM.addPass(StructurizeCFGPass());
+    }
+  });
+  // What LLVM cannot have structured, our fix-ups cannot either: they need
+  // each loop to leave from its latch.
+  if (Vulkan)
+    if (Error E = structure(F, Job, Out))
+      return E;
+  expandConstantExprs(F);
+
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyFunction(F, &OS))
+    return nodeError(Job, "internal error: the prepared kernel is not valid "
+                          "LLVM IR:\n" +
+                              OS.str());
+
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  for (BasicBlock *BB : RPOT) {
+    Out.Order.push_back(BB);
+    Seen.insert(BB);
+  }
+  for (auto &[H, S] : Out.Headers)
+    if (!Seen.count(S.Merge)) {
+      Out.Order.push_back(S.Merge);
+      Seen.insert(S.Merge);
+    }
+  return Error::success();
+}
+
+} // namespace hpvm::spirv

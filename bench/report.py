@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Turns the RESULT lines of bench/run.sh into the table it prints and
+bench/RESULTS.md.
+
+    report.py results.txt machine.txt "<reproducing command>" RESULTS.md
+
+results.txt holds, in any order:
+    RESULT <bench> <variant> size=.. median_s=.. min_s=.. max_s=.. reps=..
+           bytes=.. flops=.. check=ok|FAIL          (bench/common/bench.c)
+    BUSY <label> <percent of CPU busy just before>  (run.sh's idle check)
+    RUNTIME <seconds>
+Each (bench, variant) has one RESULT per round; the table takes the lowest
+of the rounds' medians (interference only ever slows a run down) and the
+round-by-round section shows them all.
+"""
+import sys
+from collections import defaultdict
+
+VARIANTS = ["seq", "omp", "hpvm"]
+TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM"}
+ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "launch"]
+# Kernels whose speed is set by memory bandwidth: compared with STREAM.
+MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
+# Kernels for which a ratio to the sequential loop means nothing (a loop that
+# stores two ints is not a launch).
+NO_SEQ_RATIO = {"launch"}
+WHAT = {
+    "saxpy": "y = a x + y",
+    "stencil": "5-point Jacobi, one launch per step",
+    "pipeline": "blur -> gradient -> threshold, one graph",
+    "sgemm-ikj": "C = A B, i-k-j (one node instance per row)",
+    "sgemm": "C = A B, i-j-k (collapse(2): one instance per element)",
+    "launch": "launch of a near-empty node / parallel loop",
+}
+
+
+def parse(path):
+    results = defaultdict(list)  # (bench, variant) -> [record]
+    busy, runtime = [], None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "RESULT":
+                rec = dict(w.split("=", 1) for w in words[3:])
+                for key in ("median_s", "min_s", "max_s", "bytes", "flops"):
+                    rec[key] = float(rec[key])
+                results[(words[1], words[2])].append(rec)
+            elif words[0] == "BUSY":
+                busy.append((words[1], int(words[2])))
+            elif words[0] == "RUNTIME":
+                runtime = int(words[1])
+    return results, busy, runtime
+
+
+def fmt_time(s):
+    if s < 1e-3:
+        return f"{s * 1e6:.3g} µs"
+    if s < 1:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s:.3g} s"
+
+
+def fmt_ratio(x):
+    return f"{x:.2f}×"
+
+
+def best(recs):
+    """The record with the lowest median over the rounds."""
+    return min(recs, key=lambda r: r["median_s"])
+
+
+def table(results, stream_gbs):
+    head = ["kernel", "size", "sequential", "OpenMP", "HPVM",
+            "HPVM vs OpenMP", "HPVM vs seq", "OpenMP vs seq",
+            "HPVM throughput", "OpenMP throughput", "checks"]
+    rows, goals = [], []
+    for bench in ORDER:
+        recs = {v: results.get((bench, v)) for v in VARIANTS}
+        if not any(recs.values()):
+            continue
+        b = {v: best(r) for v, r in recs.items() if r}
+        t = {v: r["median_s"] for v, r in b.items()}
+        size = next(iter(b.values()))["size"]
+        checks = all(r["check"] == "ok" for rs in recs.values() if rs
+                     for r in rs)
+
+        def ratio(a, c):
+            if a not in t or c not in t or (bench in NO_SEQ_RATIO and "seq" in (a, c)):
+                return "–"
+            return fmt_ratio(t[a] / t[c])
+
+        def throughput(v):
+            if v not in b:
+                return "–"
+            r = b[v]
+            if r["bytes"] and bench in MEMORY_BOUND:
+                gbs = r["bytes"] / r["median_s"] / 1e9
+                pct = f" = {100 * gbs / stream_gbs:.0f}% STREAM" if stream_gbs else ""
+                return f"{gbs:.1f} GB/s{pct}"
+            if r["flops"]:
+                return f"{r['flops'] / r['median_s'] / 1e9:.1f} GFLOP/s"
+            return "–"
+
+        rows.append([f"{bench}: {WHAT.get(bench, '')}", size.replace("-", " ")]
+                    + [fmt_time(t[v]) if v in t else "–" for v in VARIANTS]
+                    + [ratio("omp", "hpvm"), ratio("seq", "hpvm"),
+                       ratio("seq", "omp"), throughput("hpvm"),
+                       throughput("omp"), "ok" if checks else "**FAIL**"])
+        # (FAIL: a wrong result, or an "HPVM" run in which hpvm-rt ran no
+        # node: see run.sh.)
+        if "omp" in t and "hpvm" in t:
+            speed = t["omp"] / t["hpvm"]
+            goal = f"{bench}: HPVM at {speed:.3f}× OpenMP"
+            met = speed >= 1.0
+            # How much the two variants' medians moved between rounds: a
+            # shortfall smaller than that is not a measured difference.
+            noise = max(max(r["median_s"] for r in recs[v]) /
+                        min(r["median_s"] for r in recs[v]) - 1
+                        for v in ("omp", "hpvm"))
+            if not met and 1 - speed <= noise:
+                goal += (f" (within the {100 * noise:.1f}% the medians moved "
+                         f"between rounds)")
+            if bench in MEMORY_BOUND and stream_gbs and b["hpvm"]["bytes"]:
+                pct = 100 * b["hpvm"]["bytes"] / t["hpvm"] / 1e9 / stream_gbs
+                goal += f", {pct:.0f}% of STREAM"
+                met = met and pct >= 80
+            goals.append((met, goal))
+    return head, rows, goals
+
+
+def markdown(head, rows):
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def plain(head, rows):
+    cols = [[h] + [r[i] for r in rows] for i, h in enumerate(head)]
+    widths = [max(len(c) for c in col) for col in cols]
+    lines = []
+    for r in [head] + rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        if r is head:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main():
+    results_path, machine_path, repro, md_path = sys.argv[1:5]
+    results, busy, runtime = parse(results_path)
+    with open(machine_path) as f:
+        machine = [l.rstrip("\n") for l in f if l.strip()]
+    stream = results.get(("stream-triad", "omp"))
+    stream_gbs = None
+    if stream:
+        s = best(stream)
+        stream_gbs = s["bytes"] / s["median_s"] / 1e9
+    head, rows, goals = table(results, stream_gbs)
+    rounds = max((len(v) for v in results.values()), default=0)
+
+    print(plain(head, rows))
+    if stream_gbs:
+        print(f"\nSTREAM triad (OpenMP, same run): {stream_gbs:.1f} GB/s")
+    for met, goal in goals:
+        print(f"goal {'met' if met else 'NOT met'}: {goal}")
+
+    md = ["# Benchmark results", "",
+          "Written by `bench/run.sh` (do not edit: the next run replaces it). "
+          "To reproduce, from the repository root:", "",
+          f"    {repro}", "",
+          "## Machine", ""]
+    md += [f"- {l}" for l in machine]
+    if runtime is not None:
+        md.append(f"- the runs took {runtime} s")
+    if busy:
+        worst = max(busy, key=lambda b: b[1])
+        md.append(f"- CPU busy just before each benchmark (from /proc/stat, "
+                  f"1 s): at most {worst[1]}% (before {worst[0]})")
+    md += ["", "## Medians", "",
+           f"Time per run: the median of a program's timed repetitions, the "
+           f"lowest over {rounds} round(s). *X vs Y* = time of Y / time of X "
+           f"(above 1: X is faster). Throughput: the bytes a run must move "
+           f"to or from memory per second, against the STREAM triad below; "
+           f"for sgemm, floating-point operations per second.", "",
+           markdown(head, rows), ""]
+    if stream_gbs:
+        s = best(stream)
+        md.append(f"STREAM triad (`bench/stream/triad.c`, OpenMP, same run, "
+                  f"{s['size'].replace('-', ' ')}, 12 bytes per element as "
+                  f"STREAM counts): **{stream_gbs:.1f} GB/s**.")
+        md.append("")
+    md += ["## Goals", "",
+           "HPVM at least as fast as the OpenMP baseline on every kernel; "
+           "memory-bound kernels at 80% or more of STREAM.", ""]
+    md += [f"- {'met' if met else '**not met**'}: {goal}" for met, goal in goals]
+    md += ["", "## Round by round", "",
+           "Each round runs every variant once (in alternating order); "
+           "medians in each round:", "",
+           "| kernel | variant | " + " | ".join(
+               f"round {i + 1}" for i in range(rounds)) + " | repetitions |",
+           "|---|---|" + "---|" * rounds + "---|"]
+    for bench in ["stream-triad"] + ORDER:
+        for v in VARIANTS:
+            recs = results.get((bench, v))
+            if not recs:
+                continue
+            md.append(f"| {bench} | {TITLES[v]} | " + " | ".join(
+                fmt_time(r["median_s"]) for r in recs) + " | "
+                + ", ".join(r["reps"] for r in recs) + " |")
+    md += ["", "## How it is measured", "",
+           "- One source per kernel (`bench/kernels/`) carries both "
+           "`#pragma hpvm` and `#pragma omp parallel for` on the same loop; "
+           "run.sh checks that each compiler ignores the other's pragmas (the "
+           "IR is identical with them blanked out).",
+           "- HPVM: `hpvm-clang -O3` (the CPU backend compiles nodes for the "
+           "host CPU); OpenMP: `clang-19 -O3 -march=native -fopenmp`; "
+           "sequential: `clang-19 -O3 -march=native`. Both parallel variants "
+           "use the same number of threads (HPVM_NUM_THREADS, OMP_NUM_THREADS).",
+           "- The drivers (`bench/drivers/`, `bench/common/bench.c`) are "
+           "compiled once with `clang-19 -O2` and linked with each variant: "
+           "warm-up runs, then timed runs (clock_gettime, CLOCK_MONOTONIC) "
+           "until about a second has passed (at least 5, at most 50; sgemm "
+           "i-j-k at least 3); each result is checked against a scalar "
+           "reference.",
+           "- launch: batches of 1000 launches, the median batch divided by "
+           "1000."]
+    with open(md_path, "w") as f:
+        f.write("\n".join(md) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# bench/run.sh: build every benchmark three ways from one source, run the
+# builds side by side, print the table and write bench/RESULTS.md.
+#
+#   bench/run.sh                          build dir: build/ (or $HPVM_BUILD_DIR)
+#
+# The three variants of each kernel in bench/kernels/ (see bench/README.md):
+#   hpvm  hpvm-clang -O3                            HPVM_NUM_THREADS=$BENCH_THREADS
+#   omp   clang-19 -O3 -march=native -fopenmp       OMP_NUM_THREADS=$BENCH_THREADS
+#   seq   clang-19 -O3 -march=native                one thread
+# plus an OpenMP STREAM triad (bench/stream/triad.c) for the bandwidth the
+# machine gives a plain parallel loop.
+#
+# Settings (environment): BENCH_THREADS (2), BENCH_ROUNDS (2: each round runs
+# every variant once, in alternating order; the table takes the lowest median
+# of the rounds), BENCH_QUIET_WAIT (seconds to wait for an idle machine, 180),
+# BENCH_JOBS (ninja -j, 2), and the sizes the drivers read (BENCH_SAXPY_N,
+# BENCH_SGEMM_N, BENCH_STENCIL_N, BENCH_STENCIL_STEPS, BENCH_PIPELINE_N,
+# BENCH_LAUNCH_N) and BENCH_BUDGET_S / BENCH_MIN_REPS / BENCH_MAX_REPS
+# (bench/common/bench.h).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${HPVM_BUILD_DIR:-build}
+THREADS=${BENCH_THREADS:-2}
+ROUNDS=${BENCH_ROUNDS:-2}
+QUIET_WAIT=${BENCH_QUIET_WAIT:-180}
+CLANG=${BENCH_CLANG:-clang-19}
+OUT=$BUILD/bench
+BIN=$OUT/bin
+LOG=$OUT/logs
+RESULTS=$OUT/results.txt
+BENCHES="saxpy stencil pipeline sgemm launch"
+
+say() { printf '== %s\n' "$*"; }
+die() { printf 'bench/run.sh: error: %s\n' "$*" >&2; exit 1; }
+
+# --- tools -----------------------------------------------------------------
+command -v "$CLANG" >/dev/null || die "$CLANG not found (scripts/install-deps.sh installs it)"
+mkdir -p "$BIN" "$LOG"
+printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' > "$OUT/omp-probe.c"
+"$CLANG" -fopenmp "$OUT/omp-probe.c" -o "$OUT/omp-probe" 2>"$LOG/omp-probe.txt" ||
+  die "$CLANG -fopenmp cannot build a program (omp.h or libomp missing): apt-get install libomp-19-dev"
+
+# --- build the toolchain -----------------------------------------------------
+say "building hpvm-clang and hpvm-rt in $BUILD"
+[ -f "$BUILD/build.ninja" ] || cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$BUILD" -j "${BENCH_JOBS:-2}" hpvm-clang hpvm-rt >"$LOG/ninja.txt" 2>&1 ||
+  { tail -30 "$LOG/ninja.txt"; die "the build failed (log: $LOG/ninja.txt)"; }
+HPVM_CLANG=$ROOT/$BUILD/bin/hpvm-clang
+[ -x "$HPVM_CLANG" ] || HPVM_CLANG=$BUILD/bin/hpvm-clang
+[ -x "$HPVM_CLANG" ] || die "no hpvm-clang at $BUILD/bin/hpvm-clang"
+
+# --- each compiler reads only its own pragmas --------------------------------
+# The trick that lets one source make all three variants; checked rather than
+# assumed: blanking the other system's pragma lines (keeping the line numbers)
+# must not change a single line of the IR a compiler makes of the kernel.
+blank_pragmas() { # $1 = hpvm|omp; stdin -> stdout
+  awk -v kind="$1" '
+    cont { print ""; cont = /\\$/; next }
+    $0 ~ "^[ \t]*#[ \t]*pragma[ \t]+" kind "([ \t]|$)" { print ""; cont = /\\$/; next }
+    { print }'
+}
+ir_of() { # $1 = dir holding k.c; rest = compiler and flags -> prints the IR
+  local dir=$1; shift
+  (cd "$dir" && "$@" k.c -o k.ll >/dev/null 2>&1 && cat k.ll)
+}
+say "checking that each compiler ignores the other's pragmas"
+V=$OUT/pragma-check
+for k in $BENCHES; do
+  rm -rf "$V" && mkdir -p "$V/orig" "$V/no-omp" "$V/no-hpvm" "$V/none"
+  cp "bench/kernels/$k.c" "$V/orig/k.c"
+  blank_pragmas omp <"bench/kernels/$k.c" >"$V/no-omp/k.c"
+  blank_pragmas hpvm <"bench/kernels/$k.c" >"$V/no-hpvm/k.c"
+  blank_pragmas omp <"$V/no-hpvm/k.c" >"$V/none/k.c"
+  H=("$HPVM_CLANG" -O3 -emit-hpvm-ir -S)
+  O=("$CLANG" -O3 -march=native -fopenmp -Wno-unknown-pragmas -S -emit-llvm)
+  S=("$CLANG" -O3 -march=native -Wno-unknown-pragmas -Wno-source-uses-openmp -S -emit-llvm)
+  ir_of "$V/orig" "${H[@]}" | grep -q 'call token @llvm.directive.region.entry' ||
+    die "hpvm-clang makes no HPVM node of bench/kernels/$k.c"
+  cmp -s <(ir_of "$V/orig" "${H[@]}") <(ir_of "$V/no-omp" "${H[@]}") ||
+    die "hpvm-clang reads '#pragma omp' in bench/kernels/$k.c"
+  cmp -s <(ir_of "$V/orig" "${O[@]}") <(ir_of "$V/no-hpvm" "${O[@]}") ||
+    die "clang -fopenmp reads '#pragma hpvm' in bench/kernels/$k.c"
+  cmp -s <(ir_of "$V/orig" "${S[@]}") <(ir_of "$V/none" "${S[@]}") ||
+    die "clang without -fopenmp reads a pragma in bench/kernels/$k.c"
+done
+echo "ok: hpvm-clang ignores '#pragma omp', clang -fopenmp ignores '#pragma hpvm', plain clang both"
+
+# --- build the variants --------------------------------------------------------
+say "building the benchmarks into $BIN"
+# The timing driver and the per-benchmark drivers: compiled once, the same
+# object code in every variant.
+"$CLANG" -O2 -Wall -c bench/common/bench.c -o "$OUT/bench.o"
+for k in $BENCHES; do
+  "$CLANG" -O2 -Wall -c "bench/drivers/$k.c" -o "$OUT/driver-$k.o"
+  objs=("$OUT/driver-$k.o" "$OUT/bench.o")
+  "$HPVM_CLANG" -O3 "bench/kernels/$k.c" "${objs[@]}" -lm -o "$BIN/$k.hpvm" \
+    >"$LOG/build-$k.hpvm.txt" 2>&1 || { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on $k"; }
+  "$CLANG" -O3 -march=native -fopenmp -Wno-unknown-pragmas "bench/kernels/$k.c" "${objs[@]}" \
+    -lm -o "$BIN/$k.omp"
+  "$CLANG" -O3 -march=native -Wno-unknown-pragmas -Wno-source-uses-openmp \
+    "bench/kernels/$k.c" "${objs[@]}" -lm -o "$BIN/$k.seq"
+done
+"$CLANG" -O3 -march=native -fopenmp bench/stream/triad.c "$OUT/bench.o" -o "$BIN/stream-triad.omp"
+
+# --- an idle machine -------------------------------------------------------------
+# Fraction of CPU time spent by anything over the next second (from /proc/stat).
+busy_percent() {
+  local a b
+  read -r -a a < <(grep '^cpu ' /proc/stat)
+  sleep 1
+  read -r -a b < <(grep '^cpu ' /proc/stat)
+  local total=0 idle i
+  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+  idle=$(((b[4] - a[4]) + (b[5] - a[5])))
+  echo $(((100 * (total - idle)) / (total > 0 ? total : 1)))
+}
+# Waits (up to QUIET_WAIT seconds in all) until the machine is idle; records
+# what it saw. Numbers taken while something else runs are not comparable.
+WAITED=0
+wait_quiet() { # $1 = label
+  local busy
+  busy=$(busy_percent)
+  while [ "$busy" -gt 10 ] && [ "$WAITED" -lt "$QUIET_WAIT" ]; do
+    echo "   machine busy ($busy% CPU), waiting..."
+    sleep 4
+    WAITED=$((WAITED + 5))
+    busy=$(busy_percent)
+  done
+  echo "BUSY $1 $busy" >>"$RESULTS"
+  [ "$busy" -le 10 ] || echo "   WARNING: still $busy% busy; $1 runs on a loaded machine"
+}
+
+# --- run -------------------------------------------------------------------------
+run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
+  local k=$1 v=$2 exe; shift 2
+  exe=$BIN/$k.$v
+  local env=()
+  case $v in
+  omp) env=(OMP_NUM_THREADS="$THREADS") ;;
+  hpvm) env=(HPVM_NUM_THREADS="$THREADS" HPVM_STATS=1) ;;
+  esac
+  local extra=()
+  # sgemm i-j-k takes seconds per run (sequentially ~4 s): fewer repetitions.
+  [ "$k" = sgemm ] && [ "${1:-}" != ikj ] && extra=(BENCH_MIN_REPS="${BENCH_SGEMM_MIN_REPS:-3}")
+  local line log=$LOG/run-$k$*.$v.txt
+  line=$(env "${env[@]}" "${extra[@]}" "$exe" "$v" "$@" 2>"$log.last" | grep '^RESULT') ||
+    { cat "$log.last" >>"$log"; echo "   $k $v failed (log: $log)"; return 0; }
+  cat "$log.last" >>"$log"
+  # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output).
+  if [ "$v" = hpvm ] && ! grep -q '^hpvm-rt stats' "$log.last"; then
+    line=${line/check=ok/check=NO-HPVM-LAUNCH}
+  fi
+  rm -f "$log.last"
+  echo "$line" | tee -a "$RESULTS" | sed 's/^RESULT /   /'
+}
+
+: >"$RESULTS"
+rm -f "$LOG"/run-*.txt
+START=$(date +%s)
+for round in $(seq 1 "$ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then order="omp hpvm seq"; else order="seq hpvm omp"; fi
+  say "round $round of $ROUNDS (order: $order)"
+  wait_quiet "round$round-stream"
+  run_variant stream-triad omp
+  for k in saxpy stencil pipeline sgemm-ikj sgemm launch; do
+    wait_quiet "round$round-$k"
+    for v in $order; do
+      case $k in
+      sgemm-ikj) run_variant sgemm "$v" ikj ;;
+      *) run_variant "$k" "$v" ;;
+      esac
+    done
+  done
+done
+echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
+
+# --- the machine -----------------------------------------------------------------
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) CPUs online)"
+  echo "caches: $(lscpu | sed -n 's/^L2 cache: *//p') L2, $(lscpu | sed -n 's/^L3 cache: *//p') L3"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+  echo "compiler: $("$CLANG" --version | head -1)"
+  echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
+  echo "threads: $THREADS (HPVM_NUM_THREADS, OMP_NUM_THREADS); rounds: $ROUNDS"
+} >"$OUT/machine.txt"
+
+# The command that reproduces this run: the settings that were not defaults.
+REPRO="bench/run.sh"
+for var in HPVM_BUILD_DIR BENCH_THREADS BENCH_ROUNDS BENCH_SAXPY_N BENCH_SGEMM_N \
+  BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
+  BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS; do
+  [ -n "${!var:-}" ] && REPRO="$var=${!var} $REPRO"
+done
+
+say "results"
+python3 bench/report.py "$RESULTS" "$OUT/machine.txt" "$REPRO" bench/RESULTS.md
+echo "(written to bench/RESULTS.md; raw lines in $RESULTS, HPVM_STATS and errors in $LOG/)"

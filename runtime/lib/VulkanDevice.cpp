@@ -1,0 +1,1382 @@
+//===- VulkanDevice.cpp - Leaves compiled to SPIR-V, run through Vulkan ---===//
+//
+// One VkDevice, one compute queue. Decisions, and why:
+//
+// * Buffers are VkBuffers with SHADER_DEVICE_ADDRESS usage: kernels receive
+//   64-bit device addresses in push constants, so no descriptor sets exist
+//   and a launch records only a bind, a push and a dispatch.
+// * Memory: where the device has device-local memory the host cannot map
+//   (discrete GPUs), buffers live there and copies go through host-visible
+//   staging buffers; where host-visible memory is all there is (lavapipe,
+//   integrated GPUs), buffers are mapped once and copies are memcpy.
+// * The coherence directory decides when to copy (it calls copyFromHost /
+//   copyToHost only for invalid copies). Uploads it asks for are recorded
+//   into a pending command buffer and submitted together with the next
+//   launch, so a launch with its inputs is one vkQueueSubmit and one wait.
+// * Coherence frees device copies at the end of each launch; freed buffers
+//   go to a pool (by size class) so that the next launch of the same
+//   program allocates nothing.
+// * Pipelines are cached by a hash of the SPIR-V words and the entry point
+//   (verified by comparing the words), so a program's second launch
+//   creates nothing; a VkPipelineCache lets the driver share its own work.
+// * Timestamps around every dispatch and batch of copies become device-side
+//   trace events, placed on the host time line by bounding the device clock
+//   between submit and fence (no calibration extension needed).
+// * Every VkResult that is not VK_SUCCESS becomes an RtError naming the
+//   call; a lost device fails every later call instead of crashing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VulkanApi.h"
+#include "VulkanSpirv.h"
+
+#include "hpvm/ir/Graph.h"
+#include "hpvm/rt/Clock.h"
+#include "hpvm/rt/Devices.h"
+#include "hpvm/rt/Error.h"
+#include "hpvm/rt/Trace.h"
+#include "hpvm/rt/Vulkan.h"
+
+#if !HPVM_RT_HAVE_VULKAN
+
+std::string
+hpvm::rt::discoverVulkanDevices(const DiscoveryContext &, const VulkanOptions &,
+                                std::vector<std::unique_ptr<Device>> &) {
+  return "this hpvm-rt was built without the Vulkan headers";
+}
+
+#else
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+using namespace hpvm;
+using namespace hpvm::rt;
+
+namespace {
+
+/// Largest staging buffer; bigger copies go in pieces.
+constexpr size_t StagingChunk = size_t(16) << 20;
+/// Pending upload bytes after which the batch is submitted on its own, so
+/// that staging memory stays bounded.
+constexpr size_t BatchLimit = size_t(64) << 20;
+/// Freed buffers kept for reuse, and freed staging buffers.
+constexpr size_t BufferPoolLimit = size_t(256) << 20;
+constexpr size_t StagingPoolLimit = size_t(64) << 20;
+/// The longest push-constant block this device marshals (Vulkan devices
+/// report 128 to 256 bytes; the bound keeps the block on the stack).
+constexpr uint32_t PushLimit = 4096;
+
+std::string versionText(uint32_t V) {
+  return std::to_string(VK_API_VERSION_MAJOR(V)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(V));
+}
+
+const char *typeName(VkPhysicalDeviceType T) {
+  switch (T) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "cpu";
+  default:
+    return "other";
+  }
+}
+
+/// Size classes for pooling: exact reuse for repeated launches of one
+/// program, without pooling every odd size separately.
+size_t sizeClass(size_t Bytes) {
+  Bytes = std::max<size_t>(Bytes, 4);
+  size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
+  return (Bytes + Step - 1) / Step * Step;
+}
+
+/// A fast 64-bit hash of the module's bytes and the entry point's name,
+/// eight bytes per step.
+uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
+  const unsigned char *P = static_cast<const unsigned char *>(Code);
+  uint64_t H = 0x9e3779b97f4a7c15ull ^ Bytes;
+  auto Mix = [&H](uint64_t W) {
+    H = (H ^ W) * 0xff51afd7ed558ccdull;
+    H ^= H >> 32;
+  };
+  size_t I = 0;
+  for (; I + 8 <= Bytes; I += 8) {
+    uint64_t W;
+    std::memcpy(&W, P + I, 8);
+    Mix(W);
+  }
+  uint64_t Tail = 0;
+  std::memcpy(&Tail, P + I, Bytes - I);
+  Mix(Tail);
+  for (const char *C = Entry; *C; ++C)
+    Mix(static_cast<unsigned char>(*C));
+  return H;
+}
+
+unsigned valueBytes(ScalarType T) {
+  switch (T) {
+  case ScalarType::I1:
+  case ScalarType::I8:
+    return 1;
+  case ScalarType::I16:
+  case ScalarType::F16:
+    return 2;
+  case ScalarType::I32:
+  case ScalarType::F32:
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+int64_t readExtentValue(const void *V, ScalarType T) {
+  int64_t X = 0;
+  switch (T) {
+  case ScalarType::I1:
+    return *static_cast<const uint8_t *>(V) & 1;
+  case ScalarType::I8:
+    return *static_cast<const int8_t *>(V);
+  case ScalarType::I16: {
+    int16_t Y;
+    std::memcpy(&Y, V, 2);
+    return Y;
+  }
+  case ScalarType::I32: {
+    int32_t Y;
+    std::memcpy(&Y, V, 4);
+    return Y;
+  }
+  default:
+    std::memcpy(&X, V, 8);
+    return X;
+  }
+}
+
+struct Instance {
+  std::shared_ptr<vk::Library> Lib;
+  VkInstance Handle = VK_NULL_HANDLE;
+  vk::InstanceFunctions F;
+  ~Instance() {
+    if (Handle)
+      F.vkDestroyInstance(Handle, nullptr);
+  }
+};
+
+/// What the device learnt about a physical device while choosing.
+struct Probe {
+  VkPhysicalDevice Handle = VK_NULL_HANDLE;
+  VulkanPhysicalInfo Info;
+  VkPhysicalDeviceFeatures2 Features{};
+  VkPhysicalDeviceVulkan11Features Features11{};
+  VkPhysicalDeviceVulkan12Features Features12{};
+};
+
+/// What allocate() hands out: one buffer in this device's memory.
+struct VkBuf {
+  VkBuffer Buffer = VK_NULL_HANDLE;
+  VkDeviceMemory Memory = VK_NULL_HANDLE;
+  VkDeviceAddress Address = 0;
+  void *Mapped = nullptr;
+  size_t Capacity = 0;
+};
+
+/// A command buffer with its fence and timestamp queries; reused.
+struct Submission {
+  VkCommandPool Pool = VK_NULL_HANDLE;
+  VkCommandBuffer Cmd = VK_NULL_HANDLE;
+  VkFence Fence = VK_NULL_HANDLE;
+  VkQueryPool Queries = VK_NULL_HANDLE;
+  /// Staging buffers it reads or writes, back to the pool when it is done.
+  std::vector<VkBuf *> Staging;
+  /// The pending uploads submitted in the same vkQueueSubmit.
+  Submission *Batch = nullptr;
+  uint64_t Bytes = 0;     // bytes copied by it
+  uint64_t Submitted = 0; // nowNanos() just before vkQueueSubmit
+  uint64_t Instances = 0;
+  const char *Name = ""; // the trace event's (a node path outlives it)
+};
+
+struct Pipeline {
+  std::vector<uint32_t> Words;
+  std::string Entry;
+  VkPipeline Handle = VK_NULL_HANDLE;
+  SpirvEntryInfo Info;
+};
+
+class VulkanDeviceImpl final : public VulkanDevice {
+public:
+  VulkanDeviceImpl(std::shared_ptr<Instance> Inst, const Probe &P,
+                   const VulkanOptions &O, const DiscoveryContext &Ctx);
+  ~VulkanDeviceImpl() override;
+
+  const std::string &name() const override { return Name; }
+  uint32_t target() const override { return HPVM_TARGET_SPIRV; }
+  MemorySpace memorySpace() const override { return Space; }
+  void *allocate(size_t Bytes) override;
+  void free(void *Ptr) override;
+  void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) override;
+  void copyToHost(void *HostDst, const void *Src, size_t Bytes) override;
+  void launch(const KernelLaunch &L, LaunchToken &T) override;
+  void wait(LaunchToken &T) override;
+  std::string description() const override;
+
+  Counters counters() const override;
+  const VulkanPhysicalInfo &physicalDevice() const override { return Info; }
+  bool usesStaging() const override { return Staging; }
+  uint32_t maxPushConstantsSize() const override { return MaxPush; }
+  uint32_t maxWorkGroups(unsigned Axis) const override {
+    return Axis < 3 ? MaxGroups[Axis] : 0;
+  }
+  bool hasTimestamps() const override { return Timestamps; }
+
+private:
+  std::shared_ptr<Instance> Inst;
+  VulkanPhysicalInfo Info;
+  std::string Name;
+  MemorySpace Space;
+  Trace *Events;
+  VkPhysicalDevice Phys;
+  VkDevice Dev = VK_NULL_HANDLE;
+  vk::DeviceFunctions F;
+  VkQueue Queue = VK_NULL_HANDLE;
+  uint32_t QueueFamily = 0;
+  VkPhysicalDeviceMemoryProperties MemProps{};
+  uint32_t MaxPush = 0;
+  uint32_t MaxGroups[3] = {0, 0, 0};
+  bool Staging = false;
+  bool Timestamps = false;
+  double TimestampPeriod = 1;
+  uint64_t TimestampMask = ~0ull;
+  VkPipelineLayout Layout = VK_NULL_HANDLE;
+  VkPipelineCache Cache = VK_NULL_HANDLE;
+
+  // A lost device (or a failed submit) fails every later call.
+  std::atomic<bool> Broken{false};
+  std::mutex BrokenM;
+  std::string BrokenWhy;
+
+  // Lock order: PendingM, then QueueM; BufM, SubM, PipeM, ClockM alone.
+  std::mutex QueueM;
+  std::mutex PendingM;
+  Submission *Pending = nullptr;
+  std::mutex SubM;
+  std::vector<std::unique_ptr<Submission>> Submissions;
+  std::vector<Submission *> FreeSubmissions;
+  std::mutex BufM;
+  std::unordered_set<VkBuf *> Live;
+  std::multimap<size_t, VkBuf *> FreeBuffers, FreeStaging;
+  size_t PooledBytes = 0, PooledStagingBytes = 0;
+  std::mutex PipeM;
+  std::unordered_map<uint64_t, std::vector<std::unique_ptr<Pipeline>>>
+      Pipelines;
+  std::mutex ClockM;
+  // The offset host - device time lies in [OffsetLo, OffsetHi]: every
+  // submission bounds it by its submit and fence times.
+  int64_t OffsetLo = 0, OffsetHi = 0;
+  bool Calibrated = false;
+
+  std::atomic<uint64_t> NumPipelines{0}, NumHits{0}, NumSubmits{0},
+      NumDispatches{0}, NumStagingBytes{0}, NumAllocations{0}, NumPooled{0};
+
+  [[noreturn]] void fail(const std::string &What) const {
+    throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
+  }
+  void check(VkResult R, const char *Call, const std::string &What = "") {
+    if (R == VK_SUCCESS)
+      return;
+    if (R == VK_ERROR_DEVICE_LOST)
+      markBroken(std::string(Call) + " returned VK_ERROR_DEVICE_LOST");
+    fail(std::string(Call) + " failed: " + vk::resultName(R) +
+         (What.empty() ? "" : " (" + What + ")"));
+  }
+  void markBroken(const std::string &Why);
+  void checkUsable();
+
+  VkBuf *createBuffer(size_t Bytes, bool ForStaging);
+  void destroyBuffer(VkBuf *B);
+  int memoryType(uint32_t Allowed, VkMemoryPropertyFlags Required,
+                 VkMemoryPropertyFlags Preferred,
+                 VkMemoryPropertyFlags Avoided) const;
+  VkBuf *takeStaging(size_t Bytes);
+  void returnStaging(VkBuf *B);
+
+  Submission *takeSubmission();
+  void releaseSubmission(Submission *S);
+  void begin(Submission *S);
+  void barrier(VkCommandBuffer Cmd, VkPipelineStageFlags Src,
+               VkAccessFlags SrcAccess, VkPipelineStageFlags Dst,
+               VkAccessFlags DstAccess);
+  void submit(Submission *S);
+  void finish(Submission *S);
+  void flushPending();
+  void traceSubmission(Submission *S, uint64_t Done);
+
+  Pipeline &pipeline(const KernelLaunch &L);
+  void init(const Probe &P, const VulkanOptions &O);
+  void destroy();
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+VulkanDeviceImpl::VulkanDeviceImpl(std::shared_ptr<Instance> I, const Probe &P,
+                                   const VulkanOptions &O,
+                                   const DiscoveryContext &Ctx)
+    : Inst(std::move(I)), Info(P.Info),
+      Name("vulkan:" + std::to_string(P.Info.Index)),
+      Space(Ctx.NewSpace(Ctx.Cookie)), Events(Ctx.Events), Phys(P.Handle) {
+  // A constructor that throws runs no destructor: undo by hand.
+  try {
+    init(P, O);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
+  const vk::InstanceFunctions &IF = Inst->F;
+  VkPhysicalDeviceProperties Props;
+  IF.vkGetPhysicalDeviceProperties(Phys, &Props);
+  IF.vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
+  MaxPush = std::min(Props.limits.maxPushConstantsSize, PushLimit) & ~3u;
+  for (unsigned A = 0; A != 3; ++A)
+    MaxGroups[A] = Props.limits.maxComputeWorkGroupCount[A];
+  TimestampPeriod = Props.limits.timestampPeriod;
+
+  // A queue that computes; one without graphics may run beside a display
+  // server's work, and timestamps are wanted for the trace.
+  uint32_t NumFamilies = 0;
+  IF.vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NumFamilies, nullptr);
+  std::vector<VkQueueFamilyProperties> Families(NumFamilies);
+  IF.vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NumFamilies,
+                                              Families.data());
+  int Best = -1, BestScore = -1;
+  for (uint32_t Q = 0; Q != NumFamilies; ++Q) {
+    const VkQueueFamilyProperties &FP = Families[Q];
+    if (!(FP.queueFlags & VK_QUEUE_COMPUTE_BIT) || FP.queueCount == 0)
+      continue;
+    int Score = (FP.timestampValidBits ? 2 : 0) +
+                (FP.queueFlags & VK_QUEUE_GRAPHICS_BIT ? 0 : 1);
+    if (Score > BestScore) {
+      Best = static_cast<int>(Q);
+      BestScore = Score;
+    }
+  }
+  if (Best < 0)
+    fail("no compute queue");
+  QueueFamily = static_cast<uint32_t>(Best);
+  uint32_t Bits = Families[QueueFamily].timestampValidBits;
+  Timestamps = Bits != 0 && TimestampPeriod > 0;
+  TimestampMask = Bits >= 64 ? ~0ull : (1ull << Bits) - 1;
+
+  // Required features, plus the narrow and wide types the SPIR-V backend
+  // may use wherever the device has them.
+  VkPhysicalDeviceFeatures2 E{};
+  VkPhysicalDeviceVulkan11Features E11{};
+  VkPhysicalDeviceVulkan12Features E12{};
+  E.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  E11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  E12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  E.pNext = &E11;
+  E11.pNext = &E12;
+  const VkPhysicalDeviceFeatures &A = P.Features.features;
+  E.features.shaderInt64 = VK_TRUE;
+  E.features.shaderInt16 = A.shaderInt16;
+  E.features.shaderFloat64 = A.shaderFloat64;
+  const VkPhysicalDeviceVulkan11Features &A11 = P.Features11;
+  E11.storageBuffer16BitAccess = A11.storageBuffer16BitAccess;
+  E11.uniformAndStorageBuffer16BitAccess =
+      A11.uniformAndStorageBuffer16BitAccess;
+  E11.storagePushConstant16 = A11.storagePushConstant16;
+  E11.variablePointersStorageBuffer = A11.variablePointersStorageBuffer;
+  E11.variablePointers = A11.variablePointers;
+  const VkPhysicalDeviceVulkan12Features &A12 = P.Features12;
+  E12.bufferDeviceAddress = VK_TRUE;
+  E12.shaderInt8 = A12.shaderInt8;
+  E12.shaderFloat16 = A12.shaderFloat16;
+  E12.storageBuffer8BitAccess = A12.storageBuffer8BitAccess;
+  E12.uniformAndStorageBuffer8BitAccess = A12.uniformAndStorageBuffer8BitAccess;
+  E12.storagePushConstant8 = A12.storagePushConstant8;
+  E12.shaderBufferInt64Atomics = A12.shaderBufferInt64Atomics;
+  E12.shaderSharedInt64Atomics = A12.shaderSharedInt64Atomics;
+  E12.scalarBlockLayout = A12.scalarBlockLayout;
+  E12.vulkanMemoryModel = A12.vulkanMemoryModel;
+  E12.vulkanMemoryModelDeviceScope = A12.vulkanMemoryModelDeviceScope;
+
+  float Priority = 1.0f;
+  VkDeviceQueueCreateInfo QI{};
+  QI.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  QI.queueFamilyIndex = QueueFamily;
+  QI.queueCount = 1;
+  QI.pQueuePriorities = &Priority;
+  VkDeviceCreateInfo DI{};
+  DI.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  DI.pNext = &E;
+  DI.queueCreateInfoCount = 1;
+  DI.pQueueCreateInfos = &QI;
+  VkResult R = IF.vkCreateDevice(Phys, &DI, nullptr, &Dev);
+  if (R != VK_SUCCESS) {
+    Dev = VK_NULL_HANDLE;
+    fail("vkCreateDevice failed: " + vk::resultName(R));
+  }
+  std::string Missing = F.load(IF, Dev);
+  if (!Missing.empty()) {
+    auto Destroy = reinterpret_cast<PFN_vkDestroyDevice>(
+        IF.vkGetDeviceProcAddr(Dev, "vkDestroyDevice"));
+    if (Destroy)
+      Destroy(Dev, nullptr);
+    Dev = VK_NULL_HANDLE;
+    fail("the driver lacks " + Missing);
+  }
+  F.vkGetDeviceQueue(Dev, QueueFamily, 0, &Queue);
+
+  // Staging pays off only where some device-local memory is out of the
+  // host's reach; where every kind is host-visible it is a wasted copy.
+  bool HiddenLocal = false;
+  for (uint32_t T = 0; T != MemProps.memoryTypeCount; ++T) {
+    VkMemoryPropertyFlags Flags = MemProps.memoryTypes[T].propertyFlags;
+    if ((Flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+        !(Flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      HiddenLocal = true;
+  }
+  Staging = O.StagingMode == VulkanOptions::Staging::Always ||
+            (O.StagingMode == VulkanOptions::Staging::Auto && HiddenLocal);
+
+  VkPushConstantRange Range{VK_SHADER_STAGE_COMPUTE_BIT, 0, MaxPush};
+  VkPipelineLayoutCreateInfo LI{};
+  LI.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  LI.pushConstantRangeCount = 1;
+  LI.pPushConstantRanges = &Range;
+  check(F.vkCreatePipelineLayout(Dev, &LI, nullptr, &Layout),
+        "vkCreatePipelineLayout");
+  VkPipelineCacheCreateInfo CI{};
+  CI.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  check(F.vkCreatePipelineCache(Dev, &CI, nullptr, &Cache),
+        "vkCreatePipelineCache");
+}
+
+VulkanDeviceImpl::~VulkanDeviceImpl() { destroy(); }
+
+void VulkanDeviceImpl::destroy() {
+  if (!Dev)
+    return;
+  // Whatever is still queued must finish before its objects go.
+  F.vkDeviceWaitIdle(Dev);
+  for (auto &Bucket : Pipelines)
+    for (auto &P : Bucket.second)
+      F.vkDestroyPipeline(Dev, P->Handle, nullptr);
+  Pipelines.clear();
+  if (Cache)
+    F.vkDestroyPipelineCache(Dev, Cache, nullptr);
+  if (Layout)
+    F.vkDestroyPipelineLayout(Dev, Layout, nullptr);
+  for (auto &S : Submissions) {
+    for (VkBuf *B : S->Staging)
+      destroyBuffer(B);
+    if (S->Queries)
+      F.vkDestroyQueryPool(Dev, S->Queries, nullptr);
+    F.vkDestroyFence(Dev, S->Fence, nullptr);
+    F.vkDestroyCommandPool(Dev, S->Pool, nullptr);
+  }
+  for (VkBuf *B : Live)
+    destroyBuffer(B);
+  for (auto &Entry : FreeBuffers)
+    destroyBuffer(Entry.second);
+  for (auto &Entry : FreeStaging)
+    destroyBuffer(Entry.second);
+  Submissions.clear();
+  Live.clear();
+  FreeBuffers.clear();
+  FreeStaging.clear();
+  F.vkDestroyDevice(Dev, nullptr);
+  Dev = VK_NULL_HANDLE;
+}
+
+std::string VulkanDeviceImpl::description() const {
+  return Name + " (" + Info.Name + "; " + Info.Type + "; Vulkan " +
+         versionText(Info.ApiVersion) + "; " +
+         (Staging ? "device-local memory, staging" : "host-visible memory") +
+         ")";
+}
+
+VulkanDevice::Counters VulkanDeviceImpl::counters() const {
+  Counters C;
+  C.PipelinesCreated = NumPipelines.load();
+  C.PipelineCacheHits = NumHits.load();
+  C.Submits = NumSubmits.load();
+  C.Dispatches = NumDispatches.load();
+  C.StagingBytes = NumStagingBytes.load();
+  C.MemoryAllocations = NumAllocations.load();
+  C.PooledAllocations = NumPooled.load();
+  return C;
+}
+
+void VulkanDeviceImpl::markBroken(const std::string &Why) {
+  std::lock_guard<std::mutex> L(BrokenM);
+  if (!Broken.exchange(true))
+    BrokenWhy = Why;
+}
+
+void VulkanDeviceImpl::checkUsable() {
+  if (!Broken.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> L(BrokenM);
+  fail("the device is unusable since an earlier failure (" + BrokenWhy + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+int VulkanDeviceImpl::memoryType(uint32_t Allowed,
+                                 VkMemoryPropertyFlags Required,
+                                 VkMemoryPropertyFlags Preferred,
+                                 VkMemoryPropertyFlags Avoided) const {
+  int Best = -1, BestScore = -1;
+  for (uint32_t T = 0; T != MemProps.memoryTypeCount; ++T) {
+    VkMemoryPropertyFlags Flags = MemProps.memoryTypes[T].propertyFlags;
+    if (!(Allowed & (1u << T)) || (Flags & Required) != Required)
+      continue;
+    int Score = ((Flags & Preferred) == Preferred ? 2 : 0) +
+                ((Flags & Avoided) == 0 ? 1 : 0);
+    // The first of equals: drivers list their fastest kinds first.
+    if (Score > BestScore) {
+      Best = static_cast<int>(T);
+      BestScore = Score;
+    }
+  }
+  return Best;
+}
+
+VkBuf *VulkanDeviceImpl::createBuffer(size_t Bytes, bool ForStaging) {
+  auto B = std::make_unique<VkBuf>();
+  B->Capacity = Bytes;
+  VkBufferCreateInfo BI{};
+  BI.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  BI.size = Bytes;
+  BI.usage =
+      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (!ForStaging)
+    BI.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  std::string What = std::to_string(Bytes) + " bytes";
+  check(F.vkCreateBuffer(Dev, &BI, nullptr, &B->Buffer), "vkCreateBuffer",
+        What);
+
+  VkMemoryRequirements Req;
+  F.vkGetBufferMemoryRequirements(Dev, B->Buffer, &Req);
+  const VkMemoryPropertyFlags Host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkMemoryPropertyFlags Local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  int Type;
+  bool Map = ForStaging || !Staging;
+  if (ForStaging) // host memory the device reads over the bus, cached reads
+    Type = memoryType(Req.memoryTypeBits, Host,
+                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT, Local);
+  else if (Staging) // memory the host need not see
+    Type = memoryType(Req.memoryTypeBits, Local, Local,
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  else // mapped once, copies are memcpy
+    Type = memoryType(Req.memoryTypeBits, Host, Local, 0);
+  if (Type < 0) {
+    F.vkDestroyBuffer(Dev, B->Buffer, nullptr);
+    fail(std::string("no memory type suits a ") +
+         (ForStaging ? "staging" : "storage") + " buffer of " + What);
+  }
+
+  VkMemoryAllocateFlagsInfo FI{};
+  FI.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
+  FI.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo AI{};
+  AI.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  AI.pNext = ForStaging ? nullptr : &FI;
+  AI.allocationSize = Req.size;
+  AI.memoryTypeIndex = static_cast<uint32_t>(Type);
+  VkResult R = F.vkAllocateMemory(Dev, &AI, nullptr, &B->Memory);
+  if (R == VK_SUCCESS) {
+    R = F.vkBindBufferMemory(Dev, B->Buffer, B->Memory, 0);
+    if (R == VK_SUCCESS && Map)
+      R = F.vkMapMemory(Dev, B->Memory, 0, VK_WHOLE_SIZE, 0, &B->Mapped);
+  }
+  if (R != VK_SUCCESS) {
+    destroyBuffer(B.release());
+    check(R, "vkAllocateMemory", What);
+  }
+  if (!ForStaging) {
+    VkBufferDeviceAddressInfo DA{};
+    DA.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+    DA.buffer = B->Buffer;
+    B->Address = F.vkGetBufferDeviceAddress(Dev, &DA);
+  }
+  NumAllocations.fetch_add(1, std::memory_order_relaxed);
+  return B.release();
+}
+
+void VulkanDeviceImpl::destroyBuffer(VkBuf *B) {
+  // Freeing memory unmaps it.
+  if (B->Buffer)
+    F.vkDestroyBuffer(Dev, B->Buffer, nullptr);
+  if (B->Memory)
+    F.vkFreeMemory(Dev, B->Memory, nullptr);
+  delete B;
+}
+
+void *VulkanDeviceImpl::allocate(size_t Bytes) {
+  checkUsable();
+  size_t Class = sizeClass(Bytes);
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    auto It = FreeBuffers.find(Class);
+    if (It != FreeBuffers.end()) {
+      VkBuf *B = It->second;
+      FreeBuffers.erase(It);
+      PooledBytes -= Class;
+      Live.insert(B);
+      NumPooled.fetch_add(1, std::memory_order_relaxed);
+      return B;
+    }
+  }
+  VkBuf *B = createBuffer(Class, /*ForStaging=*/false);
+  std::lock_guard<std::mutex> L(BufM);
+  Live.insert(B);
+  return B;
+}
+
+void VulkanDeviceImpl::free(void *Ptr) {
+  auto *B = static_cast<VkBuf *>(Ptr);
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    if (!Live.erase(B))
+      return; // not ours; never dereference it
+  }
+  // Coherence frees copies after their launches, but an upload into B may
+  // still wait in the pending batch (its launch failed before submitting).
+  try {
+    if (Staging)
+      flushPending();
+  } catch (const RtError &) {
+    // Reported by whoever uses the device next (it is marked broken).
+  }
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    if (PooledBytes + B->Capacity <= BufferPoolLimit) {
+      FreeBuffers.emplace(B->Capacity, B);
+      PooledBytes += B->Capacity;
+      return;
+    }
+  }
+  // Over the pool's bound: destroy it, once nothing queued can touch it.
+  {
+    std::lock_guard<std::mutex> L(QueueM);
+    F.vkQueueWaitIdle(Queue);
+  }
+  destroyBuffer(B);
+}
+
+VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
+  size_t Class = sizeClass(Bytes);
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    auto It = FreeStaging.find(Class);
+    if (It != FreeStaging.end()) {
+      VkBuf *B = It->second;
+      FreeStaging.erase(It);
+      PooledStagingBytes -= Class;
+      return B;
+    }
+  }
+  return createBuffer(Class, /*ForStaging=*/true);
+}
+
+void VulkanDeviceImpl::returnStaging(VkBuf *B) {
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    if (PooledStagingBytes + B->Capacity <= StagingPoolLimit) {
+      FreeStaging.emplace(B->Capacity, B);
+      PooledStagingBytes += B->Capacity;
+      return;
+    }
+  }
+  destroyBuffer(B); // its submission has finished
+}
+
+//===----------------------------------------------------------------------===//
+// Submissions
+//===----------------------------------------------------------------------===//
+
+Submission *VulkanDeviceImpl::takeSubmission() {
+  {
+    std::lock_guard<std::mutex> L(SubM);
+    if (!FreeSubmissions.empty()) {
+      Submission *S = FreeSubmissions.back();
+      FreeSubmissions.pop_back();
+      return S;
+    }
+  }
+  auto S = std::make_unique<Submission>();
+  // Each submission has its own pool, so threads record in parallel
+  // without sharing one (command pools are externally synchronised).
+  VkCommandPoolCreateInfo PI{};
+  PI.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  PI.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  PI.queueFamilyIndex = QueueFamily;
+  VkResult R = F.vkCreateCommandPool(Dev, &PI, nullptr, &S->Pool);
+  if (R == VK_SUCCESS) {
+    VkCommandBufferAllocateInfo AI{};
+    AI.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    AI.commandPool = S->Pool;
+    AI.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    AI.commandBufferCount = 1;
+    R = F.vkAllocateCommandBuffers(Dev, &AI, &S->Cmd);
+  }
+  if (R == VK_SUCCESS) {
+    VkFenceCreateInfo FI{};
+    FI.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    R = F.vkCreateFence(Dev, &FI, nullptr, &S->Fence);
+  }
+  if (R == VK_SUCCESS && Timestamps) {
+    VkQueryPoolCreateInfo QI{};
+    QI.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    QI.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    QI.queryCount = 2;
+    R = F.vkCreateQueryPool(Dev, &QI, nullptr, &S->Queries);
+  }
+  if (R != VK_SUCCESS) {
+    if (S->Fence)
+      F.vkDestroyFence(Dev, S->Fence, nullptr);
+    if (S->Pool)
+      F.vkDestroyCommandPool(Dev, S->Pool, nullptr);
+    check(R, "creating a command buffer");
+  }
+  std::lock_guard<std::mutex> L(SubM);
+  Submissions.push_back(std::move(S));
+  return Submissions.back().get();
+}
+
+void VulkanDeviceImpl::releaseSubmission(Submission *S) {
+  if (S->Batch)
+    releaseSubmission(S->Batch);
+  for (VkBuf *B : S->Staging)
+    returnStaging(B);
+  S->Staging.clear();
+  S->Batch = nullptr;
+  S->Bytes = 0;
+  S->Instances = 0;
+  std::lock_guard<std::mutex> L(SubM);
+  FreeSubmissions.push_back(S);
+}
+
+void VulkanDeviceImpl::begin(Submission *S) {
+  check(F.vkResetCommandPool(Dev, S->Pool, 0), "vkResetCommandPool");
+  VkCommandBufferBeginInfo BI{};
+  BI.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  BI.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(F.vkBeginCommandBuffer(S->Cmd, &BI), "vkBeginCommandBuffer");
+  if (S->Queries) {
+    F.vkCmdResetQueryPool(S->Cmd, S->Queries, 0, 2);
+    // Written when everything submitted before has finished: the start of
+    // this submission's own work.
+    F.vkCmdWriteTimestamp(S->Cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                          S->Queries, 0);
+  }
+}
+
+void VulkanDeviceImpl::barrier(VkCommandBuffer Cmd, VkPipelineStageFlags Src,
+                               VkAccessFlags SrcAccess,
+                               VkPipelineStageFlags Dst,
+                               VkAccessFlags DstAccess) {
+  VkMemoryBarrier MB{};
+  MB.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  MB.srcAccessMask = SrcAccess;
+  MB.dstAccessMask = DstAccess;
+  F.vkCmdPipelineBarrier(Cmd, Src, Dst, 0, 1, &MB, 0, nullptr, 0, nullptr);
+}
+
+// Device work is ordered by submission: each command buffer starts by
+// making earlier transfer and shader writes visible to its own transfers
+// and shaders, and ends by making its writes visible to the host.
+constexpr VkPipelineStageFlags WorkStages =
+    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+constexpr VkAccessFlags WorkWrites =
+    VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+constexpr VkAccessFlags WorkAccess =
+    WorkWrites | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
+
+void VulkanDeviceImpl::submit(Submission *S) {
+  if (S->Queries)
+    F.vkCmdWriteTimestamp(S->Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                          S->Queries, 1);
+  barrier(S->Cmd, WorkStages, WorkWrites, VK_PIPELINE_STAGE_HOST_BIT,
+          VK_ACCESS_HOST_READ_BIT);
+  check(F.vkEndCommandBuffer(S->Cmd), "vkEndCommandBuffer");
+  check(F.vkResetFences(Dev, 1, &S->Fence), "vkResetFences");
+
+  // The pending uploads go first, in the same submission. PendingM is held
+  // until the queue has them: a launch that recorded an upload must not be
+  // submitted before the batch carrying it.
+  std::lock_guard<std::mutex> PL(PendingM);
+  Submission *Batch = Pending;
+  Pending = nullptr;
+  VkCommandBuffer Cmds[2];
+  uint32_t N = 0;
+  if (Batch) {
+    if (Batch->Queries)
+      F.vkCmdWriteTimestamp(Batch->Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                            Batch->Queries, 1);
+    VkResult R = F.vkEndCommandBuffer(Batch->Cmd);
+    if (R != VK_SUCCESS) {
+      // The uploads are lost and coherence believes them done.
+      markBroken("vkEndCommandBuffer failed: " + vk::resultName(R));
+      releaseSubmission(Batch);
+      check(R, "vkEndCommandBuffer");
+    }
+    Cmds[N++] = Batch->Cmd;
+    S->Batch = Batch;
+  }
+  Cmds[N++] = S->Cmd;
+  VkSubmitInfo SI{};
+  SI.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  SI.commandBufferCount = N;
+  SI.pCommandBuffers = Cmds;
+  VkResult R;
+  {
+    std::lock_guard<std::mutex> QL(QueueM);
+    S->Submitted = nowNanos();
+    R = F.vkQueueSubmit(Queue, 1, &SI, S->Fence);
+  }
+  if (R != VK_SUCCESS) {
+    if (Batch)
+      markBroken("vkQueueSubmit failed: " + vk::resultName(R));
+    check(R, "vkQueueSubmit");
+  }
+  NumSubmits.fetch_add(1, std::memory_order_relaxed);
+}
+
+void VulkanDeviceImpl::finish(Submission *S) {
+  VkResult R = F.vkWaitForFences(Dev, 1, &S->Fence, VK_TRUE, UINT64_MAX);
+  uint64_t Done = nowNanos();
+  if (R != VK_SUCCESS) {
+    // The submission may still run: its objects cannot be reused.
+    markBroken("vkWaitForFences failed: " + vk::resultName(R));
+    check(R, "vkWaitForFences");
+  }
+  if (Events && Events->enabled() && S->Queries)
+    traceSubmission(S, Done);
+}
+
+void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
+  // Each submission bounds the offset between the clocks: the work started
+  // after the submit and ended before the fence was seen. Intersecting the
+  // bounds of every submission narrows it down; if the clocks drift apart
+  // the intersection empties and the estimate starts over.
+  struct Span {
+    Submission *Of;
+    double Start, End;
+  } Spans[2];
+  unsigned N = 0;
+  for (Submission *X : {S->Batch, S}) {
+    if (!X || !X->Queries || !*X->Name)
+      continue;
+    uint64_t Ticks[2];
+    if (F.vkGetQueryPoolResults(Dev, X->Queries, 0, 2, sizeof(Ticks), Ticks,
+                                sizeof(uint64_t),
+                                VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+      continue;
+    uint64_t T0 = Ticks[0] & TimestampMask, T1 = Ticks[1] & TimestampMask;
+    if (T1 < T0)
+      continue; // the counter wrapped
+    Spans[N++] = {X, T0 * TimestampPeriod, T1 * TimestampPeriod};
+  }
+  if (!N)
+    return;
+  double First = Spans[0].Start, Last = Spans[N - 1].End;
+  int64_t Lo = static_cast<int64_t>(S->Submitted) - static_cast<int64_t>(First);
+  int64_t Hi = static_cast<int64_t>(Done) - static_cast<int64_t>(Last);
+  int64_t Offset;
+  {
+    std::lock_guard<std::mutex> L(ClockM);
+    if (!Calibrated || std::max(Lo, OffsetLo) > std::min(Hi, OffsetHi)) {
+      OffsetLo = Lo;
+      OffsetHi = std::max(Lo, Hi);
+      Calibrated = true;
+    } else {
+      OffsetLo = std::max(Lo, OffsetLo);
+      OffsetHi = std::min(Hi, OffsetHi);
+    }
+    Offset = OffsetLo;
+  }
+  for (unsigned I = 0; I != N; ++I) {
+    uint64_t Start =
+        static_cast<uint64_t>(static_cast<int64_t>(Spans[I].Start) + Offset);
+    uint64_t End =
+        static_cast<uint64_t>(static_cast<int64_t>(Spans[I].End) + Offset);
+    Events->recordDevice(Name, Spans[I].Of->Name, Start, End,
+                         Spans[I].Of->Instances, Spans[I].Of->Bytes);
+  }
+}
+
+void VulkanDeviceImpl::flushPending() {
+  {
+    std::lock_guard<std::mutex> L(PendingM);
+    if (!Pending)
+      return;
+  }
+  // An empty submission carries the batch.
+  Submission *S = takeSubmission();
+  try {
+    begin(S);
+    S->Name = ""; // carries no work of its own: not traced
+    submit(S);
+    finish(S);
+  } catch (...) {
+    if (!Broken)
+      releaseSubmission(S);
+    throw;
+  }
+  releaseSubmission(S);
+}
+
+//===----------------------------------------------------------------------===//
+// Copies
+//===----------------------------------------------------------------------===//
+
+void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
+                                    size_t Bytes) {
+  checkUsable();
+  auto *B = static_cast<VkBuf *>(Dst);
+  if (!Staging) {
+    std::memcpy(B->Mapped, HostSrc, Bytes);
+    return;
+  }
+  const char *Src = static_cast<const char *>(HostSrc);
+  for (size_t Off = 0; Off < Bytes;) {
+    size_t N = std::min(StagingChunk, Bytes - Off);
+    VkBuf *S = takeStaging(N);
+    std::memcpy(S->Mapped, Src + Off, N);
+    bool Full;
+    {
+      std::unique_lock<std::mutex> L(PendingM);
+      if (!Pending) {
+        Submission *P;
+        try {
+          P = takeSubmission();
+        } catch (...) {
+          returnStaging(S);
+          throw;
+        }
+        try {
+          begin(P);
+        } catch (...) {
+          releaseSubmission(P);
+          returnStaging(S);
+          throw;
+        }
+        P->Name = "upload";
+        barrier(P->Cmd, WorkStages, WorkAccess, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_WRITE_BIT);
+        Pending = P;
+      }
+      VkBufferCopy Region{0, Off, N};
+      F.vkCmdCopyBuffer(Pending->Cmd, S->Buffer, B->Buffer, 1, &Region);
+      Pending->Staging.push_back(S);
+      Pending->Bytes += N;
+      Full = Pending->Bytes >= BatchLimit;
+    }
+    NumStagingBytes.fetch_add(N, std::memory_order_relaxed);
+    if (Full)
+      flushPending();
+    Off += N;
+  }
+}
+
+void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
+                                  size_t Bytes) {
+  checkUsable();
+  auto *B = static_cast<const VkBuf *>(Src);
+  if (!Staging) {
+    std::memcpy(HostDst, B->Mapped, Bytes);
+    return;
+  }
+  char *Dst = static_cast<char *>(HostDst);
+  for (size_t Off = 0; Off < Bytes;) {
+    size_t N = std::min(StagingChunk, Bytes - Off);
+    VkBuf *Stg = takeStaging(N);
+    Submission *S;
+    try {
+      S = takeSubmission();
+    } catch (...) {
+      returnStaging(Stg);
+      throw;
+    }
+    S->Staging.push_back(Stg);
+    try {
+      begin(S);
+      S->Name = "download";
+      S->Bytes = N;
+      barrier(S->Cmd, WorkStages, WorkWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT);
+      VkBufferCopy Region{Off, 0, N};
+      F.vkCmdCopyBuffer(S->Cmd, B->Buffer, Stg->Buffer, 1, &Region);
+      submit(S);
+      finish(S);
+    } catch (...) {
+      if (!Broken)
+        releaseSubmission(S);
+      throw;
+    }
+    std::memcpy(Dst + Off, Stg->Mapped, N);
+    NumStagingBytes.fetch_add(N, std::memory_order_relaxed);
+    releaseSubmission(S);
+    Off += N;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
+  const hpvm_artifact &A = *L.Artifact;
+  std::string Where = "node '" + std::string(L.Path) + "': ";
+  if (!A.code || A.code_size == 0 || A.code_size % 4 != 0)
+    throw RtError(HPVM_ERR_BAD_PROGRAM,
+                  Name + ": " + Where + "the SPIR-V artifact's code_size (" +
+                      std::to_string(A.code_size) +
+                      ") is not a positive multiple of 4");
+  const char *Entry = A.entry ? A.entry : "";
+  uint64_t Hash = moduleHash(A.code, A.code_size, Entry);
+
+  std::lock_guard<std::mutex> Lock(PipeM);
+  std::vector<std::unique_ptr<Pipeline>> &Bucket = Pipelines[Hash];
+  for (const auto &P : Bucket)
+    if (P->Entry == Entry && P->Words.size() * 4 == A.code_size &&
+        std::memcmp(P->Words.data(), A.code, A.code_size) == 0) {
+      NumHits.fetch_add(1, std::memory_order_relaxed);
+      return *P;
+    }
+
+  auto P = std::make_unique<Pipeline>();
+  P->Entry = Entry;
+  // Vulkan wants the words aligned; the artifact need not be.
+  P->Words.resize(A.code_size / 4);
+  std::memcpy(P->Words.data(), A.code, A.code_size);
+  std::string Why =
+      inspectSpirv(P->Words.data(), P->Words.size(), P->Entry, P->Info);
+  if (!Why.empty())
+    throw RtError(HPVM_ERR_BAD_PROGRAM, Name + ": " + Where + Why);
+
+  VkShaderModuleCreateInfo MI{};
+  MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  MI.codeSize = A.code_size;
+  MI.pCode = P->Words.data();
+  VkShaderModule Module;
+  check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
+        "vkCreateShaderModule", Where + "entry '" + P->Entry + "'");
+  VkComputePipelineCreateInfo CI{};
+  CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  // Grids larger than maxComputeWorkGroupCount run as several dispatches
+  // with base offsets.
+  CI.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
+  CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  CI.stage.module = Module;
+  CI.stage.pName = P->Entry.c_str();
+  CI.layout = Layout;
+  VkResult R =
+      F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P->Handle);
+  F.vkDestroyShaderModule(Dev, Module, nullptr);
+  check(R, "vkCreateComputePipelines", Where + "entry '" + P->Entry + "'");
+  NumPipelines.fetch_add(1, std::memory_order_relaxed);
+  Bucket.push_back(std::move(P));
+  return *Bucket.back();
+}
+
+void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
+  checkUsable();
+  const Node &Leaf = *L.Leaf;
+  std::string Where = Name + ": node '" + L.Path + "': ";
+  if (L.Outs && !Leaf.Outputs.empty())
+    throw RtError(HPVM_ERR_UNSUPPORTED,
+                  Where + "leaves with outputs cannot run on Vulkan (the "
+                          "SPIR-V kernel ABI has no output slots)");
+
+  // The push-constant block: one 8-byte slot per parameter, the extents,
+  // then the ancestors' ids.
+  size_t NumParams = Leaf.Params.size();
+  size_t Slots = NumParams + 3 + 3 * size_t(L.OuterLevels);
+  if (Slots * 8 > MaxPush)
+    throw RtError(
+        HPVM_ERR_DEVICE,
+        Where + "needs " + std::to_string(Slots * 8) +
+            " bytes of push constants (" + std::to_string(NumParams) +
+            " parameters, 3 extents and " + std::to_string(L.OuterLevels) +
+            " ancestor levels of 3 ids, 8 bytes each), but the device "
+            "allows " +
+            std::to_string(MaxPush));
+  uint64_t Push[PushLimit / 8];
+  for (size_t K = 0; K != NumParams; ++K) {
+    const Param &P = Leaf.Params[K];
+    Push[K] = 0;
+    if (!L.Args[K])
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    Where + "the argument for parameter '" + P.Name +
+                        "' is NULL");
+    if (!P.isBuffer()) {
+      if (P.Type == ScalarType::I1)
+        Push[K] = *static_cast<const uint8_t *>(L.Args[K]) & 1;
+      else
+        std::memcpy(&Push[K], L.Args[K], valueBytes(P.Type));
+      continue;
+    }
+    void *Copy;
+    std::memcpy(&Copy, L.Args[K], sizeof(Copy));
+    bool Ours;
+    {
+      std::lock_guard<std::mutex> Lock(BufM);
+      Ours = Live.count(static_cast<VkBuf *>(Copy)) != 0;
+    }
+    if (Ours) {
+      Push[K] = static_cast<VkBuf *>(Copy)->Address;
+      continue;
+    }
+    // Coherence leaves empty and null buffers alone; the kernel gets a
+    // null address it must not dereference.
+    uint64_t Bytes = P.Bytes.value();
+    if (P.Bytes.isParam()) {
+      const Param &E = Leaf.Params[P.Bytes.paramIndex()];
+      const void *V = L.Args[P.Bytes.paramIndex()];
+      Bytes = V ? static_cast<uint64_t>(readExtentValue(V, E.Type)) : 1;
+    }
+    if (Copy && Bytes)
+      throw RtError(HPVM_ERR_DEVICE, Where + "buffer '" + P.Name +
+                                         "' is not in this device's memory");
+  }
+  for (unsigned D = 0; D != 3; ++D)
+    Push[NumParams + D] = L.Dims[D];
+  for (size_t I = 0; I != 3 * size_t(L.OuterLevels); ++I)
+    Push[NumParams + 3 + I] = L.OuterIds[I];
+
+  Pipeline &P = pipeline(L);
+
+  // Node dim D-1 (the innermost) is x, D-2 is y, D-3 is z.
+  size_t D = Leaf.Dims.size();
+  uint64_t Extent[3] = {1, 1, 1};
+  for (size_t A = 0; A != std::min<size_t>(D, 3); ++A)
+    Extent[A] = L.Dims[D - 1 - A];
+  static const uint32_t Defaults[4][3] = {
+      {1, 1, 1}, {64, 1, 1}, {8, 8, 1}, {4, 4, 4}};
+  const uint32_t *Local =
+      P.Info.HasLocalSize ? P.Info.LocalSize : Defaults[std::min<size_t>(D, 3)];
+  uint64_t Groups[3];
+  for (unsigned A = 0; A != 3; ++A) {
+    Groups[A] = (Extent[A] + Local[A] - 1) / Local[A];
+    // Invocation ids are 32-bit in SPIR-V's GlobalInvocationId.
+    if (Groups[A] * Local[A] > (uint64_t(1) << 32))
+      throw RtError(HPVM_ERR_DEVICE,
+                    Where + "extent " + std::to_string(Extent[A]) +
+                        " is beyond what a Vulkan dispatch can index "
+                        "(32-bit invocation ids)");
+  }
+
+  Submission *S = takeSubmission();
+  try {
+    begin(S);
+    S->Name = L.Path;
+    uint64_t Instances = L.Dims[0] * L.Dims[1] * L.Dims[2];
+    S->Instances = Instances;
+    barrier(S->Cmd, WorkStages, WorkWrites, WorkStages, WorkAccess);
+    F.vkCmdBindPipeline(S->Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, P.Handle);
+    F.vkCmdPushConstants(S->Cmd, Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                         static_cast<uint32_t>(Slots * 8), Push);
+    for (uint64_t Z = 0; Z < Groups[2]; Z += MaxGroups[2])
+      for (uint64_t Y = 0; Y < Groups[1]; Y += MaxGroups[1])
+        for (uint64_t X = 0; X < Groups[0]; X += MaxGroups[0]) {
+          F.vkCmdDispatchBase(
+              S->Cmd, static_cast<uint32_t>(X), static_cast<uint32_t>(Y),
+              static_cast<uint32_t>(Z),
+              static_cast<uint32_t>(
+                  std::min<uint64_t>(MaxGroups[0], Groups[0] - X)),
+              static_cast<uint32_t>(
+                  std::min<uint64_t>(MaxGroups[1], Groups[1] - Y)),
+              static_cast<uint32_t>(
+                  std::min<uint64_t>(MaxGroups[2], Groups[2] - Z)));
+          NumDispatches.fetch_add(1, std::memory_order_relaxed);
+        }
+    submit(S);
+  } catch (...) {
+    releaseSubmission(S);
+    throw;
+  }
+  T.Handle = S;
+}
+
+void VulkanDeviceImpl::wait(LaunchToken &T) {
+  auto *S = static_cast<Submission *>(T.Handle);
+  if (!S)
+    return;
+  T.Handle = nullptr;
+  finish(S);
+  releaseSubmission(S);
+}
+
+//===----------------------------------------------------------------------===//
+// Discovery
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Probe probe(const Instance &Inst, VkPhysicalDevice Handle, unsigned Index) {
+  const vk::InstanceFunctions &IF = Inst.F;
+  Probe P;
+  P.Handle = Handle;
+  VkPhysicalDeviceProperties Props;
+  IF.vkGetPhysicalDeviceProperties(Handle, &Props);
+  P.Info.Index = Index;
+  P.Info.Name = Props.deviceName;
+  P.Info.Type = typeName(Props.deviceType);
+  P.Info.ApiVersion = Props.apiVersion;
+  if (Props.apiVersion < VK_API_VERSION_1_2) {
+    // The 1.1 and 1.2 feature structures mean nothing to it.
+    P.Info.Unusable =
+        "Vulkan " + versionText(Props.apiVersion) + ", hpvm-rt needs 1.2";
+    return P;
+  }
+  P.Features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  P.Features11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  P.Features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  P.Features.pNext = &P.Features11;
+  P.Features11.pNext = &P.Features12;
+  IF.vkGetPhysicalDeviceFeatures2(Handle, &P.Features);
+  P.Features.pNext = nullptr;
+  P.Features11.pNext = nullptr;
+
+  std::vector<std::string> Missing;
+  if (!P.Features12.bufferDeviceAddress)
+    Missing.push_back("no bufferDeviceAddress");
+  if (!P.Features.features.shaderInt64)
+    Missing.push_back("no shaderInt64");
+
+  uint32_t NumFamilies = 0;
+  IF.vkGetPhysicalDeviceQueueFamilyProperties(Handle, &NumFamilies, nullptr);
+  std::vector<VkQueueFamilyProperties> Families(NumFamilies);
+  IF.vkGetPhysicalDeviceQueueFamilyProperties(Handle, &NumFamilies,
+                                              Families.data());
+  if (std::none_of(Families.begin(), Families.end(),
+                   [](const VkQueueFamilyProperties &F) {
+                     return (F.queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+                            F.queueCount;
+                   }))
+    Missing.push_back("no compute queue");
+
+  VkPhysicalDeviceMemoryProperties Mem;
+  IF.vkGetPhysicalDeviceMemoryProperties(Handle, &Mem);
+  const VkMemoryPropertyFlags Host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  bool HaveHost = false;
+  for (uint32_t T = 0; T != Mem.memoryTypeCount; ++T)
+    HaveHost |= (Mem.memoryTypes[T].propertyFlags & Host) == Host;
+  if (!HaveHost)
+    Missing.push_back("no host-visible coherent memory");
+
+  for (const std::string &M : Missing)
+    P.Info.Unusable += (P.Info.Unusable.empty() ? "" : ", ") + M;
+  return P;
+}
+
+std::string discover(const DiscoveryContext &Ctx, const VulkanOptions &O,
+                     std::vector<std::unique_ptr<Device>> &Out) {
+  if (!O.Error.empty())
+    return O.Error;
+  std::string Why;
+  std::shared_ptr<vk::Library> Lib = vk::Library::open(O.Loader, Why);
+  if (!Lib)
+    return Why;
+  uint32_t LoaderVersion = VK_API_VERSION_1_0;
+  if (Lib->vkEnumerateInstanceVersion)
+    Lib->vkEnumerateInstanceVersion(&LoaderVersion);
+  if (LoaderVersion < VK_API_VERSION_1_2)
+    return "the Vulkan loader '" + O.Loader + "' implements Vulkan " +
+           versionText(LoaderVersion) + ", hpvm-rt needs 1.2";
+
+  auto Inst = std::make_shared<Instance>();
+  Inst->Lib = Lib;
+  VkApplicationInfo App{};
+  App.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  App.pApplicationName = "hpvm-rt";
+  App.pEngineName = "hpvm-rt";
+  App.apiVersion = VK_API_VERSION_1_2;
+  VkInstanceCreateInfo II{};
+  II.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  II.pApplicationInfo = &App;
+  VkResult R = Lib->vkCreateInstance(&II, nullptr, &Inst->Handle);
+  if (R != VK_SUCCESS) {
+    Inst->Handle = VK_NULL_HANDLE;
+    if (R == VK_ERROR_INCOMPATIBLE_DRIVER)
+      return "no Vulkan driver is installed (vkCreateInstance failed: "
+             "VK_ERROR_INCOMPATIBLE_DRIVER)";
+    return "vkCreateInstance failed: " + vk::resultName(R);
+  }
+  std::string Missing = Inst->F.load(*Lib, Inst->Handle);
+  if (!Missing.empty())
+    return "the Vulkan loader lacks " + Missing;
+
+  uint32_t Count = 0;
+  R = Inst->F.vkEnumeratePhysicalDevices(Inst->Handle, &Count, nullptr);
+  std::vector<VkPhysicalDevice> Handles(Count);
+  if (R == VK_SUCCESS && Count)
+    R = Inst->F.vkEnumeratePhysicalDevices(Inst->Handle, &Count,
+                                           Handles.data());
+  if (R != VK_SUCCESS && R != VK_INCOMPLETE)
+    return "vkEnumeratePhysicalDevices failed: " + vk::resultName(R);
+  Handles.resize(Count);
+
+  std::vector<Probe> Probes;
+  std::vector<VulkanPhysicalInfo> Infos;
+  for (unsigned I = 0; I != Handles.size(); ++I) {
+    Probes.push_back(probe(*Inst, Handles[I], I));
+    Infos.push_back(Probes.back().Info);
+  }
+  int Pick = chooseVulkanDevice(Infos, O.Select, Why);
+  if (Pick < 0)
+    return Why;
+  Out.push_back(std::make_unique<VulkanDeviceImpl>(Inst, Probes[Pick], O, Ctx));
+
+  std::string Note;
+  for (const VulkanPhysicalInfo &I : Infos)
+    if (!I.Unusable.empty())
+      Note += (Note.empty() ? "skipped " : "; ") + std::to_string(I.Index) +
+              " '" + I.Name + "' (" + I.Type + "): " + I.Unusable;
+  return Note;
+}
+
+} // namespace
+
+std::string
+hpvm::rt::discoverVulkanDevices(const DiscoveryContext &Ctx,
+                                const VulkanOptions &Options,
+                                std::vector<std::unique_ptr<Device>> &Out) {
+  // Discovery never fails: whatever goes wrong is the reason there is no
+  // device.
+  try {
+    return discover(Ctx, Options, Out);
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+}
+
+#endif // HPVM_RT_HAVE_VULKAN

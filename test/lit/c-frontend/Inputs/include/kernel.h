@@ -1,0 +1,1 @@
+#define FILL_VALUE 42.0f

@@ -1,0 +1,141 @@
+// Errors in what clauses name: buffers, sections, values, reductions, and
+// how buffers and extents relate to the graph.
+// RUN: not %hpvm-clang -fsyntax-only -ferror-limit=0 %s 2>&1 | FileCheck %s --implicit-check-not=error:
+
+struct vec { float *data; int n; };
+
+void not_variable(struct vec v) {
+#pragma hpvm task in(v.data[0:v.n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:22: error: a buffer in clause 'in' must be a variable, optionally with an array section
+  { }
+}
+
+void pointer_whole(float *a, int n) {
+#pragma hpvm task in(a)
+  // CHECK: err-clauses.c:[[@LINE-1]]:22: error: pointer 'a' has no extent; name the elements the node uses with a section such as in(a[0:n])
+  { }
+}
+
+void pointer_open_section(float *a, int n) {
+#pragma hpvm task inout(a[2:])
+  // CHECK: err-clauses.c:[[@LINE-1]]:25: error: pointer 'a' has no extent; name the elements the node uses with a section such as inout(a[0:n])
+  { }
+}
+
+void array_parameter(float a[16]) {
+#pragma hpvm task out(a)
+  // CHECK: err-clauses.c:[[@LINE-1]]:23: error: pointer 'a' has no extent
+  { }
+}
+
+void section_of_scalar(int x) {
+#pragma hpvm task in(x[0:1])
+  // CHECK: err-clauses.c:[[@LINE-1]]:22: error: array section of 'x', which is neither a pointer nor an array
+  { }
+}
+
+void void_section(void *p, int n) {
+#pragma hpvm task in(p[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:22: error: cannot take a section of 'p': its element type 'void' has no size
+  { }
+}
+
+void float_bound(float *a) {
+#pragma hpvm task in(a[0:1.5])
+  // CHECK: err-clauses.c:[[@LINE-1]]:26: error: the bounds of an array section must be integers
+  { }
+}
+
+void value_struct(struct vec v) {
+#pragma hpvm task value(v)
+  // CHECK: err-clauses.c:[[@LINE-1]]:25: error: value() takes local variables of arithmetic type; 'v' is not one
+  { }
+}
+
+void value_pointer(float *a) {
+#pragma hpvm task value(a)
+  // CHECK: err-clauses.c:[[@LINE-1]]:25: error: value(a): 'a' is a pointer; name buffers in in(), out() or inout()
+  { }
+}
+
+void two_clauses(int x) {
+#pragma hpvm task inout(x) value(x)
+  // CHECK: err-clauses.c:[[@LINE-1]]:34: error: 'x' is named in both value() and inout()
+  { x = 1; }
+}
+
+void reduce_element(float *a, int n) {
+#pragma hpvm parallel for in(a[0:n]) reduction(+: a[0])
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: a reduction needs a variable of arithmetic type declared outside the node
+  for (int i = 0; i < n; i++) { }
+}
+
+void reduce_float_bits(float *a, int n) {
+  float f = 0;
+#pragma hpvm parallel for in(a[0:n]) reduction(|: f)
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: reduction '|' needs an integer variable; 'f' has type 'float'
+  for (int i = 0; i < n; i++) f = a[i];
+}
+
+void reduce_long_double(float *a, int n) {
+  long double s = 0;
+#pragma hpvm parallel for in(a[0:n]) reduction(+: s)
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: reduction on 's' of type 'long double' is not supported
+  for (int i = 0; i < n; i++) s += a[i];
+}
+
+void reduce_twice(float *a, int n) {
+  float s = 0;
+#pragma hpvm parallel for inout(s) in(a[0:n]) reduction(+: s)
+  // CHECK: err-clauses.c:[[@LINE-1]]:60: error: 's' is named in both reduction() and inout()
+  for (int i = 0; i < n; i++) s += a[i];
+}
+
+void reduce_internal(float *a, int n) {
+  float s = 0;
+#pragma hpvm parallel for reduction(+: s)
+  // CHECK: err-clauses.c:[[@LINE-1]]:27: error: reduction() is not supported on a parallel loop with child nodes
+  for (int i = 0; i < n; i++) {
+#pragma hpvm parallel for out(a[0:n])
+    for (int j = 0; j < n; j++) a[j] = 0;
+  }
+}
+
+void graph_local_buffer(float *a, int n) {
+#pragma hpvm task
+  {
+    float tmp[4];
+#pragma hpvm task out(tmp)
+    // CHECK: err-clauses.c:[[@LINE-1]]:23: error: buffer 'tmp' is declared inside the graph; the buffers of every node must exist when the graph starts
+    { tmp[0] = 1; }
+  }
+}
+
+void graph_local_size(float *a, int n) {
+#pragma hpvm task
+  {
+    int half = n / 2;
+#pragma hpvm task out(a[0:half])
+    // CHECK: err-clauses.c:[[@LINE-1]]:27: error: buffer 'a' uses 'half', which is declared inside the graph
+    { a[0] = 1; }
+  }
+}
+
+void instance_extent(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n*n])
+  for (int i = 0; i < n; i++) {
+#pragma hpvm parallel for out(a[0:n*n])
+    for (int j = 0; j < i; j++)
+      // CHECK: err-clauses.c:[[@LINE-1]]:25: error: the loop bound uses 'i', an instance id of an enclosing parallel loop; extents must be known when the graph starts
+      a[i * n + j] = 0;
+  }
+}
+
+void child_writes_input(float *a, int n) {
+#pragma hpvm task in(a[0:n]) name(parent)
+  {
+#pragma hpvm parallel for out(a[0:n]) name(child)
+    // CHECK: err-clauses.c:[[@LINE-1]]:31: error: node 'child' writes 'a', which the enclosing node 'parent' declares in()
+    for (int i = 0; i < n; i++) a[i] = 0;
+  }
+}

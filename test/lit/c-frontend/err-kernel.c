@@ -1,0 +1,206 @@
+// Code in a node (and in the functions it calls) must be able to run as
+// many instances on any device: constructs that cannot are errors.
+// RUN: not %hpvm-clang -fsyntax-only -ferror-limit=0 %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=note:
+#include <setjmp.h>
+#include <stdio.h>
+
+int global_counter;
+static const float table[4] = {1, 2, 3, 4};
+
+void returns(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    if (i == 3)
+      return;
+    // CHECK: err-kernel.c:[[@LINE-1]]:7: error: 'return' is not allowed inside an hpvm node
+    a[i] = table[i % 4]; // a constant table needs no clause
+  }
+}
+
+void jumps(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    goto skip;
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: 'goto' is not allowed inside an hpvm node
+  skip:
+    a[i] = 0;
+  }
+}
+
+void breaks(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 4; k++)
+      if (k == i)
+        break; // leaves the inner loop: fine
+    switch (i) {
+    case 1:
+      break; // leaves the switch: fine
+    }
+    if (i > 5)
+      continue; // ends this instance: fine
+    if (i == 7)
+      break;
+    // CHECK: err-kernel.c:[[@LINE-1]]:7: error: 'break' out of the parallel loop is not allowed inside an hpvm node
+    a[i] = 0;
+  }
+}
+
+void task_continue(float *a, int n) {
+  for (int r = 0; r < 2; r++) {
+#pragma hpvm task out(a[0:n])
+    {
+      if (n < 3)
+        continue;
+      // CHECK: err-kernel.c:[[@LINE-1]]:9: error: 'continue' out of the task is not allowed inside an hpvm node
+      a[0] = 1;
+    }
+  }
+}
+
+void assembly(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    __asm__("nop");
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: inline assembly is not allowed inside an hpvm node
+    a[i] = 0;
+  }
+}
+
+void vla(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    float scratch[n];
+    // CHECK: err-kernel.c:[[@LINE-1]]:11: error: variable-length array 'scratch' is not allowed inside an hpvm node
+    scratch[0] = 1;
+    a[i] = scratch[0];
+  }
+}
+
+void static_local(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    static int calls;
+    // CHECK: err-kernel.c:[[@LINE-1]]:16: error: static variable 'calls' is not allowed inside an hpvm node
+    a[i] = calls;
+  }
+}
+
+void jmp(float *a, int n) {
+  jmp_buf env;
+#pragma hpvm task out(a[0:n]) inout(env)
+  {
+    if (setjmp(env))
+      // CHECK: err-kernel.c:[[@LINE-1]]:9: error: '_setjmp' is not allowed inside an hpvm node
+      // CHECK: note: expanded from macro 'setjmp'
+      a[0] = 1;
+  }
+}
+
+void undefined(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    printf("%d\n", i);
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: call to 'printf', which has no definition in this file; code in an hpvm node may only call functions defined in the same file, compiler builtins and math functions
+    a[i] = 0;
+  }
+}
+
+void through_pointer(float *a, int n, float (*f)(int)) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = f(i);
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: call through a function pointer is not allowed inside an hpvm node
+}
+
+static int fact(int k) { return k <= 1 ? 1 : k * fact(k - 1); }
+// CHECK: err-kernel.c:[[@LINE-1]]:50: error: recursive call to 'fact' is not allowed inside an hpvm node
+// CHECK: err-kernel.c:[[@LINE+5]]:12: note: called from the hpvm node here
+
+void recursion(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = fact(i);
+}
+
+static void log_value(float v) { printf("%f\n", v); }
+// CHECK: err-kernel.c:[[@LINE-1]]:34: error: call to 'printf', which has no definition in this file
+// CHECK: err-kernel.c:[[@LINE+6]]:5: note: called from the hpvm node here
+
+void callee(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    a[i] = 1;
+    log_value(a[i]);
+  }
+}
+
+static void has_graph(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = 0;
+}
+
+void nested_graph(float *a, int n) {
+#pragma hpvm task out(a[0:n])
+  {
+    has_graph(a, n);
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: function 'has_graph' contains hpvm nodes and cannot be called from inside a node
+  }
+}
+
+void unnamed(float *a, const float *b, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = b[i];
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'b' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(b[0:n])
+}
+
+void unnamed_array(float *a, int n) {
+  float weights[8] = {0};
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = weights[i % 8];
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'weights' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(weights)
+}
+
+void global(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = global_counter;
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: global variable 'global_counter' is used inside an hpvm node; copy it to a local variable before the graph or name it in a clause
+}
+
+void write_input(float *a, int n) {
+#pragma hpvm parallel for in(a[0:n])
+  for (int i = 0; i < n; i++) {
+    float *row = a + i;
+    row[0] = 1;
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: write to 'a', which the node declares in(); declare it out() or inout() to write it
+    a[i]++;
+    // CHECK: err-kernel.c:[[@LINE-1]]:9: error: write to 'a', which the node declares in()
+    __atomic_fetch_add(&a[i], 1.0f, __ATOMIC_RELAXED);
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: write to 'a', which the node declares in()
+  }
+}
+
+void write_outside(float *a, int n) {
+  int last = 0;
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    a[i] = 0;
+    last = i;
+    // CHECK: err-kernel.c:[[@LINE-1]]:10: error: the node writes 'last', a variable declared outside it; name it in out(last) or inout(last), or use reduction(op: last)
+  }
+}
+
+void address_outside(float *a, int n) {
+  int count = 0;
+  void bump(int *);
+#pragma hpvm task out(a[0:n])
+  {
+    int *p = &count;
+    // CHECK: err-kernel.c:[[@LINE-1]]:14: error: the node takes the address of 'count', a variable declared outside it; name it in in(count), out(count) or inout(count)
+    a[0] = *p;
+  }
+}

@@ -1,0 +1,64 @@
+// Errors in the pragma line itself, each with its file:line:col.
+// RUN: not %hpvm-clang -fsyntax-only -ferror-limit=0 %s 2>&1 | FileCheck %s --implicit-check-not=error:
+
+#pragma hpvm parallel for
+// CHECK: err-pragma-syntax.c:[[@LINE-1]]:1: error: '#pragma hpvm' must be inside a function body, before the statement it applies to
+
+void f(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n]) bogus(x)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:39: error: unknown clause 'bogus' in '#pragma hpvm parallel for'
+  for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm frobnicate
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:14: error: unknown directive 'frobnicate' in '#pragma hpvm'; expected 'parallel for' or 'task'
+  ;
+#pragma hpvm
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:9: error: expected 'parallel for' or 'task' after '#pragma hpvm'
+  ;
+#pragma hpvm parallel
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:14: error: unknown directive 'parallel' in '#pragma hpvm'
+  ;
+#pragma hpvm task collapse(2)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: clause 'collapse' is not allowed on '#pragma hpvm task'
+  {}
+#pragma hpvm task reduction(+: n)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: clause 'reduction' is not allowed on '#pragma hpvm task'
+  {}
+#pragma hpvm task name(a) name(b)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:27: error: clause 'name' may appear only once
+  {}
+#pragma hpvm task name
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: expected '(' after clause 'name'
+  {}
+#pragma hpvm task in(a[0:n]
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: expected ')' to end clause 'in'
+  {}
+#pragma hpvm task in()
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: clause 'in' needs at least one item
+  {}
+#pragma hpvm task name(1)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:24: error: expected an identifier in clause 'name'
+  {}
+#pragma hpvm parallel for collapse(4)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:36: error: collapse takes an integer constant from 1 to 3
+  for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm task target(cpu, gpu)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:31: error: unknown target 'gpu'; expected cpu, nvptx or spirv
+  {}
+#pragma hpvm task in(a[0])
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:22: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' in clause 'in'
+  {}
+#pragma hpvm task out(a[0:n][0:1])
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:23: error: expected a variable or an array section
+  {}
+#pragma hpvm parallel for reduction(n)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)' with op one of + * min max & | ^
+  for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm parallel for reduction(-: n)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)'
+  for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm task (x)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:19: error: expected a clause name in '#pragma hpvm task'
+  {}
+  _Pragma("hpvm task") {}
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:3: error: '_Pragma("hpvm ...")' is not supported; write '#pragma hpvm' on a line of its own
+}

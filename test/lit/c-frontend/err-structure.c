@@ -1,0 +1,86 @@
+// Errors about the statement a pragma applies to and about the node tree.
+// RUN: not %hpvm-clang -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+
+void not_for(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm parallel for' must be followed by a 'for' loop
+  while (n--) a[n] = 0;
+}
+
+void not_compound(float *a, int n) {
+#pragma hpvm task out(a[0:n])
+  // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm task' must be followed by a compound statement '{ ... }'
+  a[0] = 0;
+}
+
+void too_deep(float *a, int n) {
+#pragma hpvm parallel for collapse(3) out(a[0:n*n])
+  // CHECK: err-structure.c:[[@LINE-1]]:27: error: collapse(3) needs 3 perfectly nested 'for' loops, but the nest has 2
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      a[i * n + j] = 0;
+      // CHECK: err-structure.c:[[@LINE-1]]:7: note: the loop nest ends here
+    }
+}
+
+void not_perfect(float *a, int n) {
+#pragma hpvm parallel for collapse(2) out(a[0:n*n])
+  // CHECK: err-structure.c:[[@LINE-1]]:27: error: collapse(2) needs 2 perfectly nested 'for' loops, but the nest has 1
+  for (int i = 0; i < n; i++) {
+    // CHECK: err-structure.c:[[@LINE+1]]:5: note: the loop nest ends here
+    a[i] = 1;
+    for (int j = 0; j < n; j++)
+      a[i * n + j] = 0;
+  }
+}
+
+void misplaced(float *a, int n) {
+#pragma hpvm task out(a[0:n])
+  {
+    if (n > 0) {
+#pragma hpvm parallel for out(a[0:n])
+      // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm' inside a node must label a statement directly in a task or in the body of a parallel loop
+      for (int i = 0; i < n; i++) a[i] = 0;
+    }
+  }
+}
+
+void statement_in_internal(float *a, int n) {
+#pragma hpvm task
+  {
+    int half = n / 2;
+    a[0] = 1;
+    // CHECK: err-structure.c:[[@LINE-1]]:5: error: a node with child nodes may contain only child nodes and declarations; put this statement in a '#pragma hpvm task' of its own
+#pragma hpvm parallel for out(a[0:n])
+    for (int i = 0; i < half; i++) a[i] = 0;
+  }
+}
+
+void duplicate(float *a, float *b, int n) {
+#pragma hpvm task
+  {
+#pragma hpvm parallel for out(a[0:n]) name(k)
+    for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm parallel for out(b[0:n]) name(k)
+    // CHECK: err-structure.c:[[@LINE-1]]:44: error: two sibling nodes are named 'k'
+    // CHECK: err-structure.c:[[@LINE-4]]:44: note: the other node named 'k' is here
+    for (int i = 0; i < n; i++) b[i] = 0;
+  }
+}
+
+void after_graph(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n]) after(x)
+  // CHECK: err-structure.c:[[@LINE-1]]:39: error: after() orders sibling nodes, but this node is a graph of its own
+  for (int i = 0; i < n; i++) a[i] = 0;
+}
+
+void after_unknown(float *a, float *b, int n) {
+#pragma hpvm task
+  {
+#pragma hpvm parallel for out(a[0:n]) name(first) after(second)
+    // CHECK: err-structure.c:[[@LINE-1]]:57: error: after(second): no earlier sibling node is named 'second'
+    for (int i = 0; i < n; i++) a[i] = 0;
+#pragma hpvm parallel for out(b[0:n]) name(second)
+    for (int i = 0; i < n; i++) b[i] = 0;
+  }
+}

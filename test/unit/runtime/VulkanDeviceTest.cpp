@@ -1,0 +1,1102 @@
+//===- VulkanDeviceTest.cpp - The Vulkan device on a real driver ----------===//
+//
+// Kernels are hand-written SPIR-V assembly following the Vulkan kernel ABI
+// (docs/runtime.md, "Vulkan device"), assembled at test time with
+// SPIRV-Tools, and launched through hpvm_launch in programs whose leaves
+// have SPIR-V artifacts, exactly as the SPIR-V backend's output will be.
+// Every test that needs a device skips when the machine has none (lavapipe
+// is enough). Each launch test runs twice: with the memory the device
+// prefers, and with staging forced, so that the staging path is exercised
+// on unified-memory devices too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeTestSupport.h"
+
+#include "hpvm/rt/Devices.h"
+#include "hpvm/rt/Vulkan.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace hpvm;
+using namespace hpvm::rttest;
+using rt::Runtime;
+using rt::VulkanDevice;
+using rt::VulkanOptions;
+using rt::VulkanPhysicalInfo;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// SPIR-V kernels
+//===----------------------------------------------------------------------===//
+
+/// Assembles and validates Text for Vulkan 1.2; fails the test otherwise.
+std::vector<uint32_t> assemble(const std::string &Text) {
+  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
+  std::string Messages;
+  Tools.SetMessageConsumer([&](spv_message_level_t, const char *,
+                               const spv_position_t &P, const char *M) {
+    Messages += "line " + std::to_string(P.line) + ": " + M + "\n";
+  });
+  std::vector<uint32_t> Words;
+  if (!Tools.Assemble(Text, &Words)) {
+    ADD_FAILURE() << "SPIR-V does not assemble:\n" << Messages << Text;
+    return {};
+  }
+  if (!Tools.Validate(Words))
+    ADD_FAILURE() << "SPIR-V does not validate:\n" << Messages << Text;
+  return Words;
+}
+
+/// A GLCompute kernel following the ABI: the push-constant block has Slots
+/// 8-byte slots, loaded into %s0, %s1, ... at entry; the global id is in
+/// %gx, %gy, %gz as 64-bit integers. Globals adds declarations, Body
+/// continues the entry block and ends by branching to %exit.
+std::string kernelText(unsigned Slots, const char *LocalSize,
+                       const std::string &Body,
+                       const std::string &Globals = "") {
+  std::string T = R"(
+               OpCapability Shader
+               OpCapability Int64
+               OpCapability PhysicalStorageBufferAddresses
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %main "main" %gid %pc
+               OpExecutionMode %main LocalSize )" +
+                  std::string(LocalSize) + R"(
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %PC Block
+)";
+  for (unsigned K = 0; K != Slots; ++K)
+    T += "OpMemberDecorate %PC " + std::to_string(K) + " Offset " +
+         std::to_string(8 * K) + "\n";
+  T += R"(
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+     %v3uint = OpTypeVector %uint 3
+  %ptr_in_v3 = OpTypePointer Input %v3uint
+)";
+  T += "%PC = OpTypeStruct";
+  for (unsigned K = 0; K != Slots; ++K)
+    T += " %ulong";
+  T += R"(
+     %ptr_pc = OpTypePointer PushConstant %PC
+  %ptr_pc_ul = OpTypePointer PushConstant %ulong
+      %ptr_f = OpTypePointer PhysicalStorageBuffer %float
+      %ptr_u = OpTypePointer PhysicalStorageBuffer %uint
+      %ptr_l = OpTypePointer PhysicalStorageBuffer %ulong
+        %gid = OpVariable %ptr_in_v3 Input
+         %pc = OpVariable %ptr_pc PushConstant
+         %l4 = OpConstant %ulong 4
+         %l8 = OpConstant %ulong 8
+      %l1000 = OpConstant %ulong 1000
+   %l1000000 = OpConstant %ulong 1000000
+  %l100000000 = OpConstant %ulong 100000000
+)";
+  for (unsigned K = 0; K != Slots; ++K)
+    T += "%i" + std::to_string(K) + " = OpConstant %uint " + std::to_string(K) +
+         "\n";
+  T += Globals;
+  T += R"(
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %g = OpLoad %v3uint %gid
+       %gx32 = OpCompositeExtract %uint %g 0
+       %gy32 = OpCompositeExtract %uint %g 1
+       %gz32 = OpCompositeExtract %uint %g 2
+         %gx = OpUConvert %ulong %gx32
+         %gy = OpUConvert %ulong %gy32
+         %gz = OpUConvert %ulong %gz32
+)";
+  for (unsigned K = 0; K != Slots; ++K) {
+    std::string N = std::to_string(K);
+    T += "%p" + N + " = OpAccessChain %ptr_pc_ul %pc %i" + N + "\n";
+    T += "%s" + N + " = OpLoad %ulong %p" + N + "\n";
+  }
+  T += Body;
+  T += R"(
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  return T;
+}
+
+// vadd(a, b, c, bytes, n), dims [n]: c[i] = a[i] + b[i] (floats). Slots:
+// 0-4 parameters, 5-7 extents.
+std::vector<uint32_t> vaddSpirv(const char *LocalSize = "64 1 1") {
+  return assemble(kernelText(8, LocalSize, R"(
+         %in = OpULessThan %bool %gx %s5
+               OpSelectionMerge %exit None
+               OpBranchConditional %in %body %exit
+       %body = OpLabel
+        %off = OpIMul %ulong %gx %l4
+         %aa = OpIAdd %ulong %s0 %off
+         %ap = OpConvertUToPtr %ptr_f %aa
+         %av = OpLoad %float %ap Aligned 4
+         %ba = OpIAdd %ulong %s1 %off
+         %bp = OpConvertUToPtr %ptr_f %ba
+         %bv = OpLoad %float %bp Aligned 4
+        %sum = OpFAdd %float %av %bv
+         %ca = OpIAdd %ulong %s2 %off
+         %cp = OpConvertUToPtr %ptr_f %ca
+               OpStore %cp %sum Aligned 4
+               OpBranch %exit
+)"));
+}
+
+// grid(in, out, rows, cols, bytes), dims [rows, cols]: out[r][c] = in[r][c]
+// + r * 1000 + c (uint32). x is the column (innermost), y the row. Slots:
+// 0-4 parameters, 5-7 extents.
+std::vector<uint32_t> gridSpirv() {
+  return assemble(kernelText(8, "8 8 1", R"(
+        %okx = OpULessThan %bool %gx %s6
+        %oky = OpULessThan %bool %gy %s5
+         %ok = OpLogicalAnd %bool %okx %oky
+               OpSelectionMerge %exit None
+               OpBranchConditional %ok %body %exit
+       %body = OpLabel
+     %rowoff = OpIMul %ulong %gy %s6
+        %idx = OpIAdd %ulong %rowoff %gx
+        %off = OpIMul %ulong %idx %l4
+         %ia = OpIAdd %ulong %s0 %off
+         %ip = OpConvertUToPtr %ptr_u %ia
+         %iv = OpLoad %uint %ip Aligned 4
+      %r1000 = OpIMul %ulong %gy %l1000
+        %tag = OpIAdd %ulong %r1000 %gx
+      %tag32 = OpUConvert %uint %tag
+        %val = OpIAdd %uint %iv %tag32
+         %oa = OpIAdd %ulong %s1 %off
+         %op = OpConvertUToPtr %ptr_u %oa
+               OpStore %op %val Aligned 4
+               OpBranch %exit
+)"));
+}
+
+// row(out, cols, bytes, rows), dims [cols], two ancestor levels (a
+// replicated "each" of rows instances inside a replicated root of 2):
+// out[g][row][j] = g * 1000000 + row * 1000 + j, plus 100000000 times the
+// sum of the ancestors' unused ids (which must be 0). Slots: 0-3
+// parameters, 4-6 extents, 7-9 the parent's ids, 10-12 the grandparent's.
+std::vector<uint32_t> rowSpirv() {
+  return assemble(kernelText(13, "64 1 1", R"(
+         %ok = OpULessThan %bool %gx %s4
+               OpSelectionMerge %exit None
+               OpBranchConditional %ok %body %exit
+       %body = OpLabel
+         %gm = OpIMul %ulong %s10 %l1000000
+         %rk = OpIMul %ulong %s7 %l1000
+         %v0 = OpIAdd %ulong %gm %rk
+         %v1 = OpIAdd %ulong %v0 %gx
+         %z1 = OpIAdd %ulong %s8 %s9
+         %z2 = OpIAdd %ulong %z1 %s11
+         %z3 = OpIAdd %ulong %z2 %s12
+         %zz = OpIMul %ulong %z3 %l100000000
+        %val = OpIAdd %ulong %v1 %zz
+      %plane = OpIMul %ulong %s10 %s3
+       %line = OpIAdd %ulong %plane %s7
+     %rowoff = OpIMul %ulong %line %s1
+        %idx = OpIAdd %ulong %rowoff %gx
+        %off = OpIMul %ulong %idx %l8
+         %oa = OpIAdd %ulong %s0 %off
+         %op = OpConvertUToPtr %ptr_l %oa
+               OpStore %op %val Aligned 8
+               OpBranch %exit
+)"));
+}
+
+// slots(out, 7 values), no dims: out[k] = slot k + 1 for the 7 values and
+// the 3 extents, so the test sees exactly what was pushed.
+std::vector<uint32_t> slotsSpirv() {
+  std::string Body = "%a1 = OpCopyObject %ulong %s0\n";
+  for (unsigned K = 1; K <= 10; ++K) {
+    std::string N = std::to_string(K), Next = std::to_string(K + 1);
+    Body += "%q" + N + " = OpConvertUToPtr %ptr_l %a" + N + "\n";
+    Body += "OpStore %q" + N + " %s" + N + " Aligned 8\n";
+    Body += "%a" + Next + " = OpIAdd %ulong %a" + N + " %l8\n";
+  }
+  Body += "OpBranch %exit\n";
+  return assemble(kernelText(11, "1 1 1", Body));
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+struct Art {
+  std::string Node;
+  uint32_t Target;
+  hpvm_cpu_kernel_fn Fn = nullptr;
+  std::vector<uint32_t> Words = {};
+  std::string Entry = "main";
+};
+
+/// A program descriptor with SPIR-V (and CPU) artifacts.
+class Program {
+public:
+  Program(const std::vector<const Graph *> &Graphs, std::vector<Art> Arts)
+      : Text(writeGraphText(Graphs)), Arts(std::move(Arts)) {
+    for (const Art &A : this->Arts) {
+      hpvm_artifact X{};
+      X.node = A.Node.c_str();
+      X.target = A.Target;
+      X.cpu_fn = A.Fn;
+      X.code = A.Words.empty() ? nullptr : A.Words.data();
+      X.code_size = A.Words.size() * sizeof(uint32_t);
+      X.entry = A.Entry.c_str();
+      Artifacts.push_back(X);
+    }
+    Desc.abi_version = HPVM_RT_ABI_VERSION;
+    Desc.graphs = Text.c_str();
+    Desc.num_artifacts = static_cast<uint32_t>(Artifacts.size());
+    Desc.artifacts = Artifacts.data();
+  }
+  ~Program() { hpvm_release_program(&Desc); }
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+
+  int launch(const char *Graph, std::vector<void *> Args) {
+    return hpvm_launch(&Desc, Graph, Args.empty() ? nullptr : Args.data());
+  }
+
+  hpvm_program_desc Desc{};
+
+private:
+  std::string Text;
+  std::vector<Art> Arts;
+  std::vector<hpvm_artifact> Artifacts;
+};
+
+Graph vaddGraph(const char *Name) {
+  Graph G(Name, Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "vadd";
+  R.addBuffer("a", Access::In, Extent::param(3));
+  R.addBuffer("b", Access::In, Extent::param(3));
+  R.addBuffer("c", Access::Out, Extent::param(3));
+  R.addValue("bytes", ScalarType::I64);
+  R.addValue("n", ScalarType::I64);
+  R.setDims({Extent::param(4)});
+  return G;
+}
+
+void vaddCpuKernel(void *const *Args, void *const *, const uint64_t *,
+                   const uint64_t *, uint64_t Begin, uint64_t End) {
+  const float *A = buffer<float>(Args, 0), *B = buffer<float>(Args, 1);
+  float *C = buffer<float>(Args, 2);
+  for (uint64_t I = Begin; I != End; ++I)
+    C[I] = A[I] + B[I];
+}
+
+/// Runs vadd over N floats and checks every element.
+void runVadd(Program &P, const char *Graph, uint64_t N) {
+  std::vector<float> A(N), B(N), C(N, -1.0f);
+  for (uint64_t I = 0; I != N; ++I) {
+    A[I] = static_cast<float>(I);
+    B[I] = 0.25f * static_cast<float>(I % 1024);
+  }
+  float *PA = A.data(), *PB = B.data(), *PC = C.data();
+  int64_t Bytes = static_cast<int64_t>(N * sizeof(float));
+  int64_t Count = static_cast<int64_t>(N);
+  ASSERT_EQ(P.launch(Graph, {&PA, &PB, &PC, &Bytes, &Count}), HPVM_OK)
+      << hpvm_error_message();
+  for (uint64_t I = 0; I != N; ++I)
+    ASSERT_EQ(C[I], A[I] + B[I]) << "n = " << N << ", i = " << I;
+}
+
+//===----------------------------------------------------------------------===//
+// Finding a device
+//===----------------------------------------------------------------------===//
+
+rt::MemorySpace newSpace(void *) { return Runtime::get().newMemorySpace(); }
+
+/// Whether this machine has a usable Vulkan device, and why not. Probes
+/// without the runtime, so that death tests can still set the environment
+/// their child runtime starts with.
+bool vulkanAvailable(std::string &Why) {
+  static const std::pair<bool, std::string> Result = [] {
+    rt::ThreadPool Pool(1);
+    rt::DiscoveryContext Ctx{Pool, [](void *) { return rt::MemorySpace(1); },
+                             nullptr};
+    std::vector<std::unique_ptr<rt::Device>> Found;
+    std::string Reason = rt::discoverVulkanDevices(Ctx, VulkanOptions(), Found);
+    return std::make_pair(!Found.empty(), Reason);
+  }();
+  Why = Result.second;
+  return Result.first;
+}
+
+#define SKIP_WITHOUT_VULKAN()                                                  \
+  do {                                                                         \
+    std::string Why;                                                           \
+    if (!vulkanAvailable(Why))                                                 \
+      GTEST_SKIP() << "no Vulkan device: " << Why;                             \
+  } while (0)
+
+/// A Vulkan device of its own for each test, registered with the runtime in
+/// place of the one it found at start-up, so that SPIR-V leaves run on it
+/// and its counters start at zero.
+class VulkanTest : public testing::TestWithParam<VulkanOptions::Staging> {
+protected:
+  void SetUp() override {
+    SKIP_WITHOUT_VULKAN();
+    VulkanOptions O;
+    O.StagingMode = GetParam();
+    Runtime &RT = Runtime::get();
+    rt::DiscoveryContext Ctx{RT.pool(), newSpace, nullptr, &RT.trace()};
+    std::vector<std::unique_ptr<rt::Device>> Found;
+    std::string Why = rt::discoverVulkanDevices(Ctx, O, Found);
+    ASSERT_EQ(Found.size(), 1u) << Why;
+    for (size_t I = RT.numDevices(); I-- > 0;)
+      if (RT.device(I).target() == HPVM_TARGET_SPIRV)
+        SteppedAside.push_back(RT.removeDevice(RT.device(I)));
+    Dev = static_cast<VulkanDevice *>(Found[0].get());
+    RT.addDevice(std::move(Found[0]));
+    RT.coherence().resetCounters();
+    if (GetParam() == VulkanOptions::Staging::Always) {
+      EXPECT_TRUE(Dev->usesStaging());
+    } else if (GetParam() == VulkanOptions::Staging::Never) {
+      EXPECT_FALSE(Dev->usesStaging());
+    }
+  }
+
+  void TearDown() override {
+    Runtime &RT = Runtime::get();
+    if (Dev)
+      RT.removeDevice(*Dev);
+    for (auto &D : SteppedAside)
+      RT.addDevice(std::move(D));
+  }
+
+  VulkanDevice *Dev = nullptr;
+  std::vector<std::unique_ptr<rt::Device>> SteppedAside;
+};
+
+std::string
+stagingName(const testing::TestParamInfo<VulkanOptions::Staging> &Info) {
+  return Info.param == VulkanOptions::Staging::Always ? "ForcedStaging"
+                                                      : "Preferred";
+}
+
+INSTANTIATE_TEST_SUITE_P(Memory, VulkanTest,
+                         testing::Values(VulkanOptions::Staging::Auto,
+                                         VulkanOptions::Staging::Always),
+                         stagingName);
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+TEST_P(VulkanTest, VectorAddOnlySpirv) {
+  Graph G = vaddGraph("vk_vadd");
+  Program P({&G}, {{"vk_vadd", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  // Stats outlive devices: count from here.
+  uint64_t Before = launchesByDevice("vk_vadd")[Dev->name()];
+  for (uint64_t N : {1ull, 63ull, 64ull, 65ull, 100003ull})
+    runVadd(P, "vk_vadd", N);
+  EXPECT_EQ(launchesByDevice("vk_vadd")[Dev->name()] - Before, 5u);
+  // No instances: nothing is launched, and nothing fails.
+  runVadd(P, "vk_vadd", 0);
+  EXPECT_EQ(Dev->counters().Dispatches, 5u);
+}
+
+TEST_P(VulkanTest, WorkGroupSizeComesFromTheModule) {
+  // Were the ABI's 64 assumed, a 16-wide kernel would cover a quarter of
+  // the elements.
+  Graph G = vaddGraph("vk_vadd16");
+  Program P({&G},
+            {{"vk_vadd16", HPVM_TARGET_SPIRV, nullptr, vaddSpirv("16 1 1")}});
+  runVadd(P, "vk_vadd16", 1000);
+}
+
+TEST_P(VulkanTest, GridsBeyondTheGroupCountLimitAreSplit) {
+  uint32_t Limit = Dev->maxWorkGroups(0);
+  uint64_t N = uint64_t(Limit) * 64 + 100;
+  if (N > (uint64_t(1) << 25))
+    GTEST_SKIP() << "maxComputeWorkGroupCount[0] = " << Limit
+                 << " needs too large a test";
+  Graph G = vaddGraph("vk_vadd_big");
+  Program P({&G}, {{"vk_vadd_big", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(P, "vk_vadd_big", N);
+  EXPECT_EQ(Dev->counters().Dispatches, 2u);
+}
+
+TEST_P(VulkanTest, TwoDimensionalKernel) {
+  Graph G("vk_grid", Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "grid";
+  R.addBuffer("in", Access::In, Extent::param(4));
+  R.addBuffer("out", Access::Out, Extent::param(4));
+  R.addValue("rows", ScalarType::I64);
+  R.addValue("cols", ScalarType::I64);
+  R.addValue("bytes", ScalarType::I64);
+  R.setDims({Extent::param(2), Extent::param(3)});
+  Program P({&G}, {{"vk_grid", HPVM_TARGET_SPIRV, nullptr, gridSpirv()}});
+  for (auto [Rows, Cols] :
+       {std::pair<int64_t, int64_t>{37, 29}, {8, 8}, {1, 100}, {100, 1}}) {
+    std::vector<uint32_t> In(Rows * Cols), Out(Rows * Cols, 0xffffffffu);
+    for (size_t I = 0; I != In.size(); ++I)
+      In[I] = static_cast<uint32_t>(I * 7);
+    uint32_t *PI = In.data(), *PO = Out.data();
+    int64_t Bytes = static_cast<int64_t>(In.size() * 4);
+    ASSERT_EQ(P.launch("vk_grid", {&PI, &PO, &Rows, &Cols, &Bytes}), HPVM_OK)
+        << hpvm_error_message();
+    for (int64_t Y = 0; Y != Rows; ++Y)
+      for (int64_t X = 0; X != Cols; ++X)
+        ASSERT_EQ(Out[Y * Cols + X], In[Y * Cols + X] + Y * 1000 + X)
+            << Rows << "x" << Cols << " at " << Y << "," << X;
+  }
+}
+
+TEST_P(VulkanTest, AncestorIdsAndConcurrentLaunches) {
+  // Each instance of the replicated "each" launches the leaf: launches
+  // arrive from several pool threads at once, all on one buffer.
+  Graph G("vk_rows");
+  Node &R = G.root();
+  unsigned Out = R.addBuffer("out", Access::Out, Extent::param(3));
+  unsigned Rows = R.addValue("rows", ScalarType::I64);
+  unsigned Cols = R.addValue("cols", ScalarType::I64);
+  unsigned Bytes = R.addValue("bytes", ScalarType::I64);
+  R.setDims({Extent::constant(2)});
+  Node &Each = R.addInternal("each");
+  Each.addBuffer("out", Access::Out, Extent::param(2));
+  Each.addValue("cols", ScalarType::I64);
+  Each.addValue("bytes", ScalarType::I64);
+  Each.addValue("rows", ScalarType::I64);
+  Each.setDims({Extent::param(3)});
+  Node &Row = Each.addLeaf("row", "row");
+  Row.addBuffer("out", Access::Out, Extent::param(2));
+  Row.addValue("cols", ScalarType::I64);
+  Row.addValue("bytes", ScalarType::I64);
+  Row.addValue("rows", ScalarType::I64);
+  Row.setDims({Extent::param(1)});
+  R.bind(Each, 0, Out);
+  R.bind(Each, 1, Cols);
+  R.bind(Each, 2, Bytes);
+  R.bind(Each, 3, Rows);
+  for (unsigned I = 0; I != 4; ++I)
+    Each.bind(Row, I, I);
+  Program P({&G},
+            {{"vk_rows/each/row", HPVM_TARGET_SPIRV, nullptr, rowSpirv()}});
+  for (int64_t NumRows : {1, 5, 64}) {
+    int64_t NumCols = 70;
+    std::vector<int64_t> Data(2 * NumRows * NumCols, -1);
+    int64_t *PD = Data.data();
+    int64_t Size = static_cast<int64_t>(Data.size() * sizeof(int64_t));
+    ASSERT_EQ(P.launch("vk_rows", {&PD, &NumRows, &NumCols, &Size}), HPVM_OK)
+        << hpvm_error_message();
+    for (int64_t G = 0; G != 2; ++G)
+      for (int64_t I = 0; I != NumRows; ++I)
+        for (int64_t J = 0; J != NumCols; ++J)
+          ASSERT_EQ(Data[(G * NumRows + I) * NumCols + J],
+                    G * 1000000 + I * 1000 + J)
+              << "rows " << NumRows << " at " << G << "," << I << "," << J;
+  }
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
+}
+
+TEST_P(VulkanTest, ValuesSitInTheLowBytesOfTheirSlots) {
+  Graph G("vk_slots", Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "slots";
+  R.addBuffer("out", Access::Out, Extent::constant(80));
+  for (auto [Name, Type] :
+       {std::pair<const char *, ScalarType>{"i1", ScalarType::I1},
+        {"i8", ScalarType::I8},
+        {"i16", ScalarType::I16},
+        {"i32", ScalarType::I32},
+        {"f32", ScalarType::F32},
+        {"f64", ScalarType::F64},
+        {"i64", ScalarType::I64}})
+    R.addValue(Name, Type);
+  Program P({&G}, {{"vk_slots", HPVM_TARGET_SPIRV, nullptr, slotsSpirv()}});
+  std::vector<uint64_t> Out(10, 0xdeadbeefdeadbeefull);
+  uint64_t *PO = Out.data();
+  bool I1 = true;
+  int8_t I8 = -5;
+  int16_t I16 = -300;
+  int32_t I32 = -70000;
+  float F32 = 1.5f;
+  double F64 = -2.25;
+  int64_t I64 = -1234567890123ll;
+  ASSERT_EQ(P.launch("vk_slots", {&PO, &I1, &I8, &I16, &I32, &F32, &F64, &I64}),
+            HPVM_OK)
+      << hpvm_error_message();
+  uint32_t F32Bits;
+  std::memcpy(&F32Bits, &F32, 4);
+  uint64_t F64Bits;
+  std::memcpy(&F64Bits, &F64, 8);
+  EXPECT_EQ(Out[0], 1u);
+  EXPECT_EQ(Out[1], 0xfbu);
+  EXPECT_EQ(Out[2], 0xfed4u);
+  EXPECT_EQ(Out[3], 0xfffeee90u);
+  EXPECT_EQ(Out[4], F32Bits);
+  EXPECT_EQ(Out[5], F64Bits);
+  EXPECT_EQ(Out[6], static_cast<uint64_t>(I64));
+  // A node without dims: one instance, extents 1.
+  EXPECT_EQ(Out[7], 1u);
+  EXPECT_EQ(Out[8], 1u);
+  EXPECT_EQ(Out[9], 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Coherence, pipelines, pooling
+//===----------------------------------------------------------------------===//
+
+// fill(a, b, n) on the CPU: a[i] = i, b[i] = 2i.
+void fillKernel(void *const *Args, void *const *, const uint64_t *,
+                const uint64_t *, uint64_t Begin, uint64_t End) {
+  float *A = buffer<float>(Args, 0), *B = buffer<float>(Args, 1);
+  for (uint64_t I = Begin; I != End; ++I) {
+    A[I] = static_cast<float>(I);
+    B[I] = 2.0f * static_cast<float>(I);
+  }
+}
+
+// twice(d, e, n) on the CPU: e[i] = 2 d[i].
+void twiceKernel(void *const *Args, void *const *, const uint64_t *,
+                 const uint64_t *, uint64_t Begin, uint64_t End) {
+  const float *D = buffer<float>(Args, 0);
+  float *E = buffer<float>(Args, 1);
+  for (uint64_t I = Begin; I != End; ++I)
+    E[I] = 2.0f * D[I];
+}
+
+/// fill (CPU) -> add: c = a + b (Vulkan) -> add2: d = c + a (Vulkan) ->
+/// twice: e = 2d (CPU), all on one set of buffers.
+Graph mixedGraph(const char *Name) {
+  Graph G(Name);
+  Node &R = G.root();
+  for (const char *B : {"a", "b", "c", "d", "e"})
+    R.addBuffer(B, Access::InOut, Extent::param(6));
+  R.addValue("n", ScalarType::I64);
+  R.addValue("bytes", ScalarType::I64);
+  Node &Fill = R.addLeaf("fill", "fill");
+  Fill.addBuffer("a", Access::Out, Extent::param(3));
+  Fill.addBuffer("b", Access::Out, Extent::param(3));
+  Fill.addValue("n", ScalarType::I64);
+  Fill.addValue("bytes", ScalarType::I64);
+  Fill.setDims({Extent::param(2)});
+  R.bind(Fill, 0, 0);
+  R.bind(Fill, 1, 1);
+  R.bind(Fill, 2, 5);
+  R.bind(Fill, 3, 6);
+  const unsigned Adds[2][3] = {{0, 1, 2}, {2, 0, 3}};
+  Node *Prev = &Fill;
+  for (unsigned K = 0; K != 2; ++K) {
+    Node &Add = R.addLeaf(K ? "add2" : "add", "vadd");
+    Add.addBuffer("x", Access::In, Extent::param(3));
+    Add.addBuffer("y", Access::In, Extent::param(3));
+    Add.addBuffer("z", Access::Out, Extent::param(3));
+    Add.addValue("bytes", ScalarType::I64);
+    Add.addValue("n", ScalarType::I64);
+    Add.setDims({Extent::param(4)});
+    for (unsigned I = 0; I != 3; ++I)
+      R.bind(Add, I, Adds[K][I]);
+    R.bind(Add, 3, 6);
+    R.bind(Add, 4, 5);
+    R.addDependency(*Prev, Add);
+    Prev = &Add;
+  }
+  Node &Twice = R.addLeaf("twice", "twice");
+  Twice.addBuffer("d", Access::In, Extent::param(3));
+  Twice.addBuffer("e", Access::Out, Extent::param(3));
+  Twice.addValue("n", ScalarType::I64);
+  Twice.addValue("bytes", ScalarType::I64);
+  Twice.setDims({Extent::param(2)});
+  R.bind(Twice, 0, 3);
+  R.bind(Twice, 1, 4);
+  R.bind(Twice, 2, 5);
+  R.bind(Twice, 3, 6);
+  R.addDependency(*Prev, Twice);
+  return G;
+}
+
+TEST_P(VulkanTest, CpuAndVulkanLeavesShareBuffers) {
+  Graph G = mixedGraph("vk_mixed");
+  std::vector<uint32_t> Vadd = vaddSpirv();
+  Program P({&G}, {{"vk_mixed/fill", HPVM_TARGET_CPU, fillKernel},
+                   {"vk_mixed/add", HPVM_TARGET_SPIRV, nullptr, Vadd},
+                   {"vk_mixed/add2", HPVM_TARGET_SPIRV, nullptr, Vadd},
+                   {"vk_mixed/twice", HPVM_TARGET_CPU, twiceKernel}});
+  rt::Coherence &Coh = Runtime::get().coherence();
+  const uint64_t N = 1000;
+  for (int Launch = 0; Launch != 2; ++Launch) {
+    std::vector<float> A(N, -1), B(N, -1), C(N, -1), D(N, -1), E(N, -1);
+    float *PA = A.data(), *PB = B.data(), *PC = C.data(), *PD = D.data(),
+          *PE = E.data();
+    int64_t Count = N, Bytes = N * sizeof(float);
+    Coh.resetCounters();
+    VulkanDevice::Counters Before = Dev->counters();
+    ASSERT_EQ(P.launch("vk_mixed", {&PA, &PB, &PC, &PD, &PE, &Count, &Bytes}),
+              HPVM_OK)
+        << hpvm_error_message();
+    for (uint64_t I = 0; I != N; ++I) {
+      ASSERT_EQ(C[I], 3.0f * I) << I;
+      ASSERT_EQ(D[I], 4.0f * I) << I;
+      ASSERT_EQ(E[I], 8.0f * I) << I;
+    }
+    // In: a, b and c for add (c is out, copied in whole since a leaf may
+    // write part of it), d for add2; back: d for twice, c at the end. a and
+    // c are already valid on the device for add2.
+    EXPECT_EQ(Coh.bytesMoved(), 6 * N * sizeof(float));
+    EXPECT_EQ(Coh.copiesAvoided(), 2u);
+    VulkanDevice::Counters After = Dev->counters();
+    if (Dev->usesStaging()) {
+      EXPECT_EQ(After.StagingBytes - Before.StagingBytes,
+                6 * N * sizeof(float));
+      // Uploads ride with their launch: two launches, two downloads.
+      EXPECT_EQ(After.Submits - Before.Submits, 4u);
+    } else {
+      EXPECT_EQ(After.StagingBytes, 0u);
+      EXPECT_EQ(After.Submits - Before.Submits, 2u);
+    }
+    if (Launch == 1) {
+      // The second launch reuses the first one's buffers.
+      EXPECT_EQ(After.MemoryAllocations, Before.MemoryAllocations);
+      EXPECT_EQ(After.PooledAllocations - Before.PooledAllocations, 4u);
+    }
+  }
+  // Both adds share one module: one pipeline for four launches.
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
+  EXPECT_EQ(Dev->counters().PipelineCacheHits, 3u);
+}
+
+TEST_P(VulkanTest, PipelineCacheHitOnTheSecondLaunch) {
+  Graph G = vaddGraph("vk_cache");
+  Program P({&G}, {{"vk_cache", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(P, "vk_cache", 100);
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
+  EXPECT_EQ(Dev->counters().PipelineCacheHits, 0u);
+  runVadd(P, "vk_cache", 100);
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
+  EXPECT_EQ(Dev->counters().PipelineCacheHits, 1u);
+
+  // Another program with the same words (a new descriptor, a copy of the
+  // code) still hits: the key is the module's content, not its address.
+  Program Q({&G}, {{"vk_cache", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(Q, "vk_cache", 100);
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
+  EXPECT_EQ(Dev->counters().PipelineCacheHits, 2u);
+}
+
+//===----------------------------------------------------------------------===//
+// Trace
+//===----------------------------------------------------------------------===//
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+TEST_P(VulkanTest, TimestampsBecomeDeviceEventsInTheTrace) {
+  if (!Dev->hasTimestamps())
+    GTEST_SKIP() << Dev->name() << "'s queue has no timestamps";
+  std::string Path =
+      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+      "/hpvm-rt-vk-trace-" + std::to_string(getpid()) + ".json";
+  rt::Trace &T = Runtime::get().trace();
+  T.enable(Path);
+  T.clear();
+  Graph G = vaddGraph("vk_traced");
+  Program P({&G}, {{"vk_traced", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  const uint64_t N = 100003;
+  runVadd(P, "vk_traced", N);
+  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
+  T.disable();
+  T.clear();
+  std::string Text = readFile(Path);
+  std::remove(Path.c_str());
+
+  Json Trace;
+  std::string Error;
+  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
+  const Json *Events = Trace.get("traceEvents");
+  ASSERT_NE(Events, nullptr);
+  const Json *Host = nullptr, *Kernel = nullptr, *Upload = nullptr,
+             *Download = nullptr;
+  bool TrackNamed = false;
+  for (const Json &E : Events->Items) {
+    const std::string &Ph = E.get("ph")->Str;
+    const std::string &Name = E.get("name")->Str;
+    if (Ph == "M" && Name == "thread_name" &&
+        E.get("args")->get("name")->Str == Dev->name() + " (device clock)")
+      TrackNamed = true;
+    if (Ph != "X" || E.get("cat")->Str != Dev->name())
+      continue;
+    const Json *Clock = E.get("args")->get("clock");
+    bool OnDevice = Clock && Clock->Str == "device";
+    if (Name == "vk_traced")
+      (OnDevice ? Kernel : Host) = &E;
+    else if (Name == "upload" && OnDevice)
+      Upload = &E;
+    else if (Name == "download" && OnDevice)
+      Download = &E;
+  }
+  EXPECT_TRUE(TrackNamed) << Text;
+  ASSERT_NE(Host, nullptr) << Text;
+  ASSERT_NE(Kernel, nullptr) << Text;
+  EXPECT_EQ(Kernel->get("args")->get("instances")->Num, double(N));
+  EXPECT_NE(Kernel->get("tid")->Num, Host->get("tid")->Num);
+  // Device time is placed inside the host's span of the launch (times are
+  // printed to the nanosecond).
+  double HostStart = Host->get("ts")->Num,
+         HostEnd = HostStart + Host->get("dur")->Num;
+  double Start = Kernel->get("ts")->Num, End = Start + Kernel->get("dur")->Num;
+  EXPECT_GE(Start, HostStart - 0.002) << Text;
+  EXPECT_LE(End, HostEnd + 0.002) << Text;
+  EXPECT_LE(Start, End);
+  if (Dev->usesStaging()) {
+    ASSERT_NE(Upload, nullptr) << Text;
+    EXPECT_EQ(Upload->get("args")->get("bytes")->Num, 3.0 * N * 4);
+    ASSERT_NE(Download, nullptr) << Text;
+    EXPECT_EQ(Download->get("args")->get("bytes")->Num, 1.0 * N * 4);
+  } else {
+    EXPECT_EQ(Upload, nullptr);
+    EXPECT_EQ(Download, nullptr);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+void expectError(int Code, int Expected, const std::string &Fragment) {
+  EXPECT_EQ(Code, Expected);
+  std::string Message = hpvm_error_message();
+  EXPECT_NE(Message.find(Fragment), std::string::npos)
+      << "message '" << Message << "' lacks '" << Fragment << "'";
+}
+
+TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
+  // One slot more than the device allows.
+  unsigned Values = Dev->maxPushConstantsSize() / 8 - 3 + 1;
+  Graph G("vk_wide", Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "wide";
+  for (unsigned I = 0; I != Values; ++I)
+    R.addValue("v" + std::to_string(I), ScalarType::I64);
+  R.setDims({Extent::constant(4)});
+  Program P({&G}, {{"vk_wide", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  std::vector<int64_t> V(Values, 1);
+  std::vector<void *> Args;
+  for (int64_t &X : V)
+    Args.push_back(&X);
+  expectError(P.launch("vk_wide", Args), HPVM_ERR_DEVICE,
+              "node 'vk_wide': needs " + std::to_string((Values + 3) * 8) +
+                  " bytes of push constants (" + std::to_string(Values) +
+                  " parameters, 3 extents and 0 ancestor levels of 3 ids, 8 "
+                  "bytes each), but the device allows " +
+                  std::to_string(Dev->maxPushConstantsSize()));
+  // The device is still fine.
+  Graph H = vaddGraph("vk_after_overflow");
+  Program Q({&H},
+            {{"vk_after_overflow", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(Q, "vk_after_overflow", 65);
+}
+
+TEST_P(VulkanTest, BadModulesAreReportedNotRun) {
+  Graph G = vaddGraph("vk_bad");
+  float A = 1, B = 2, C = 0;
+  float *PA = &A, *PB = &B, *PC = &C;
+  int64_t Bytes = 4, Count = 1;
+  std::vector<void *> Args = {&PA, &PB, &PC, &Bytes, &Count};
+
+  Program Garbage(
+      {&G},
+      {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, {0xdeadbeef, 1, 2, 3, 4, 5}}});
+  expectError(Garbage.launch("vk_bad", Args), HPVM_ERR_BAD_PROGRAM,
+              "node 'vk_bad': the code is not a SPIR-V module (bad magic "
+              "number)");
+
+  std::vector<uint32_t> Cut = vaddSpirv();
+  Cut.back() = 0xffff0000; // an instruction longer than the module
+  Program Truncated({&G}, {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, Cut}});
+  expectError(Truncated.launch("vk_bad", Args), HPVM_ERR_BAD_PROGRAM,
+              "the SPIR-V module is malformed");
+
+  Program NoEntry(
+      {&G}, {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, vaddSpirv(), "nope"}});
+  expectError(NoEntry.launch("vk_bad", Args), HPVM_ERR_BAD_PROGRAM,
+              "the SPIR-V module has no GLCompute entry point 'nope' (it has "
+              "'main')");
+  EXPECT_EQ(Dev->counters().PipelinesCreated, 0u);
+}
+
+TEST_P(VulkanTest, LeafOutputsAreUnsupported) {
+  Graph G("vk_out", Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "out";
+  R.addValue("n", ScalarType::I64);
+  // Not replicated (no dims), so its output goes somewhere.
+  R.addOutput("sum", ScalarType::I64);
+  Program P({&G}, {{"vk_out", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  int64_t N = 4;
+  expectError(P.launch("vk_out", {&N}), HPVM_ERR_UNSUPPORTED,
+              "leaves with outputs cannot run on Vulkan");
+}
+
+//===----------------------------------------------------------------------===//
+// Discovery
+//===----------------------------------------------------------------------===//
+
+TEST(VulkanDiscovery, ChoiceOrderAndUnusableDevices) {
+  auto Info = [](unsigned I, const char *Name, const char *Type,
+                 const char *Unusable = "") {
+    VulkanPhysicalInfo D;
+    D.Index = I;
+    D.Name = Name;
+    D.Type = Type;
+    D.Unusable = Unusable;
+    return D;
+  };
+  std::vector<VulkanPhysicalInfo> All = {
+      Info(0, "llvmpipe (LLVM 15)", "cpu"),
+      Info(1, "Virtio GPU", "virtual"),
+      Info(2, "Intel UHD 770", "integrated"),
+      Info(3, "Old Discrete", "discrete", "no shaderInt64"),
+      Info(4, "NVIDIA H100", "discrete"),
+  };
+  std::string Why;
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "", Why), 4);
+  All[4].Unusable = "no bufferDeviceAddress";
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "", Why), 2);
+  All[2].Unusable = "Vulkan 1.1, hpvm-rt needs 1.2";
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "", Why), 1);
+  All[1].Unusable = "no compute queue";
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "", Why), 0);
+
+  // By index or by name, case-insensitively.
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "0", Why), 0);
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "LLVMpipe", Why), 0);
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "h100", Why), -1);
+  EXPECT_NE(Why.find("HPVM_VULKAN_DEVICE='h100' selects no usable device"),
+            std::string::npos)
+      << Why;
+  EXPECT_NE(Why.find("4 'NVIDIA H100' (discrete): no bufferDeviceAddress"),
+            std::string::npos)
+      << Why;
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "7", Why), -1);
+  EXPECT_NE(Why.find("HPVM_VULKAN_DEVICE='7' matches no device"),
+            std::string::npos)
+      << Why;
+
+  All[0].Unusable = "no shaderInt64";
+  EXPECT_EQ(rt::chooseVulkanDevice(All, "", Why), -1);
+  EXPECT_NE(Why.find("no usable Vulkan device (0 'llvmpipe (LLVM 15)' (cpu): "
+                     "no shaderInt64; 1 'Virtio GPU'"),
+            std::string::npos)
+      << Why;
+  EXPECT_EQ(rt::chooseVulkanDevice({}, "", Why), -1);
+  EXPECT_EQ(Why, "the Vulkan driver reports no physical devices");
+}
+
+rt::DiscoveryContext standaloneContext(rt::ThreadPool &Pool) {
+  return rt::DiscoveryContext{Pool, [](void *) { return rt::MemorySpace(7); },
+                              nullptr};
+}
+
+TEST(VulkanDiscovery, MissingLoaderMeansNoDevice) {
+  rt::ThreadPool Pool(1);
+  std::vector<std::unique_ptr<rt::Device>> Found;
+  VulkanOptions O;
+  O.Loader = "libhpvm-no-such-vulkan-loader.so.1";
+  std::string Why =
+      rt::discoverVulkanDevices(standaloneContext(Pool), O, Found);
+  EXPECT_TRUE(Found.empty());
+  EXPECT_NE(Why.find("cannot load the Vulkan loader "
+                     "'libhpvm-no-such-vulkan-loader.so.1'"),
+            std::string::npos)
+      << Why;
+
+  // A library that is not a loader.
+  O.Loader = "libc.so.6";
+  Why = rt::discoverVulkanDevices(standaloneContext(Pool), O, Found);
+  EXPECT_TRUE(Found.empty());
+  EXPECT_NE(Why.find("'libc.so.6' has no vkGetInstanceProcAddr"),
+            std::string::npos)
+      << Why;
+}
+
+TEST(VulkanDiscovery, SelectionByEnvironmentSettings) {
+  SKIP_WITHOUT_VULKAN();
+  rt::ThreadPool Pool(1);
+  std::vector<std::unique_ptr<rt::Device>> Found;
+  VulkanOptions O;
+  O.Select = "hpvm-no-such-gpu";
+  std::string Why =
+      rt::discoverVulkanDevices(standaloneContext(Pool), O, Found);
+  EXPECT_TRUE(Found.empty());
+  EXPECT_NE(Why.find("HPVM_VULKAN_DEVICE='hpvm-no-such-gpu' matches no device "
+                     "(0 '"),
+            std::string::npos)
+      << Why;
+
+  O = VulkanOptions();
+  std::string Default =
+      rt::discoverVulkanDevices(standaloneContext(Pool), O, Found);
+  ASSERT_EQ(Found.size(), 1u) << Default;
+  auto &First = static_cast<VulkanDevice &>(*Found[0]);
+  EXPECT_EQ(First.name(),
+            "vulkan:" + std::to_string(First.physicalDevice().Index));
+  EXPECT_EQ(First.target(), HPVM_TARGET_SPIRV);
+  EXPECT_EQ(First.memorySpace(), 7u);
+  EXPECT_NE(First.description().find(First.physicalDevice().Name),
+            std::string::npos);
+  EXPECT_GE(First.maxPushConstantsSize(), 128u);
+
+  // The same device by index and by a piece of its name.
+  O.Select = std::to_string(First.physicalDevice().Index);
+  std::vector<std::unique_ptr<rt::Device>> ByIndex, ByName;
+  rt::discoverVulkanDevices(standaloneContext(Pool), O, ByIndex);
+  ASSERT_EQ(ByIndex.size(), 1u);
+  EXPECT_EQ(ByIndex[0]->name(), First.name());
+  O.Select = First.physicalDevice().Name.substr(0, 4);
+  rt::discoverVulkanDevices(standaloneContext(Pool), O, ByName);
+  ASSERT_EQ(ByName.size(), 1u);
+
+  O = VulkanOptions();
+  O.Error = "HPVM_VULKAN_STAGING='sometimes' is not auto, always or never";
+  std::vector<std::unique_ptr<rt::Device>> None;
+  EXPECT_EQ(rt::discoverVulkanDevices(standaloneContext(Pool), O, None),
+            O.Error);
+  EXPECT_TRUE(None.empty());
+}
+
+// These start a runtime afresh under the environment they set (the
+// threadsafe death-test style re-executes the binary), so they must not
+// touch the runtime before EXPECT_EXIT. The children's bodies are functions
+// because a macro argument cannot hold a declaration list's commas.
+
+void runVaddOnVulkanOnly() {
+  setenv("HPVM_DEVICES", "vulkan", 1);
+  setenv("HPVM_DEVICES_STRICT", "1", 1);
+  Graph G = vaddGraph("env_vadd");
+  Program P({&G}, {{"env_vadd", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(P, "env_vadd", 1000);
+  hpvm_print_stats();
+  std::exit(testing::Test::HasFailure() ? 3 : 0);
+}
+
+void runMixedOnCpuAndVulkan() {
+  // Both kinds: the leaves with only a CPU artifact run on the CPU.
+  setenv("HPVM_DEVICES", "cpu,vulkan", 1);
+  setenv("HPVM_DEVICES_STRICT", "1", 1);
+  Graph G = mixedGraph("env_mixed");
+  std::vector<uint32_t> Vadd = vaddSpirv();
+  Program P({&G}, {{"env_mixed/fill", HPVM_TARGET_CPU, fillKernel},
+                   {"env_mixed/add", HPVM_TARGET_SPIRV, nullptr, Vadd},
+                   {"env_mixed/add2", HPVM_TARGET_SPIRV, nullptr, Vadd},
+                   {"env_mixed/twice", HPVM_TARGET_CPU, twiceKernel}});
+  std::vector<float> A(10), B(10), C(10), D(10), E(10);
+  float *PA = A.data(), *PB = B.data(), *PC = C.data(), *PD = D.data(),
+        *PE = E.data();
+  int64_t Count = 10, Bytes = 40;
+  int Code = P.launch("env_mixed", {&PA, &PB, &PC, &PD, &PE, &Count, &Bytes});
+  std::fprintf(stderr, "code %d e[9] %g\n", Code, E[9]);
+  hpvm_print_stats();
+  std::exit(0);
+}
+
+TEST(VulkanEnvironmentDeathTest, SelectedByHpvmDevices) {
+  SKIP_WITHOUT_VULKAN();
+  EXPECT_EXIT(runVaddOnVulkanOnly(), testing::ExitedWithCode(0),
+              "devices: vulkan:[0-9]+ \\(.*env_vadd +vulkan:[0-9]+ +1 +1000");
+  EXPECT_EXIT(runMixedOnCpuAndVulkan(), testing::ExitedWithCode(0),
+              "code 0 e\\[9\\] 72\n.*devices: cpu .* vulkan:[0-9]+ ");
+}
+
+void hideVulkanDrivers() {
+  // The loader reads only these files, which do not exist: no driver.
+  setenv("VK_ICD_FILENAMES", "/nonexistent/hpvm-no-icd.json", 1);
+  setenv("VK_DRIVER_FILES", "/nonexistent/hpvm-no-icd.json", 1);
+}
+
+void launchWithoutDriversStrictly() {
+  hideVulkanDrivers();
+  setenv("HPVM_DEVICES", "cpu,vulkan", 1);
+  setenv("HPVM_DEVICES_STRICT", "1", 1);
+  Graph G = vaddGraph("nodrv");
+  Program P({&G}, {{"nodrv", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  int Code = P.launch("nodrv", {});
+  std::fprintf(stderr, "code %d: %s\n", Code, hpvm_error_message());
+  std::exit(0);
+}
+
+void launchWithoutDrivers() {
+  // Not strict: a leaf with a CPU artifact too runs on the CPU, one with
+  // only SPIR-V cannot run and says so.
+  hideVulkanDrivers();
+  Graph G = vaddGraph("nodrv"), H = vaddGraph("nodrv_spirv");
+  Program P({&G, &H},
+            {{"nodrv", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()},
+             {"nodrv", HPVM_TARGET_CPU, vaddCpuKernel},
+             {"nodrv_spirv", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  runVadd(P, "nodrv", 100);
+  std::vector<float> A(4), B(4), C(4);
+  float *PA = A.data(), *PB = B.data(), *PC = C.data();
+  int64_t Bytes = 16, Count = 4;
+  int Code = P.launch("nodrv_spirv", {&PA, &PB, &PC, &Bytes, &Count});
+  std::fprintf(stderr, "%s code %d: %s\n",
+               testing::Test::HasFailure() ? "failed" : "ok", Code,
+               hpvm_error_message());
+  std::exit(0);
+}
+
+void launchWithoutLoader() {
+  setenv("HPVM_VULKAN_LOADER", "/nonexistent/libvulkan.so.1", 1);
+  setenv("HPVM_DEVICES", "vulkan", 1);
+  Graph G = vaddGraph("noloader");
+  Program P({&G}, {{"noloader", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+  std::vector<float> A(4), B(4), C(4);
+  float *PA = A.data(), *PB = B.data(), *PC = C.data();
+  int64_t Bytes = 16, Count = 4;
+  int Code = P.launch("noloader", {&PA, &PB, &PC, &Bytes, &Count});
+  std::fprintf(stderr, "code %d: %s\n", Code, hpvm_error_message());
+  hpvm_print_stats();
+  std::exit(0);
+}
+
+void launchWithBadStagingSetting() {
+  setenv("HPVM_VULKAN_STAGING", "sometimes", 1);
+  setenv("HPVM_DEVICES", "cpu", 1);
+  Graph G = vaddGraph("badstaging");
+  Program P({&G}, {{"badstaging", HPVM_TARGET_CPU, vaddCpuKernel}});
+  int Code = P.launch("badstaging", {});
+  std::fprintf(stderr, "code %d: %s\n", Code, hpvm_error_message());
+  std::exit(0);
+}
+
+TEST(VulkanEnvironmentDeathTest, BadSettingFailsLaunches) {
+  // Like every HPVM_* setting, whether or not the kind is in use.
+  EXPECT_EXIT(launchWithBadStagingSetting(), testing::ExitedWithCode(0),
+              "code 8: HPVM_VULKAN_STAGING='sometimes' is not auto, always or "
+              "never");
+}
+
+TEST(VulkanEnvironmentDeathTest, NoDriverMeansNoDevice) {
+  EXPECT_EXIT(launchWithoutDriversStrictly(), testing::ExitedWithCode(0),
+              "code 4: HPVM_DEVICES_STRICT: requested devices are missing: "
+              "'vulkan' has no device: ");
+  EXPECT_EXIT(launchWithoutDrivers(), testing::ExitedWithCode(0),
+              "ok code 4: no device can run node 'nodrv_spirv': it has "
+              "artifacts for spirv; available devices: cpu\n");
+  EXPECT_EXIT(launchWithoutLoader(), testing::ExitedWithCode(0),
+              "code 4: no device can run node 'noloader': it has artifacts "
+              "for spirv; available devices: none\n.*note: HPVM_DEVICES: "
+              "'vulkan' has no device: cannot load the Vulkan loader "
+              "'/nonexistent/libvulkan.so.1'");
+}
+
+} // namespace
