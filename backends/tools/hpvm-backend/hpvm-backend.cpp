@@ -2,15 +2,19 @@
 //
 //   hpvm-backend --target=cpu in.ll -S -o kernels.ll
 //   hpvm-backend --target=cpu in.ll -filetype=obj -mcpu=haswell -o kernels.o
+//   hpvm-backend --target=spirv in.ll -S -o kernels.spvasm
+//   hpvm-backend --target=spirv --spirv-node=g/leaf in.ll -o leaf.spv
 //
 // llc for HPVM: reads a module in graph form (hpvm-opt --extract's output),
 // checks it with the graph-form verifier, compiles every leaf the target may
 // run and writes the kernels as bitcode (default), textual IR (-S), an object
-// file or assembly (-filetype=obj|asm). Errors are printed as
+// file or assembly (-filetype=obj|asm); for spirv, the disassembly of every
+// kernel (-S) or one kernel's binary module. Errors are printed as
 // "hpvm-backend: error: ..." and give exit status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "hpvm/backends/CPUBackend.h"
+#include "hpvm/backends/SPIRVBackend.h"
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
@@ -36,7 +40,7 @@ static const char *ToolName = "hpvm-backend";
 
 static cl::OptionCategory Category("hpvm-backend options");
 static cl::opt<std::string> TargetName("target", cl::Required,
-                                       cl::desc("Backend: cpu"),
+                                       cl::desc("Backend: cpu or spirv"),
                                        cl::value_desc("name"),
                                        cl::cat(Category));
 static cl::opt<std::string> InputFilename(cl::Positional,
@@ -75,6 +79,20 @@ static cl::opt<unsigned> PreferVectorWidth(
              "the processor's tuning)"),
     cl::cat(Category));
 
+static cl::opt<hpvm::SPIRVFlavour> SPIRVFlavour(
+    "spirv-flavour", cl::init(hpvm::SPIRVFlavour::Vulkan),
+    cl::desc("SPIR-V environment (default: vulkan)"),
+    cl::values(clEnumValN(hpvm::SPIRVFlavour::Vulkan, "vulkan",
+                          "Shader, physical storage buffers, GLCompute"),
+               clEnumValN(hpvm::SPIRVFlavour::OpenCL, "opencl",
+                          "Kernel, Physical64 addressing")),
+    cl::cat(Category));
+static cl::opt<std::string> SPIRVNode(
+    "spirv-node",
+    cl::desc("The node (path) whose binary SPIR-V module to write; needed "
+             "without -S when there are several kernels"),
+    cl::value_desc("path"), cl::cat(Category));
+
 static int fail(const Twine &Message) {
   WithColor::error(errs(), ToolName) << Message << "\n";
   return 1;
@@ -101,14 +119,60 @@ static void handleDiagnostic(const DiagnosticInfo *Info, void *) {
   }
 }
 
+/// Every kernel's disassembly (-S), or one kernel's binary module.
+static int writeSPIRV(const Module &M) {
+  hpvm::SPIRVOptions Opts;
+  Opts.Flavour = SPIRVFlavour;
+  auto Kernels = hpvm::buildSPIRVKernels(M, Opts);
+  if (!Kernels)
+    return fail(toString(Kernels.takeError()));
+  std::vector<const hpvm::SPIRVKernel *> Chosen;
+  for (const hpvm::SPIRVKernel &K : *Kernels)
+    if (SPIRVNode.empty() || K.NodePath == SPIRVNode)
+      Chosen.push_back(&K);
+  if (!SPIRVNode.empty() && Chosen.empty())
+    return fail("no spirv kernel for node '" + SPIRVNode + "'");
+  if (!OutputAssembly && Chosen.size() != 1) {
+    std::string Paths;
+    for (const hpvm::SPIRVKernel *K : Chosen)
+      Paths += (Paths.empty() ? "" : ", ") + K->NodePath;
+    return fail(Twine(Chosen.size()) + " spirv kernels (" + Paths +
+                "): choose one with --spirv-node=<path>, or write their "
+                "disassembly with -S");
+  }
+  std::error_code EC;
+  ToolOutputFile Out(OutputFilename, EC,
+                     OutputAssembly ? sys::fs::OF_Text : sys::fs::OF_None);
+  if (EC)
+    return fail("cannot open '" + OutputFilename + "': " + EC.message());
+  for (const hpvm::SPIRVKernel *K : Chosen) {
+    if (!OutputAssembly) {
+      Out.os().write(reinterpret_cast<const char *>(K->Words.data()),
+                     K->Words.size() * sizeof(uint32_t));
+      continue;
+    }
+    auto Text = hpvm::disassembleSPIRV(K->Words);
+    if (!Text)
+      return fail(toString(Text.takeError()));
+    Out.os() << "; node '" << K->NodePath << "', entry point '"
+             << K->EntryName << "'\n"
+             << *Text;
+  }
+  Out.keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(argc, argv, "HPVM backend driver\n");
 
-  if (TargetName != "cpu")
+  if (TargetName != "cpu" && TargetName != "spirv")
     return fail("unknown or unsupported target '" + TargetName +
-                "' (supported: cpu)");
+                "' (supported: cpu, spirv)");
+  if (TargetName == "spirv" && OutputFileType != FileType::Bitcode)
+    return fail("-filetype applies to --target=cpu; spirv writes a binary "
+                "module, or its disassembly with -S");
   if (OutputAssembly && OutputFileType != FileType::Bitcode)
     return fail("-S (textual IR) and -filetype=obj/asm exclude each other");
   if (OptLevel < '0' || OptLevel > '3')
@@ -136,6 +200,9 @@ int main(int argc, char **argv) {
                 "region form first");
   if (hpvm::verifyGraphForm(*M))
     return 1;
+
+  if (TargetName == "spirv")
+    return writeSPIRV(*M);
 
   auto Kernels = hpvm::buildCPUKernels(*M, Opts);
   if (!Kernels)
