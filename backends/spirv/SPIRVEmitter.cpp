@@ -525,6 +525,25 @@ std::string typeString(const Type *T) {
   return S;
 }
 
+/// The SPIR-V width an LLVM integer width is computed in. Odd widths come
+/// from LLVM's own transforms (ScalarEvolution expands closed forms of sums
+/// in i33); they live in the next wider type with their upper bits
+/// unspecified, and are normalised (zero- or sign-extended in place) before
+/// the operations that read those bits.
+unsigned legalWidth(unsigned Bits) {
+  if (Bits == 1)
+    return 1;
+  for (unsigned W : {8u, 16u, 32u, 64u})
+    if (Bits <= W)
+      return W;
+  return 0;
+}
+
+bool isOddInteger(const Type *T) {
+  return T->isIntegerTy() &&
+         legalWidth(T->getIntegerBitWidth()) != T->getIntegerBitWidth();
+}
+
 /// A private array: an alloca or a constant global.
 struct Object {
   const Value *Root = nullptr;
@@ -613,6 +632,13 @@ private:
   Type *memoryType(Type *T);
   uint32_t valueOf(const Value *V, const Instruction *User);
   uint32_t offsetOf(const Value *V, const Instruction *User);
+  /// V (of LLVM type T) with the bits above T's width cleared or copies of
+  /// its sign bit; V itself for types of a SPIR-V width.
+  uint32_t zeroExtended(uint32_t V, Type *T);
+  uint32_t signExtended(uint32_t V, Type *T);
+  uint32_t normalised(uint32_t V, Type *T, bool Signed) {
+    return Signed ? signExtended(V, T) : zeroExtended(V, T);
+  }
   void define(const Instruction *I, uint32_t Id) { Ids[I] = Id; }
   bool isPrivate(const Value *V) const { return PrivateObject.count(V); }
 
@@ -704,11 +730,10 @@ uint32_t Emitter::typeOf(Type *T, const Instruction *I) {
   if (T->isIntegerTy(1))
     return B.boolType();
   if (auto *IT = dyn_cast<IntegerType>(T)) {
-    unsigned W = IT->getBitWidth();
-    if (W == 8 || W == 16 || W == 32 || W == 64)
+    if (unsigned W = legalWidth(IT->getBitWidth()))
       return B.intType(W);
-    return fail(I, "the type i" + Twine(W) +
-                       " (integers must have 1, 8, 16, 32 or 64 bits)");
+    return fail(I, "the type " + typeString(T) +
+                       " (integers may have at most 64 bits)");
   }
   if (T->isHalfTy())
     return B.floatType(16);
@@ -724,6 +749,8 @@ uint32_t Emitter::typeOf(Type *T, const Instruction *I) {
 }
 
 Type *Emitter::memoryType(Type *T) {
+  // (Odd integer widths never reach memory: the loads and stores reject
+  // them.)
   if (T->isIntegerTy(1))
     return Type::getInt8Ty(T->getContext());
   if (T->isPointerTy())
@@ -740,7 +767,8 @@ uint32_t Emitter::valueOf(const Value *V, const Instruction *User) {
       return B.constBool(C->isOne());
     if (!typeOf(C->getType(), User))
       return 0;
-    return W == 64 ? u64(C->getZExtValue()) : B.constInt(W, C->getZExtValue());
+    unsigned LW = legalWidth(W);
+    return LW == 64 ? u64(C->getZExtValue()) : B.constInt(LW, C->getZExtValue());
   }
   if (auto *C = dyn_cast<ConstantFP>(V)) {
     if (!typeOf(C->getType(), User))
@@ -765,6 +793,23 @@ uint32_t Emitter::valueOf(const Value *V, const Instruction *User) {
     return fail(User, "the constant " + describe(V));
   return fail(User, "internal error: " + describe(V) +
                         " is used before its definition");
+}
+
+uint32_t Emitter::zeroExtended(uint32_t V, Type *T) {
+  if (!isOddInteger(T))
+    return V;
+  unsigned Bits = T->getIntegerBitWidth(), W = legalWidth(Bits);
+  return op(spv::Op::OpBitwiseAnd, B.intType(W),
+            {V, B.constInt(W, (uint64_t(1) << Bits) - 1)});
+}
+
+uint32_t Emitter::signExtended(uint32_t V, Type *T) {
+  if (!isOddInteger(T))
+    return V;
+  unsigned Bits = T->getIntegerBitWidth(), W = legalWidth(Bits);
+  uint32_t Ty = B.intType(W), Shift = B.constInt(W, W - Bits);
+  return op(spv::Op::OpShiftRightArithmetic, Ty,
+            {op(spv::Op::OpShiftLeftLogical, Ty, {V, Shift}), Shift});
 }
 
 uint32_t Emitter::offsetOf(const Value *V, const Instruction *User) {
@@ -838,8 +883,10 @@ void Emitter::findPrivateObjects() {
       else if (auto *S = dyn_cast<StoreInst>(U);
                S && S->getPointerOperand() == V)
         T = S->getValueOperand()->getType();
-      if (!T || !(T->isIntegerTy() || T->isFloatingPointTy() ||
-                  T->isPointerTy()))
+      if (!T || isOddInteger(T) ||
+          !(T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()) ||
+          T->isX86_FP80Ty() || T->isFP128Ty() || T->isPPC_FP128Ty() ||
+          T->isBFloatTy())
         continue;
       T = memoryType(T);
       unsigned Bytes = DL.getTypeStoreSize(T);
@@ -1163,6 +1210,10 @@ void Emitter::emitLoad(const LoadInst &I) {
   const Value *Ptr = I.getPointerOperand();
   if (!typeOf(T, &I))
     return;
+  if (isOddInteger(T)) {
+    fail(&I, "a load of type " + typeString(T));
+    return;
+  }
   if (isPrivate(Ptr)) {
     if (I.isAtomic()) {
       fail(&I, "an atomic access to a private variable");
@@ -1212,6 +1263,10 @@ void Emitter::emitStore(const StoreInst &I) {
   }
   if (!typeOf(T, &I))
     return;
+  if (isOddInteger(T)) {
+    fail(&I, "a store of type " + typeString(T));
+    return;
+  }
   uint32_t V = valueOf(Val, &I);
   if (isPrivate(Ptr)) {
     if (I.isAtomic()) {
@@ -1293,8 +1348,13 @@ uint32_t Emitter::atomicPointer(const Instruction &I, const Value *Ptr,
   if (!T->isIntegerTy(32) && !T->isIntegerTy(64))
     return fail(&I, "an atomic access of type " + typeString(T) +
                         " (atomics must be 32- or 64-bit)");
-  if (T->isIntegerTy(64))
+  if (T->isIntegerTy(64)) {
+    // SPIRV-Tools allows Int64Atomics in no OpenCL environment (it needs
+    // cl_khr_int64_base_atomics, which SPIR-V cannot declare).
+    if (!vulkan())
+      return fail(&I, "a 64-bit atomic access in the OpenCL environment");
     B.addCapability(spv::Capability::Int64Atomics);
+  }
   return globalPointer(valueOf(Ptr, &I), typeOf(T, &I));
 }
 
@@ -1404,6 +1464,30 @@ void Emitter::emitBinary(const BinaryOperator &I) {
       break;
     }
   }
+  if (isOddInteger(T)) {
+    switch (I.getOpcode()) {
+    case Instruction::UDiv:
+    case Instruction::URem:
+    case Instruction::LShr:
+      A = zeroExtended(A, T);
+      Bv = zeroExtended(Bv, T);
+      break;
+    case Instruction::SDiv:
+    case Instruction::SRem:
+      A = signExtended(A, T);
+      Bv = signExtended(Bv, T);
+      break;
+    case Instruction::AShr:
+      A = signExtended(A, T);
+      Bv = zeroExtended(Bv, T);
+      break;
+    case Instruction::Shl:
+      Bv = zeroExtended(Bv, T);
+      break;
+    default:
+      break; // the low bits of the result depend on the low bits only
+    }
+  }
   spv::Op Op;
   switch (I.getOpcode()) {
   case Instruction::Add:
@@ -1485,8 +1569,8 @@ void Emitter::emitICmp(const ICmpInst &I) {
   } else {
     if (!typeOf(T, &I))
       return;
-    A = valueOf(L, &I);
-    Bv = valueOf(R, &I);
+    A = normalised(valueOf(L, &I), T, I.isSigned());
+    Bv = normalised(valueOf(R, &I), T, I.isSigned());
   }
   CmpInst::Predicate P = I.getPredicate();
   if (T->isIntegerTy(1)) {
@@ -1623,6 +1707,10 @@ void Emitter::emitCast(const CastInst &I) {
            ToBits = To->getScalarSizeInBits();
   switch (I.getOpcode()) {
   case Instruction::Trunc:
+    if (ToBits != 1 && ToTy == typeOf(From, &I)) {
+      define(&I, V); // between widths that share a SPIR-V type
+      return;
+    }
     if (ToBits == 1) {
       uint32_t FromTy = typeOf(From, &I);
       uint32_t Low = op(spv::Op::OpBitwiseAnd, FromTy,
@@ -1644,9 +1732,13 @@ void Emitter::emitCast(const CastInst &I) {
                              &I),
                      valueOf(ConstantInt::get(To, 0), &I)}));
     } else {
-      define(&I, op(I.getOpcode() == Instruction::SExt ? spv::Op::OpSConvert
-                                                       : spv::Op::OpUConvert,
-                    ToTy, {V}));
+      bool Signed = I.getOpcode() == Instruction::SExt;
+      V = normalised(V, From, Signed);
+      if (ToTy == typeOf(From, &I))
+        define(&I, V);
+      else
+        define(&I, op(Signed ? spv::Op::OpSConvert : spv::Op::OpUConvert,
+                      ToTy, {V}));
     }
     return;
   case Instruction::FPTrunc:
@@ -1674,7 +1766,7 @@ void Emitter::emitCast(const CastInst &I) {
                      valueOf(ConstantFP::get(To, 0.0), &I)}));
     } else {
       define(&I, op(Signed ? spv::Op::OpConvertSToF : spv::Op::OpConvertUToF,
-                    ToTy, {V}));
+                    ToTy, {normalised(V, From, Signed)}));
     }
     return;
   }
@@ -1682,12 +1774,13 @@ void Emitter::emitCast(const CastInst &I) {
   case Instruction::IntToPtr: {
     // Addresses are u64 already; only the width changes (inttoptr
     // zero-extends).
-    unsigned FromW = From->isPointerTy() ? 64 : FromBits;
-    unsigned ToW = To->isPointerTy() ? 64 : ToBits;
+    unsigned FromW = From->isPointerTy() ? 64 : legalWidth(FromBits);
+    unsigned ToW = To->isPointerTy() ? 64 : legalWidth(ToBits);
     if (FromW == 1 || ToW == 1) {
       fail(&I, "a conversion between a pointer and an i1");
       return;
     }
+    V = zeroExtended(V, From);
     define(&I, FromW == ToW ? V : op(spv::Op::OpUConvert, ToTy, {V}));
     return;
   }
@@ -1722,8 +1815,8 @@ void Emitter::emitGEP(const GetElementPtrInst &I) {
   for (auto &[V, Scale] : Vars) {
     if (!typeOf(V->getType(), &I))
       return;
-    uint32_t Idx = valueOf(V, &I);
-    unsigned W = V->getType()->getScalarSizeInBits();
+    uint32_t Idx = signExtended(valueOf(V, &I), V->getType());
+    unsigned W = legalWidth(V->getType()->getScalarSizeInBits());
     if (W == 1)
       Idx = op(spv::Op::OpSelect, u64Type(), {Idx, u64(~0ull), u64(0)});
     else if (W < 64)
@@ -1873,7 +1966,18 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
       continue;
     if (!typeOf(A->getType(), &I))
       return;
-    Args.push_back(valueOf(A.get(), &I));
+    uint32_t V = valueOf(A.get(), &I);
+    if (isOddInteger(A->getType())) {
+      if (Op == MathOp::SMin || Op == MathOp::SMax || Op == MathOp::Abs)
+        V = signExtended(V, A->getType());
+      else if (Op == MathOp::UMin || Op == MathOp::UMax)
+        V = zeroExtended(V, A->getType());
+      else {
+        fail(&I, Twine(mathName(Op)) + " on " + typeString(T));
+        return;
+      }
+    }
+    Args.push_back(V);
   }
   unsigned Bits = T->getScalarSizeInBits();
 

@@ -37,6 +37,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DIBuilder.h"
@@ -193,56 +194,121 @@ void runPasses(Function &F, function_ref<void(FunctionPassManager &)> Add) {
 // Lowerings
 //===--------------------------------------------------------------------===//
 
-/// memcpy/memmove/memset of a small constant size become loads and stores
-/// of the widest integer that the size and both alignments allow, so that
-/// private arrays keep one element size (the emitter needs it); the rest
-/// become LLVM's byte loops.
-bool expandSmallMemIntrinsic(MemIntrinsic *MI) {
+/// The one access size (1, 2, 4 or 8 bytes) of the loads and stores into
+/// the private array (alloca or constant global) Ptr points into, or 0.
+/// The emitter indexes private arrays in elements of one size, so a memcpy
+/// or memset into one must use that size too.
+uint64_t privateElementBytes(Value *Ptr, const DataLayout &DL) {
+  const Value *Root = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  if (!isa<AllocaInst>(Root) && !isa<GlobalVariable>(Root))
+    return 0;
+  uint64_t Size = 0;
+  SmallVector<const Value *, 8> Work{Root};
+  SmallPtrSet<const Value *, 16> Seen{Root};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      Type *T = nullptr;
+      if (auto *L = dyn_cast<LoadInst>(U))
+        T = L->getType();
+      else if (auto *S = dyn_cast<StoreInst>(U);
+               S && S->getPointerOperand() == V)
+        T = S->getValueOperand()->getType();
+      else if (isa<GetElementPtrInst>(U) || isa<PHINode>(U) ||
+               isa<SelectInst>(U) || isa<BitCastInst>(U) ||
+               isa<AddrSpaceCastInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      if (!T || !T->isSized())
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(T);
+      if (Size && Size != Bytes)
+        return 0;
+      Size = Bytes;
+    }
+  }
+  return isPowerOf2_64(Size) && Size <= 8 ? Size : 0;
+}
+
+/// memcpy/memmove/memset of a constant size become loads and stores of one
+/// integer width: the element size of the private array they touch, or
+/// else the widest that the size and both alignments allow. Up to 16 are
+/// written out, more go in a loop (memmove only unrolled: it may overlap).
+bool expandConstantMemIntrinsic(MemIntrinsic *MI) {
   auto *Len = dyn_cast<ConstantInt>(MI->getLength());
-  if (!Len || Len->getZExtValue() > 256)
+  if (!Len || Len->getZExtValue() == 0 || Len->getZExtValue() > (1u << 20))
     return false;
+  const DataLayout &DL = MI->getModule()->getDataLayout();
   uint64_t Bytes = Len->getZExtValue();
   Align A = MI->getDestAlign().valueOrOne();
   auto *Transfer = dyn_cast<MemTransferInst>(MI);
   if (Transfer)
     A = std::min(A, Transfer->getSourceAlign().valueOrOne());
-  uint64_t W = 8;
-  while (W > 1 && (Bytes % W || A.value() < W))
-    W /= 2;
+  uint64_t W = privateElementBytes(MI->getDest(), DL);
+  if (!W && Transfer)
+    W = privateElementBytes(Transfer->getSource(), DL);
+  if (!W || Bytes % W) {
+    W = 8;
+    while (W > 1 && (Bytes % W || A.value() < W))
+      W /= 2;
+  }
   uint64_t Count = Bytes / W;
-  if (Count > 32)
+  bool Move = isa<MemMoveInst>(MI);
+  if (Count > 16 && Move)
     return false;
-  IRBuilder<> B(MI);
-  Type *T = B.getIntNTy(W * 8);
+  LLVMContext &Ctx = MI->getContext();
+  Type *T = Type::getIntNTy(Ctx, W * 8);
   bool Volatile = MI->isVolatile();
-  SmallVector<Value *, 32> Values;
+
+  IRBuilder<> B(MI);
   Value *Fill = nullptr;
   if (auto *Set = dyn_cast<MemSetInst>(MI)) {
     Value *Byte = Set->getValue();
-    if (auto *C = dyn_cast<ConstantInt>(Byte)) {
-      APInt Pattern = APInt::getSplat(W * 8, C->getValue());
-      Fill = ConstantInt::get(T, Pattern);
-    } else {
-      APInt Ones = APInt::getSplat(W * 8, APInt(8, 1));
-      Fill = B.CreateMul(B.CreateZExt(Byte, T), ConstantInt::get(T, Ones));
-    }
-  } else if (Transfer) {
-    // Load everything first: memmove allows overlap.
-    for (uint64_t K = 0; K < Count; ++K) {
-      Value *Src = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
-                                                Transfer->getSource(), K * W);
-      Values.push_back(B.CreateAlignedLoad(T, Src, commonAlignment(A, K * W),
-                                           Volatile));
-    }
-  } else {
+    if (auto *C = dyn_cast<ConstantInt>(Byte))
+      Fill = ConstantInt::get(T, APInt::getSplat(W * 8, C->getValue()));
+    else
+      Fill = B.CreateMul(B.CreateZExt(Byte, T),
+                         ConstantInt::get(T, APInt::getSplat(W * 8, APInt(8, 1))));
+  } else if (!Transfer) {
     return false;
   }
-  for (uint64_t K = 0; K < Count; ++K) {
-    Value *Dst =
-        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), MI->getDest(), K * W);
-    B.CreateAlignedStore(Fill ? Fill : Values[K], Dst,
-                         commonAlignment(A, K * W), Volatile);
+  auto Element = [&](IRBuilder<> &IB, Value *Base, Value *Index) {
+    return IB.CreateInBoundsGEP(T, Base, Index);
+  };
+  if (Count <= 16) {
+    // Load everything first: memmove allows overlap.
+    SmallVector<Value *, 16> Values;
+    if (Transfer)
+      for (uint64_t K = 0; K < Count; ++K)
+        Values.push_back(B.CreateAlignedLoad(
+            T, Element(B, Transfer->getSource(), B.getInt64(K)),
+            commonAlignment(A, K * W), Volatile));
+    for (uint64_t K = 0; K < Count; ++K)
+      B.CreateAlignedStore(Fill ? Fill : Values[K],
+                           Element(B, MI->getDest(), B.getInt64(K)),
+                           commonAlignment(A, K * W), Volatile);
+    MI->eraseFromParent();
+    return true;
   }
+  // for (i = 0; i < Count; ++i) dst[i] = src[i] (or the fill value)
+  BasicBlock *Before = MI->getParent();
+  BasicBlock *After = SplitBlock(Before, MI);
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "mem.loop", Before->getParent(),
+                                        After);
+  Before->getTerminator()->setSuccessor(0, Loop);
+  IRBuilder<> LB(Loop);
+  PHINode *I = LB.CreatePHI(LB.getInt64Ty(), 2, "mem.i");
+  I->addIncoming(LB.getInt64(0), Before);
+  Align EA = commonAlignment(A, W);
+  Value *V = Fill ? Fill
+                  : LB.CreateAlignedLoad(
+                        T, Element(LB, Transfer->getSource(), I), EA, Volatile);
+  LB.CreateAlignedStore(V, Element(LB, MI->getDest(), I), EA, Volatile);
+  Value *Next = LB.CreateNUWAdd(I, LB.getInt64(1));
+  I->addIncoming(Next, Loop);
+  LB.CreateCondBr(LB.CreateICmpULT(Next, LB.getInt64(Count)), Loop, After);
   MI->eraseFromParent();
   return true;
 }
@@ -254,7 +320,7 @@ void lowerMemIntrinsics(Function &F) {
       Work.push_back(MI);
   TargetTransformInfo TTI(F.getParent()->getDataLayout());
   for (MemIntrinsic *MI : Work) {
-    if (expandSmallMemIntrinsic(MI))
+    if (expandConstantMemIntrinsic(MI))
       continue;
     if (auto *Cpy = dyn_cast<MemCpyInst>(MI)) {
       expandMemCpyAsLoop(Cpy, TTI);

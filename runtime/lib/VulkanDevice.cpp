@@ -259,6 +259,9 @@ private:
   uint64_t TimestampMask = ~0ull;
   VkPipelineLayout Layout = VK_NULL_HANDLE;
   VkPipelineCache Cache = VK_NULL_HANDLE;
+  /// SPIR-V capabilities whose feature the device lacks, with the end of
+  /// the message saying so.
+  std::vector<std::pair<uint32_t, std::string>> MissingCapabilities;
 
   // A lost device (or a failed submit) fails every later call.
   std::atomic<bool> Broken{false};
@@ -416,6 +419,46 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
   E12.scalarBlockLayout = A12.scalarBlockLayout;
   E12.vulkanMemoryModel = A12.vulkanMemoryModel;
   E12.vulkanMemoryModelDeviceScope = A12.vulkanMemoryModelDeviceScope;
+
+  // What a module may not ask for here (SPIR-V capability numbers from the
+  // specification's Capability table).
+  const struct {
+    uint32_t Capability;
+    const char *Name, *Feature;
+    VkBool32 Enabled;
+  } Needs[] = {
+      {9, "Float16", "shaderFloat16", E12.shaderFloat16},
+      {10, "Float64", "shaderFloat64", E.features.shaderFloat64},
+      {12, "Int64Atomics", "shaderBufferInt64Atomics",
+       E12.shaderBufferInt64Atomics},
+      {22, "Int16", "shaderInt16", E.features.shaderInt16},
+      {39, "Int8", "shaderInt8", E12.shaderInt8},
+      {4433, "StorageBuffer16BitAccess", "storageBuffer16BitAccess",
+       E11.storageBuffer16BitAccess},
+      {4434, "UniformAndStorageBuffer16BitAccess",
+       "uniformAndStorageBuffer16BitAccess",
+       E11.uniformAndStorageBuffer16BitAccess},
+      {4435, "StoragePushConstant16", "storagePushConstant16",
+       E11.storagePushConstant16},
+      {4441, "VariablePointersStorageBuffer", "variablePointersStorageBuffer",
+       E11.variablePointersStorageBuffer},
+      {4442, "VariablePointers", "variablePointers", E11.variablePointers},
+      {4448, "StorageBuffer8BitAccess", "storageBuffer8BitAccess",
+       E12.storageBuffer8BitAccess},
+      {4449, "UniformAndStorageBuffer8BitAccess",
+       "uniformAndStorageBuffer8BitAccess",
+       E12.uniformAndStorageBuffer8BitAccess},
+      {4450, "StoragePushConstant8", "storagePushConstant8",
+       E12.storagePushConstant8},
+      {5345, "VulkanMemoryModel", "vulkanMemoryModel", E12.vulkanMemoryModel},
+      {5346, "VulkanMemoryModelDeviceScope", "vulkanMemoryModelDeviceScope",
+       E12.vulkanMemoryModelDeviceScope},
+  };
+  for (const auto &N : Needs)
+    if (!N.Enabled)
+      MissingCapabilities.push_back(
+          {N.Capability, std::string(N.Name) + ", but " + Info.Name +
+                             " lacks the feature " + N.Feature});
 
   float Priority = 1.0f;
   VkDeviceQueueCreateInfo QI{};
@@ -1052,10 +1095,11 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
 
 Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
   const hpvm_artifact &A = *L.Artifact;
-  std::string Where = "node '" + std::string(L.Path) + "': ";
+  // Built only for messages: launches should not allocate.
+  auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
   if (!A.code || A.code_size == 0 || A.code_size % 4 != 0)
     throw RtError(HPVM_ERR_BAD_PROGRAM,
-                  Name + ": " + Where + "the SPIR-V artifact's code_size (" +
+                  Name + ": " + Where() + "the SPIR-V artifact's code_size (" +
                       std::to_string(A.code_size) +
                       ") is not a positive multiple of 4");
   const char *Entry = A.entry ? A.entry : "";
@@ -1078,7 +1122,15 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
   std::string Why =
       inspectSpirv(P->Words.data(), P->Words.size(), P->Entry, P->Info);
   if (!Why.empty())
-    throw RtError(HPVM_ERR_BAD_PROGRAM, Name + ": " + Where + Why);
+    throw RtError(HPVM_ERR_BAD_PROGRAM, Name + ": " + Where() + Why);
+  for (uint32_t Cap : P->Info.Capabilities) {
+    for (const auto &M : MissingCapabilities)
+      if (M.first == Cap)
+        throw RtError(HPVM_ERR_DEVICE, Name + ": " + Where() +
+                                           "the module needs the SPIR-V "
+                                           "capability " +
+                                           M.second);
+  }
 
   VkShaderModuleCreateInfo MI{};
   MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -1086,7 +1138,7 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
   MI.pCode = P->Words.data();
   VkShaderModule Module;
   check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
-        "vkCreateShaderModule", Where + "entry '" + P->Entry + "'");
+        "vkCreateShaderModule", Where() + "entry '" + P->Entry + "'");
   VkComputePipelineCreateInfo CI{};
   CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   // Grids larger than maxComputeWorkGroupCount run as several dispatches
@@ -1100,7 +1152,7 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
   VkResult R =
       F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P->Handle);
   F.vkDestroyShaderModule(Dev, Module, nullptr);
-  check(R, "vkCreateComputePipelines", Where + "entry '" + P->Entry + "'");
+  check(R, "vkCreateComputePipelines", Where() + "entry '" + P->Entry + "'");
   NumPipelines.fetch_add(1, std::memory_order_relaxed);
   Bucket.push_back(std::move(P));
   return *Bucket.back();
@@ -1109,11 +1161,11 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   checkUsable();
   const Node &Leaf = *L.Leaf;
-  std::string Where = Name + ": node '" + L.Path + "': ";
+  auto Where = [&] { return Name + ": node '" + L.Path + "': "; };
   if (L.Outs && !Leaf.Outputs.empty())
     throw RtError(HPVM_ERR_UNSUPPORTED,
-                  Where + "leaves with outputs cannot run on Vulkan (the "
-                          "SPIR-V kernel ABI has no output slots)");
+                  Where() + "leaves with outputs cannot run on Vulkan (the "
+                            "SPIR-V kernel ABI has no output slots)");
 
   // The push-constant block: one 8-byte slot per parameter, the extents,
   // then the ancestors' ids.
@@ -1122,7 +1174,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   if (Slots * 8 > MaxPush)
     throw RtError(
         HPVM_ERR_DEVICE,
-        Where + "needs " + std::to_string(Slots * 8) +
+        Where() + "needs " + std::to_string(Slots * 8) +
             " bytes of push constants (" + std::to_string(NumParams) +
             " parameters, 3 extents and " + std::to_string(L.OuterLevels) +
             " ancestor levels of 3 ids, 8 bytes each), but the device "
@@ -1134,7 +1186,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     Push[K] = 0;
     if (!L.Args[K])
       throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                    Where + "the argument for parameter '" + P.Name +
+                    Where() + "the argument for parameter '" + P.Name +
                         "' is NULL");
     if (!P.isBuffer()) {
       if (P.Type == ScalarType::I1)
@@ -1163,7 +1215,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       Bytes = V ? static_cast<uint64_t>(readExtentValue(V, E.Type)) : 1;
     }
     if (Copy && Bytes)
-      throw RtError(HPVM_ERR_DEVICE, Where + "buffer '" + P.Name +
+      throw RtError(HPVM_ERR_DEVICE, Where() + "buffer '" + P.Name +
                                          "' is not in this device's memory");
   }
   for (unsigned D = 0; D != 3; ++D)
@@ -1188,7 +1240,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     // Invocation ids are 32-bit in SPIR-V's GlobalInvocationId.
     if (Groups[A] * Local[A] > (uint64_t(1) << 32))
       throw RtError(HPVM_ERR_DEVICE,
-                    Where + "extent " + std::to_string(Extent[A]) +
+                    Where() + "extent " + std::to_string(Extent[A]) +
                         " is beyond what a Vulkan dispatch can index "
                         "(32-bit invocation ids)");
   }

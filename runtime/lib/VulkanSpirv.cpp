@@ -3,7 +3,6 @@
 #include "VulkanSpirv.h"
 
 #include <unordered_map>
-#include <vector>
 
 using namespace hpvm::rt;
 
@@ -11,6 +10,8 @@ namespace {
 
 // The few parts of the SPIR-V specification this file needs.
 constexpr uint32_t MagicNumber = 0x07230203;
+constexpr uint32_t OpCapability = 17;
+constexpr uint32_t CapabilityKernel = 6;
 constexpr uint32_t OpEntryPoint = 15;
 constexpr uint32_t OpExecutionMode = 16;
 constexpr uint32_t OpConstant = 43;
@@ -68,6 +69,10 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
              std::to_string(At) + " has length " + std::to_string(Count) + ")";
     const uint32_t *I = Words + At;
     switch (Op) {
+    case OpCapability:
+      if (Count >= 2)
+        Info.Capabilities.push_back(I[1]);
+      break;
     case OpEntryPoint:
       if (Count >= 4 && I[1] == ExecutionModelGLCompute) {
         std::string Name = literalString(I + 3, Count - 3);
@@ -106,6 +111,12 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
     }
     At += Count;
   }
+
+  // Kernel is OpenCL's flavour of SPIR-V: say that rather than "no entry".
+  for (uint32_t Cap : Info.Capabilities)
+    if (Cap == CapabilityKernel)
+      return "the module is OpenCL SPIR-V (capability Kernel); Vulkan runs "
+             "Shader modules";
 
   if (!Found) {
     std::string Have;

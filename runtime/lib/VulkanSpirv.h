@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hpvm::rt {
 
@@ -22,6 +23,10 @@ struct SpirvEntryInfo {
   /// for the node's dimensions applies).
   bool HasLocalSize = false;
   uint32_t LocalSize[3] = {1, 1, 1};
+  /// The module's OpCapability operands, so that the device can name a
+  /// feature it lacks instead of leaving the driver to reject (or worse)
+  /// the module.
+  std::vector<uint32_t> Capabilities;
 };
 
 /// Checks that Words is a little-endian SPIR-V module whose instructions

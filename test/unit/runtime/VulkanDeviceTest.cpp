@@ -36,9 +36,11 @@ namespace {
 // SPIR-V kernels
 //===----------------------------------------------------------------------===//
 
-/// Assembles and validates Text for Vulkan 1.2; fails the test otherwise.
-std::vector<uint32_t> assemble(const std::string &Text) {
-  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
+/// Assembles and validates Text for Env (Vulkan 1.2 unless told); fails
+/// the test otherwise.
+std::vector<uint32_t> assemble(const std::string &Text,
+                               spv_target_env Env = SPV_ENV_VULKAN_1_2) {
+  spvtools::SpirvTools Tools(Env);
   std::string Messages;
   Tools.SetMessageConsumer([&](spv_message_level_t, const char *,
                                const spv_position_t &P, const char *M) {
@@ -825,6 +827,25 @@ TEST_P(VulkanTest, BadModulesAreReportedNotRun) {
   Program Truncated({&G}, {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, Cut}});
   expectError(Truncated.launch("vk_bad", Args), HPVM_ERR_BAD_PROGRAM,
               "the SPIR-V module is malformed");
+
+  // What the SPIR-V backend's OpenCL flavour emits is not for Vulkan.
+  std::vector<uint32_t> Kernel = assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %main "main"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)",
+                                          SPV_ENV_OPENCL_2_1);
+  Program OpenCL({&G}, {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, Kernel}});
+  expectError(OpenCL.launch("vk_bad", Args), HPVM_ERR_BAD_PROGRAM,
+              "the module is OpenCL SPIR-V (capability Kernel); Vulkan runs "
+              "Shader modules");
 
   Program NoEntry(
       {&G}, {{"vk_bad", HPVM_TARGET_SPIRV, nullptr, vaddSpirv(), "nope"}});
