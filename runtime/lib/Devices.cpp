@@ -36,21 +36,35 @@ std::vector<std::string> splitList(const std::string &Text) {
 } // namespace
 
 const std::vector<DeviceKind> &hpvm::rt::deviceKinds() {
-  // One line per kind; GPU kinds register here when they land.
+  // One line per kind; GPU kinds register here when they land. Only the
+  // CPU is eager: the others load drivers that CPU-only programs must not
+  // pay for.
   static const std::vector<DeviceKind> Kinds = {
-      {"cpu", discoverCpu},
-      {"vulkan",
+      {"cpu", HPVM_TARGET_CPU, /*Eager=*/true, discoverCpu},
+      {"vulkan", HPVM_TARGET_SPIRV, /*Eager=*/false,
        [](const DiscoveryContext &Ctx,
           std::vector<std::unique_ptr<Device>> &Out) {
-         return discoverVulkanDevices(Ctx, VulkanOptions::fromEnvironment(),
-                                      Out);
+         return discoverVulkanDevices(
+             Ctx, Ctx.Vulkan ? *Ctx.Vulkan : VulkanOptions::fromEnvironment(),
+             Out);
        }},
   };
   return Kinds;
 }
 
+Discovery hpvm::rt::discoverKind(const DiscoveryContext &Ctx,
+                                 const DeviceKind &K) {
+  Discovery D;
+  std::string Why = K.Discover(Ctx, D.Devices);
+  // Found some, and has something to say (devices it skipped).
+  if (!D.Devices.empty() && !Why.empty())
+    D.Notes.push_back(std::string(K.Name) + ": " + Why);
+  return D;
+}
+
 Discovery hpvm::rt::discoverDevices(const DiscoveryContext &Ctx,
-                                    const std::string &Requested, bool Strict) {
+                                    const std::string &Requested, bool Strict,
+                                    bool Lazy) {
   Discovery D;
   std::vector<std::string> Wanted = splitList(Requested);
   std::string KnownNames;
@@ -70,6 +84,10 @@ Discovery hpvm::rt::discoverDevices(const DiscoveryContext &Ctx,
     if (!Wanted.empty() &&
         std::find(Wanted.begin(), Wanted.end(), K.Name) == Wanted.end())
       continue;
+    if (Wanted.empty() && Lazy && !K.Eager) {
+      D.Deferred.push_back(&K);
+      continue;
+    }
     size_t Before = D.Devices.size();
     std::string Why = K.Discover(Ctx, D.Devices);
     if (D.Devices.size() != Before) {

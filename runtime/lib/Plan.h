@@ -91,9 +91,13 @@ struct GraphPlan {
   std::vector<NodePlan *> Leaves;
 
   /// Candidates are for the device set of this generation (0: never built);
-  /// NoDevice says which leaf has none.
+  /// NoDevice says which leaf has none. Runnable is NoDevice.empty(), read
+  /// without the lock: lazy discovery may rewrite NoDevice (its list of
+  /// available devices) while another thread launches the graph, so the
+  /// text itself is only read under CandidatesM.
   std::mutex CandidatesM;
   std::atomic<uint64_t> Generation{0};
+  std::atomic<bool> Runnable{false};
   std::string NoDevice;
 };
 

@@ -44,6 +44,8 @@ std::unique_ptr<Program> Program::load(const hpvm_program_desc &D, Stats &S,
     P->LoadError = std::string("bad program: ") + E.what();
   }
   if (!P->LoadError.empty()) {
+    // A program that cannot launch needs no device discovered for it.
+    P->ArtifactTargets = 0;
     P->ByName.clear();
     P->Plans.clear();
     P->Graphs.clear();
@@ -128,6 +130,7 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
           " artifact for the node (the first is #" +
           std::to_string(Prev->second) + ")");
     Leaf.Artifacts.push_back(&A);
+    ArtifactTargets |= A.target;
   }
 }
 

@@ -45,10 +45,14 @@ public:
   GraphPlan *find(std::string_view Name) const;
   /// "a, b, c", for messages.
   std::string graphNames() const;
+  /// The hpvm_target bits of the program's artifacts (0 if it failed to
+  /// load): which device kinds loading it must have discovered.
+  uint32_t artifactTargets() const { return ArtifactTargets; }
 
 private:
   hpvm_program_desc Desc{};
   std::string LoadError;
+  uint32_t ArtifactTargets = 0;
   std::vector<Graph> Graphs;
   std::vector<std::unique_ptr<GraphPlan>> Plans;
   std::unordered_map<std::string_view, GraphPlan *> ByName;

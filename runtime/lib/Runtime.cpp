@@ -15,6 +15,7 @@
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/Vulkan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -106,23 +107,90 @@ void Runtime::configure() {
   if (const char *Path = env("HPVM_TRACE"))
     TheTrace.enable(Path);
 
+  // Read now whether or not Vulkan is ever looked for, like every HPVM_*
+  // setting: a bad value fails every launch, and a kind discovered later
+  // still sees the settings the process started with.
+  VulkanSettings =
+      std::make_unique<VulkanOptions>(VulkanOptions::fromEnvironment());
+
+  // Kinds that HPVM_DEVICES names are discovered now, so that strict mode
+  // reports a missing one at once; with nothing named, only the CPU is,
+  // and the others wait for a program that needs them (program()).
+  const char *Requested = env("HPVM_DEVICES");
+  Discovery Found =
+      discoverDevices(discoveryContext(), Requested ? Requested : "",
+                      envFlag("HPVM_DEVICES_STRICT"), /*Lazy=*/true);
+  Devices = std::move(Found.Devices);
+  Notes = std::move(Found.Notes);
+  PendingKinds = std::move(Found.Deferred);
+  uint32_t Targets = 0;
+  for (const DeviceKind *K : PendingKinds)
+    Targets |= K->Targets;
+  PendingTargets.store(Targets, std::memory_order_release);
+  if (!Found.Error.empty())
+    fail(HPVM_ERR_NO_DEVICE, Found.Error);
+  if (!VulkanSettings->Error.empty())
+    fail(HPVM_ERR_CONFIG, VulkanSettings->Error);
+
+  Exec = std::make_unique<Executor>(*this);
+}
+
+DiscoveryContext Runtime::discoveryContext() {
   DiscoveryContext DC{
       *Pool,
       [](void *Self) { return static_cast<Runtime *>(Self)->newMemorySpace(); },
       this, &TheTrace};
-  const char *Requested = env("HPVM_DEVICES");
-  Discovery Found = discoverDevices(DC, Requested ? Requested : "",
-                                    envFlag("HPVM_DEVICES_STRICT"));
-  Devices = std::move(Found.Devices);
-  Notes = std::move(Found.Notes);
-  if (!Found.Error.empty())
-    fail(HPVM_ERR_NO_DEVICE, Found.Error);
-  // Read whether or not Vulkan was asked for, like every HPVM_* setting.
-  std::string VulkanError = VulkanOptions::fromEnvironment().Error;
-  if (!VulkanError.empty())
-    fail(HPVM_ERR_CONFIG, VulkanError);
+  DC.Vulkan = VulkanSettings.get();
+  return DC;
+}
 
-  Exec = std::make_unique<Executor>(*this);
+std::vector<std::string> Runtime::pendingDeviceKinds() const {
+  std::lock_guard<std::mutex> L(DiscoveryM);
+  std::vector<std::string> Names;
+  for (const DeviceKind *K : PendingKinds)
+    Names.push_back(K->Name);
+  return Names;
+}
+
+void Runtime::discoverDevicesFor(uint32_t Targets) {
+  // Every launch's first load in a thread comes here: a CPU-only program,
+  // or one whose kinds are found already, must not contend for a lock.
+  if (!(PendingTargets.load(std::memory_order_acquire) & Targets))
+    return;
+  // Held while drivers load (tens of ms): a second thread that needs the
+  // same kind must wait until its devices exist, not launch without them.
+  std::lock_guard<std::mutex> DL(DiscoveryM);
+  uint32_t Left = 0;
+  for (auto It = PendingKinds.begin(); It != PendingKinds.end();) {
+    const DeviceKind &K = **It;
+    if (!(K.Targets & Targets)) {
+      Left |= K.Targets;
+      ++It;
+      continue;
+    }
+    Discovery Found = discoverKind(discoveryContext(), K);
+    {
+      std::lock_guard<std::mutex> L(DevicesM);
+      for (std::unique_ptr<Device> &D : Found.Devices)
+        Devices.push_back(std::move(D));
+      Notes.insert(Notes.end(), Found.Notes.begin(), Found.Notes.end());
+      // Appended, so every existing index stays valid; graphs of programs
+      // loaded earlier recompute their candidates and find them unchanged
+      // (those programs have no artifact for this kind), which is what
+      // makes adding devices safe while they launch (prepare()).
+      if (!Found.Devices.empty())
+        DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
+    }
+    It = PendingKinds.erase(It);
+  }
+  // Cleared only now that the devices are in place: whoever sees the bits
+  // gone without taking the lock also sees the devices.
+  PendingTargets.store(Left, std::memory_order_release);
+}
+
+std::vector<std::string> Runtime::notes() const {
+  std::lock_guard<std::mutex> L(DevicesM);
+  return Notes;
 }
 
 size_t Runtime::numDevices() const {
@@ -175,7 +243,7 @@ Program &Runtime::program(const hpvm_program_desc &D) {
   if (LastDesc == &D && LastEpoch == Epoch && LastProgram->describes(D))
     return *LastProgram;
 
-  std::lock_guard<std::mutex> L(ProgramsM);
+  std::unique_lock<std::mutex> L(ProgramsM);
   std::unique_ptr<Program> &Slot = Programs[&D];
   if (Slot && !Slot->describes(D)) {
     // Another descriptor now lives at this address.
@@ -184,10 +252,20 @@ Program &Runtime::program(const hpvm_program_desc &D) {
   }
   if (!Slot)
     Slot = Program::load(D, TheStats, NextLeafId);
+  Program *P = Slot.get();
+  uint64_t LoadedEpoch = ProgramEpoch.load(std::memory_order_acquire);
+  uint32_t Targets = P->artifactTargets();
+  L.unlock();
+
+  // Before this thread caches the program, and so before any launch of it:
+  // the kinds that can run its artifacts must be there when its candidates
+  // are first computed. Outside ProgramsM, so that loading a CPU-only
+  // program elsewhere does not wait for a driver.
+  discoverDevicesFor(Targets);
   LastDesc = &D;
-  LastProgram = Slot.get();
-  LastEpoch = ProgramEpoch.load(std::memory_order_acquire);
-  return *Slot;
+  LastProgram = P;
+  LastEpoch = LoadedEpoch;
+  return *P;
 }
 
 void Runtime::releaseProgram(const hpvm_program_desc *D) {
@@ -196,39 +274,62 @@ void Runtime::releaseProgram(const hpvm_program_desc *D) {
     ProgramEpoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
+namespace {
+
+bool sameCandidates(const std::vector<Candidate> &A,
+                    const std::vector<Candidate> &B) {
+  return std::equal(A.begin(), A.end(), B.begin(), B.end(),
+                    [](const Candidate &X, const Candidate &Y) {
+                      return X.Dev == Y.Dev && X.DeviceIndex == Y.DeviceIndex &&
+                             X.Artifact == Y.Artifact && X.History == Y.History;
+                    });
+}
+
+} // namespace
+
 void Runtime::prepare(GraphPlan &G) {
   uint64_t Gen = DeviceGeneration.load(std::memory_order_acquire);
-  if (G.Generation.load(std::memory_order_acquire) != Gen) {
-    std::lock_guard<std::mutex> GL(G.CandidatesM);
-    if (G.Generation.load(std::memory_order_relaxed) != Gen) {
-      std::lock_guard<std::mutex> DL(DevicesM);
-      G.NoDevice.clear();
-      std::string Available;
-      for (size_t I = 0; I != Devices.size(); ++I)
-        Available += (I ? ", " : "") + Devices[I]->name();
-      if (Available.empty())
-        Available = "none";
-      for (NodePlan *Leaf : G.Leaves) {
-        Leaf->Candidates.clear();
-        for (const hpvm_artifact *A : Leaf->Artifacts)
-          for (size_t I = 0; I != Devices.size(); ++I)
-            if (Devices[I]->target() == A->target)
-              Leaf->Candidates.push_back(
-                  Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
-                            &TheStats.entry(Leaf->Path, Devices[I]->name())});
-        if (!Leaf->Candidates.empty() || !G.NoDevice.empty())
-          continue;
-        std::string Targets;
-        for (const hpvm_artifact *A : Leaf->Artifacts)
-          Targets += (Targets.empty() ? "" : ", ") + targetsToString(A->target);
-        G.NoDevice =
-            "no device can run node '" + Leaf->Path + "': " +
-            (Targets.empty() ? std::string("the program has no artifact for it")
-                             : "it has artifacts for " + Targets) +
-            "; available devices: " + Available;
-      }
-      G.Generation.store(Gen, std::memory_order_release);
+  if (G.Generation.load(std::memory_order_acquire) == Gen &&
+      G.Runnable.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> GL(G.CandidatesM);
+  if (G.Generation.load(std::memory_order_relaxed) != Gen) {
+    std::lock_guard<std::mutex> DL(DevicesM);
+    std::string NoDevice;
+    std::string Available;
+    for (size_t I = 0; I != Devices.size(); ++I)
+      Available += (I ? ", " : "") + Devices[I]->name();
+    if (Available.empty())
+      Available = "none";
+    std::vector<Candidate> Found;
+    for (NodePlan *Leaf : G.Leaves) {
+      Found.clear();
+      for (const hpvm_artifact *A : Leaf->Artifacts)
+        for (size_t I = 0; I != Devices.size(); ++I)
+          if (Devices[I]->target() == A->target)
+            Found.push_back(
+                Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
+                          &TheStats.entry(Leaf->Path, Devices[I]->name())});
+      // Lazy discovery bumps the generation while other threads may be
+      // running this graph and reading the candidates; it never changes
+      // them (see discoverDevicesFor), and an unchanged list is not
+      // rewritten, so those reads do not race.
+      if (!sameCandidates(Found, Leaf->Candidates))
+        Leaf->Candidates = Found;
+      if (!Found.empty() || !NoDevice.empty())
+        continue;
+      std::string Targets;
+      for (const hpvm_artifact *A : Leaf->Artifacts)
+        Targets += (Targets.empty() ? "" : ", ") + targetsToString(A->target);
+      NoDevice =
+          "no device can run node '" + Leaf->Path + "': " +
+          (Targets.empty() ? std::string("the program has no artifact for it")
+                           : "it has artifacts for " + Targets) +
+          "; available devices: " + Available;
     }
+    G.NoDevice = std::move(NoDevice);
+    G.Runnable.store(G.NoDevice.empty(), std::memory_order_relaxed);
+    G.Generation.store(Gen, std::memory_order_release);
   }
   if (!G.NoDevice.empty())
     throw RtError(HPVM_ERR_NO_DEVICE, G.NoDevice);
@@ -283,8 +384,8 @@ std::string Runtime::statsText() {
       Header += " " + D->description();
     if (Devices.empty())
       Header += " none";
+    for (const std::string &N : Notes)
+      Header += "\nnote: " + N;
   }
-  for (const std::string &N : Notes)
-    Header += "\nnote: " + N;
   return TheStats.format(Header, Coh);
 }

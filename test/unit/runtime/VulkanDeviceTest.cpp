@@ -345,8 +345,8 @@ bool vulkanAvailable(std::string &Why) {
   } while (0)
 
 /// A Vulkan device of its own for each test, registered with the runtime in
-/// place of the one it found at start-up, so that SPIR-V leaves run on it
-/// and its counters start at zero.
+/// place of the one it discovers, so that SPIR-V leaves run on it and its
+/// counters start at zero.
 class VulkanTest : public testing::TestWithParam<VulkanOptions::Staging> {
 protected:
   void SetUp() override {
@@ -354,6 +354,9 @@ protected:
     VulkanOptions O;
     O.StagingMode = GetParam();
     Runtime &RT = Runtime::get();
+    // Discovery is lazy: have it happen now, so that loading the test's
+    // program does not add a second Vulkan device beside this one.
+    RT.discoverDevicesFor(HPVM_TARGET_SPIRV);
     rt::DiscoveryContext Ctx{RT.pool(), newSpace, nullptr, &RT.trace()};
     std::vector<std::unique_ptr<rt::Device>> Found;
     std::string Why = rt::discoverVulkanDevices(Ctx, O, Found);
@@ -1036,6 +1039,70 @@ TEST(VulkanEnvironmentDeathTest, SelectedByHpvmDevices) {
               "devices: vulkan:[0-9]+ \\(.*env_vadd +vulkan:[0-9]+ +1 +1000");
   EXPECT_EXIT(runMixedOnCpuAndVulkan(), testing::ExitedWithCode(0),
               "code 0 e\\[9\\] 72\n.*devices: cpu .* vulkan:[0-9]+ ");
+}
+
+void discoverVulkanWhenASpirvProgramLoads() {
+  // HPVM_DEVICES unset: a CPU-only program leaves Vulkan undiscovered; the
+  // first SPIR-V programs, loaded from several threads at once, find it,
+  // and every one of them runs on it (none launches before the device is
+  // there), while the CPU-only program keeps launching as the device is
+  // added.
+  Graph C = vaddGraph("lazy_cpu_vadd");
+  Program Cpu({&C}, {{"lazy_cpu_vadd", HPVM_TARGET_CPU, vaddCpuKernel}});
+  runVadd(Cpu, "lazy_cpu_vadd", 100);
+  Runtime &RT = Runtime::get();
+  std::vector<std::string> Pending = RT.pendingDeviceKinds();
+  std::fprintf(stderr, "before: devices %zu pending %s\n", RT.numDevices(),
+               Pending.size() == 1 ? Pending[0].c_str() : "?");
+
+  constexpr int Threads = 4;
+  std::vector<Graph> Graphs;
+  std::vector<std::unique_ptr<Program>> Programs;
+  std::vector<uint32_t> Words = vaddSpirv();
+  for (int I = 0; I != Threads; ++I)
+    Graphs.push_back(vaddGraph(("lazy_vadd" + std::to_string(I)).c_str()));
+  for (int I = 0; I != Threads; ++I)
+    Programs.push_back(std::make_unique<Program>(
+        std::vector<const Graph *>{&Graphs[I]},
+        std::vector<Art>{
+            {Graphs[I].name(), HPVM_TARGET_SPIRV, nullptr, Words}}));
+  // Two runners, so that one may recompute the graph's candidates while
+  // the other's launch reads them.
+  std::atomic<bool> Stop{false};
+  std::vector<std::thread> Runners;
+  for (int I = 0; I != 2; ++I)
+    Runners.emplace_back([&] {
+      while (!Stop.load())
+        runVadd(Cpu, "lazy_cpu_vadd", 100);
+    });
+  std::atomic<int> Ready{0};
+  std::vector<std::thread> Loaders;
+  for (int I = 0; I != Threads; ++I)
+    Loaders.emplace_back([&, I] {
+      ++Ready;
+      while (Ready.load() != Threads)
+        std::this_thread::yield();
+      runVadd(*Programs[I], Graphs[I].name().c_str(), 1000);
+    });
+  for (std::thread &T : Loaders)
+    T.join();
+  Stop = true;
+  for (std::thread &T : Runners)
+    T.join();
+  std::fprintf(stderr, "after: %s devices %zu pending %zu\n",
+               testing::Test::HasFailure() ? "failed" : "ok", RT.numDevices(),
+               RT.pendingDeviceKinds().size());
+  hpvm_print_stats();
+  std::exit(0);
+}
+
+TEST(VulkanEnvironmentDeathTest, LazilyDiscoveredForSpirvPrograms) {
+  SKIP_WITHOUT_VULKAN();
+  EXPECT_EXIT(discoverVulkanWhenASpirvProgramLoads(),
+              testing::ExitedWithCode(0),
+              "before: devices 1 pending vulkan\nafter: ok devices 2 pending "
+              "0\n.*devices: cpu .* vulkan:[0-9]+ .*lazy_vadd0 +vulkan:[0-9]+ "
+              "+1 +1000");
 }
 
 void hideVulkanDrivers() {

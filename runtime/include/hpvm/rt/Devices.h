@@ -1,10 +1,16 @@
 //===- Devices.h - Finding the devices of this machine ----------*- C++ -*-===//
 //
 // Each kind of device (cpu, vulkan; cuda, opencl later) is one entry of
-// deviceKinds(): a name for HPVM_DEVICES and a function that finds the
-// devices of that kind, loading its driver if it has one. Adding a kind is
-// adding its entry; a kind whose driver is missing finds no devices and
-// says why, it does not fail.
+// deviceKinds(): a name for HPVM_DEVICES, the targets its devices run, and a
+// function that finds the devices of that kind, loading its driver if it has
+// one. Adding a kind is adding its entry; a kind whose driver is missing
+// finds no devices and says why, it does not fail.
+//
+// Loading a driver is not free (Vulkan on lavapipe: tens of milliseconds and
+// tens of megabytes), so the runtime discovers a kind nobody named only when
+// a program first needs it (docs/runtime.md §4): discoverDevices(..., Lazy)
+// leaves such kinds in Discovery::Deferred, and discoverKind finds them
+// later.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_DEVICES_H
@@ -12,6 +18,7 @@
 
 #include "hpvm/rt/Device.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +27,7 @@ namespace hpvm::rt {
 
 class ThreadPool;
 class Trace;
+struct VulkanOptions;
 
 /// What a device kind's discovery may use.
 struct DiscoveryContext {
@@ -30,10 +38,20 @@ struct DiscoveryContext {
   /// Where devices with their own clocks put device-side events; may be
   /// null (no device events).
   Trace *Events = nullptr;
+  /// The HPVM_VULKAN_* settings as the runtime read them when it started,
+  /// so that a kind discovered later still uses those; null reads the
+  /// environment now.
+  const VulkanOptions *Vulkan = nullptr;
 };
 
 struct DeviceKind {
   const char *Name;
+  /// The hpvm_target bits of the artifacts its devices run: what a program
+  /// must have for the runtime to look for this kind when nothing named it.
+  uint32_t Targets;
+  /// Looked for at start-up even when no program needs it yet: the CPU,
+  /// which costs nothing to find and is every program's fallback.
+  bool Eager;
   /// Appends the devices found; returns why there are none, if there are
   /// none (e.g. "libcuda.so.1 not found"). When it found some, a returned
   /// text is a note (e.g. the devices it skipped and why).
@@ -46,17 +64,30 @@ const std::vector<DeviceKind> &deviceKinds();
 
 struct Discovery {
   std::vector<std::unique_ptr<Device>> Devices;
-  /// Requested kinds that are unknown or found nothing (non-strict).
+  /// Requested kinds that are unknown or found nothing (non-strict), and
+  /// what kinds that found devices had to say.
   std::vector<std::string> Notes;
   /// Strict mode: the requested kinds that are missing, and why.
   std::string Error;
+  /// With Lazy and nothing requested: the kinds that are not Eager, left
+  /// for discoverKind once a program has an artifact one of them runs.
+  std::vector<const DeviceKind *> Deferred;
 };
 
 /// Finds the devices of the kinds in Requested ("cpu,vulkan"; empty means
 /// every kind). With Strict, a requested kind that is unknown or has no
-/// device is an Error naming it; otherwise it is a note.
+/// device is an Error naming it; otherwise it is a note. With Lazy and
+/// nothing requested, only Eager kinds are discovered and the others are
+/// returned in Deferred; kinds that Requested names are always discovered
+/// now, so that strict mode reports a missing one at once.
 Discovery discoverDevices(const DiscoveryContext &Ctx,
-                          const std::string &Requested, bool Strict);
+                          const std::string &Requested, bool Strict,
+                          bool Lazy = false);
+
+/// Discovers one kind that HPVM_DEVICES did not name: its devices and, when
+/// it found some, its note. A kind without devices is silent, as nothing
+/// asked for it.
+Discovery discoverKind(const DiscoveryContext &Ctx, const DeviceKind &K);
 
 /// The CPU device: host memory, launches run on Pool.
 std::unique_ptr<Device> makeCpuDevice(ThreadPool &Pool);

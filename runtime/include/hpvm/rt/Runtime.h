@@ -28,7 +28,10 @@ namespace hpvm::rt {
 
 class Executor;
 class Program;
+struct DeviceKind;
+struct DiscoveryContext;
 struct GraphPlan;
+struct VulkanOptions;
 
 class Runtime {
 public:
@@ -40,23 +43,37 @@ public:
   Trace &trace() { return TheTrace; }
 
   // --- Devices: change them only while no launch runs. ---------------------
+  // (Lazy discovery adds devices while launches run: it only ever adds
+  // devices that no program loaded so far has an artifact for.)
   size_t numDevices() const;
   Device &device(size_t Index) const;
-  /// Registers D after the devices found at start-up; returns its index.
+  /// Registers D after the devices found so far; returns its index.
   unsigned addDevice(std::unique_ptr<Device> D);
   /// Unregisters D, dropping its copies of buffers; null if it is not ours.
   std::unique_ptr<Device> removeDevice(const Device &D);
   /// A memory space id no device has used yet.
   MemorySpace newMemorySpace();
 
+  /// The device kinds not looked for yet. With HPVM_DEVICES unset only the
+  /// CPU is found at start-up; any other kind is discovered when the first
+  /// program with an artifact it can run is loaded, so that CPU-only
+  /// programs never load a GPU driver. Empty when HPVM_DEVICES is set
+  /// (unnamed kinds are never used then).
+  std::vector<std::string> pendingDeviceKinds() const;
+  /// Discovers now every pending kind whose devices run one of Targets
+  /// (hpvm_target bits), as loading a program with such artifacts does.
+  /// Returns once they are discovered, also when another thread is the one
+  /// discovering them.
+  void discoverDevicesFor(uint32_t Targets);
+
   // --- Scheduler: change it only while no launch runs. ---------------------
   Scheduler &scheduler() { return *Sched; }
   void setScheduler(std::unique_ptr<Scheduler> S);
 
-  /// What start-up reported about the environment: notes (a requested
-  /// device kind that is not there, non-strict) and the configuration error
-  /// that makes every launch fail (empty if none).
-  const std::vector<std::string> &notes() const { return Notes; }
+  /// What start-up and discovery reported: notes (a requested device kind
+  /// that is not there, non-strict; devices a kind skipped) and the
+  /// configuration error that makes every launch fail (empty if none).
+  std::vector<std::string> notes() const;
   const std::string &configError() const { return ConfigError; }
 
   /// hpvm_launch without the C wrapping: throws RtError.
@@ -81,8 +98,19 @@ private:
   std::vector<std::unique_ptr<Device>> Devices;
   std::atomic<uint64_t> DeviceGeneration{1};
   std::atomic<MemorySpace> NextSpace{1};
-
+  /// Guarded by DevicesM: lazy discovery adds to them.
   std::vector<std::string> Notes;
+
+  /// Kinds left for lazy discovery, guarded by DiscoveryM, which is held
+  /// for the whole of a kind's discovery so that it happens once and other
+  /// loaders needing it wait for it. PendingTargets, the union of their
+  /// targets, lets a program that needs none of them skip the lock.
+  mutable std::mutex DiscoveryM;
+  std::vector<const DeviceKind *> PendingKinds;
+  std::atomic<uint32_t> PendingTargets{0};
+  /// HPVM_VULKAN_* as read at start-up, for a discovery that comes later.
+  std::unique_ptr<VulkanOptions> VulkanSettings;
+
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;
 
@@ -96,6 +124,7 @@ private:
 
   Program &program(const hpvm_program_desc &D);
   void prepare(GraphPlan &G);
+  DiscoveryContext discoveryContext();
   void configure();
   void fail(hpvm_status Code, std::string Message);
 };
