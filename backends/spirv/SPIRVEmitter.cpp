@@ -518,6 +518,32 @@ bool isIdentityIntrinsic(Intrinsic::ID ID) {
   }
 }
 
+/// Why a call the emitter translates neither as math, a placeholder nor an
+/// ignorable intrinsic cannot be compiled; "" for those it translates.
+std::string unsupportedCall(const CallInst &I) {
+  const Function *Callee = I.getCalledFunction();
+  if (!Callee)
+    return I.isInlineAsm() ? "inline assembly" : "an indirect call";
+  StringRef Name = Callee->getName();
+  Intrinsic::ID ID = Callee->getIntrinsicID();
+  if (Name == GlobalIdFunctionName || Name == OuterIdFunctionName ||
+      isIgnoredIntrinsic(ID) || isIdentityIntrinsic(ID) ||
+      classifyMath(I) != MathOp::None)
+    return "";
+  if (ID == Intrinsic::trap || ID == Intrinsic::debugtrap ||
+      ID == Intrinsic::ubsantrap)
+    return "a trap (kernels cannot abort)";
+  if (Callee->isIntrinsic())
+    return ("the intrinsic '@" + Name + "'").str();
+  if (!Callee->isDeclaration())
+    return ("a recursive call to '@" + Name +
+            "' (SPIR-V kernels cannot recurse, so every call is inlined)")
+        .str();
+  return ("a call to the external function '@" + Name +
+          "' (only math functions are known on the device)")
+      .str();
+}
+
 std::string typeString(const Type *T) {
   std::string S;
   raw_string_ostream OS(S);
@@ -616,14 +642,38 @@ private:
       return Bv;
     if (KB && *KB == 0)
       return A;
-    return op(spv::Op::OpIAdd, u64Type(), {A, Bv});
+    uint32_t Sum = op(spv::Op::OpIAdd, u64Type(), {A, Bv});
+    Sums[Sum] = {A, Bv};
+    return Sum;
   }
   uint32_t mul64(uint32_t A, uint64_t Scale) {
     if (auto KA = known(A))
       return u64(*KA * Scale);
     if (Scale == 1)
       return A;
-    return op(spv::Op::OpIMul, u64Type(), {A, u64(Scale)});
+    uint32_t Product = op(spv::Op::OpIMul, u64Type(), {A, u64(Scale)});
+    Products[Product] = {A, Scale};
+    return Product;
+  }
+  /// Offset / Bytes without a division where Offset is a sum of products by
+  /// multiples of Bytes (what getelementptr on an array of that element
+  /// makes); 0 where it is not. (Dividing the product back would not fold:
+  /// (i * 4) >> 2 is not i once the product may wrap.)
+  uint32_t exactQuotient(uint32_t Offset, uint64_t Bytes) {
+    if (auto K = known(Offset))
+      return *K % Bytes ? 0 : u64(*K / Bytes);
+    if (Bytes == 1)
+      return Offset;
+    if (auto It = Products.find(Offset);
+        It != Products.end() && It->second.second % Bytes == 0)
+      return mul64(It->second.first, It->second.second / Bytes);
+    if (auto It = Sums.find(Offset); It != Sums.end()) {
+      auto [A, Bv] = It->second;
+      uint32_t QA = exactQuotient(A, Bytes);
+      uint32_t QB = QA ? exactQuotient(Bv, Bytes) : 0;
+      return QA && QB ? add64(QA, QB) : 0;
+    }
+    return 0;
   }
 
   // --- Types and values -------------------------------------------------
@@ -649,6 +699,7 @@ private:
                         std::vector<uint8_t> &Bytes);
   uint32_t slotType(unsigned Slot);
   uint32_t pushConstantSlot(unsigned Slot);
+  void loadGlobalInvocationId();
   uint32_t globalInvocationId(unsigned Component);
   uint32_t slotValue(unsigned Slot);
   uint32_t fromSlot(uint32_t Raw, Type *T);
@@ -695,6 +746,9 @@ private:
   DenseMap<const Value *, uint32_t> Ids;
   DenseMap<const BasicBlock *, uint32_t> Labels;
   DenseMap<uint32_t, uint64_t> KnownU64;
+  /// How u64 offsets were computed: sums and products by constants.
+  DenseMap<uint32_t, std::pair<uint32_t, uint32_t>> Sums;
+  DenseMap<uint32_t, std::pair<uint32_t, uint64_t>> Products;
   struct CmpXchgResult {
     uint32_t Old = 0, Success = 0;
   };
@@ -709,9 +763,9 @@ private:
   uint32_t PushConstants = 0;
   std::vector<uint32_t> SlotTypes;
   std::vector<uint32_t> KernelArgs;
-  uint32_t GlobalIdVar = 0;
+  uint32_t GlobalIdVar = 0, GlobalIdLoaded = 0;
   std::vector<uint32_t> Interface;
-  
+
   struct PendingPhi {
     size_t At;
     const PHINode *Phi;
@@ -735,8 +789,12 @@ uint32_t Emitter::typeOf(Type *T, const Instruction *I) {
     return fail(I, "the type " + typeString(T) +
                        " (integers may have at most 64 bits)");
   }
-  if (T->isHalfTy())
+  if (T->isHalfTy()) {
+    // Float16 needs cl_khr_fp16, which a SPIR-V module cannot ask for.
+    if (!vulkan())
+      return fail(I, "the type half in the OpenCL environment");
     return B.floatType(16);
+  }
   if (T->isFloatTy())
     return B.floatType(32);
   if (T->isDoubleTy())
@@ -768,14 +826,14 @@ uint32_t Emitter::valueOf(const Value *V, const Instruction *User) {
     if (!typeOf(C->getType(), User))
       return 0;
     unsigned LW = legalWidth(W);
-    return LW == 64 ? u64(C->getZExtValue()) : B.constInt(LW, C->getZExtValue());
+    return LW == 64 ? u64(C->getZExtValue())
+                    : B.constInt(LW, C->getZExtValue());
   }
   if (auto *C = dyn_cast<ConstantFP>(V)) {
     if (!typeOf(C->getType(), User))
       return 0;
-    return B.constFloatBits(
-        C->getType()->getPrimitiveSizeInBits(),
-        C->getValueAPF().bitcastToAPInt().getZExtValue());
+    return B.constFloatBits(C->getType()->getPrimitiveSizeInBits(),
+                            C->getValueAPF().bitcastToAPInt().getZExtValue());
   }
   if (isa<ConstantPointerNull>(V))
     return u64(0);
@@ -799,8 +857,10 @@ uint32_t Emitter::zeroExtended(uint32_t V, Type *T) {
   if (!isOddInteger(T))
     return V;
   unsigned Bits = T->getIntegerBitWidth(), W = legalWidth(Bits);
-  return op(spv::Op::OpBitwiseAnd, B.intType(W),
-            {V, B.constInt(W, (uint64_t(1) << Bits) - 1)});
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  if (auto K = known(V))
+    return u64(*K & Mask);
+  return op(spv::Op::OpBitwiseAnd, B.intType(W), {V, B.constInt(W, Mask)});
 }
 
 uint32_t Emitter::signExtended(uint32_t V, Type *T) {
@@ -924,8 +984,7 @@ bool Emitter::initializerBytes(const Constant *C, uint64_t At,
   if (auto *CDS = dyn_cast<ConstantDataSequential>(C)) {
     uint64_t Size = DL.getTypeAllocSize(CDS->getElementType());
     for (unsigned K = 0; K < CDS->getNumElements(); ++K)
-      if (!initializerBytes(CDS->getElementAsConstant(K), At + K * Size,
-                            Bytes))
+      if (!initializerBytes(CDS->getElementAsConstant(K), At + K * Size, Bytes))
         return false;
     return true;
   }
@@ -960,18 +1019,18 @@ void Emitter::declareObjects() {
           break;
         }
     if (O->Conflict) {
-      fail(O->Conflict, "an access of " +
-                            Twine(DL.getTypeStoreSize(
-                                O->Conflict->getType()->isVoidTy()
-                                    ? cast<StoreInst>(O->Conflict)
-                                          ->getValueOperand()
-                                          ->getType()
-                                    : O->Conflict->getType())) +
-                            " bytes to the private array " + describe(Root) +
-                            ", which is also accessed in elements of " +
-                            Twine(O->ElemBytes) +
-                            " bytes (each private array must be accessed "
-                            "with one element size)");
+      fail(O->Conflict,
+           "an access of " +
+               Twine(DL.getTypeStoreSize(O->Conflict->getType()->isVoidTy()
+                                             ? cast<StoreInst>(O->Conflict)
+                                                   ->getValueOperand()
+                                                   ->getType()
+                                             : O->Conflict->getType())) +
+               " bytes to the private array " + describe(Root) +
+               ", which is also accessed in elements of " +
+               Twine(O->ElemBytes) +
+               " bytes (each private array must be accessed "
+               "with one element size)");
       return;
     }
     O->ElemType = typeOf(O->Elem, User);
@@ -984,14 +1043,15 @@ void Emitter::declareObjects() {
         fail(AI, "an alloca of a run-time size");
         return;
       }
-      Bytes = DL.getTypeAllocSize(AI->getAllocatedType()) * Count->getZExtValue();
+      Bytes =
+          DL.getTypeAllocSize(AI->getAllocatedType()) * Count->getZExtValue();
     } else {
       Bytes = DL.getTypeAllocSize(cast<GlobalVariable>(Root)->getValueType());
     }
     O->Length = std::max<uint64_t>(1, divideCeil(Bytes, O->ElemBytes));
     if (O->Length > UINT32_MAX) {
-      fail(User, "the private array " + describe(Root) + " of " +
-                     Twine(Bytes) + " bytes");
+      fail(User, "the private array " + describe(Root) + " of " + Twine(Bytes) +
+                     " bytes");
       return;
     }
     uint32_t ArrayT = B.arrayType(O->ElemType, O->Length);
@@ -1049,9 +1109,9 @@ uint32_t Emitter::privateElement(const Object &O, uint32_t Offset,
                           " bytes");
     Index = u32(static_cast<uint32_t>(*K >> Shift));
   } else {
-    uint32_t Elem = Shift ? op(spv::Op::OpShiftRightLogical, u64Type(),
-                               {Offset, u64(Shift)})
-                          : Offset;
+    uint32_t Elem = exactQuotient(Offset, O.ElemBytes);
+    if (!Elem)
+      Elem = op(spv::Op::OpShiftRightLogical, u64Type(), {Offset, u64(Shift)});
     Index = op(spv::Op::OpUConvert, u32Type(), {Elem});
   }
   return op(spv::Op::OpAccessChain, B.pointerType(O.SC, O.ElemType),
@@ -1065,14 +1125,27 @@ uint32_t Emitter::privateElement(const Object &O, uint32_t Offset,
 /// The type of a slot: see SPIRVABI.h. Values narrower than 32 bits travel
 /// in a 32-bit word, so that the push-constant block needs no 8- or 16-bit
 /// storage capability.
+/// What the disassembly calls a slot: the parameter's name, "extent.<d>"
+/// or "outer.<level>.<d>".
+std::string slotName(const Node &N, unsigned Slot) {
+  if (Slot < N.Params.size())
+    return N.Params[Slot].Name;
+  Slot -= N.Params.size();
+  if (Slot < 3)
+    return "extent." + std::to_string(Slot);
+  Slot -= 3;
+  return "outer." + std::to_string(Slot / 3 + 1) + "." +
+         std::to_string(Slot % 3);
+}
+
 uint32_t Emitter::slotType(unsigned Slot) {
   if (Slot >= N.Params.size())
     return u64Type();
   const Param &P = N.Params[Slot];
   if (P.isBuffer())
-    return vulkan() ? u64Type()
-                    : B.pointerType(spv::StorageClass::CrossWorkgroup,
-                                    B.intType(8));
+    return vulkan()
+               ? u64Type()
+               : B.pointerType(spv::StorageClass::CrossWorkgroup, B.intType(8));
   switch (P.Type) {
   case ScalarType::I1:
   case ScalarType::I8:
@@ -1099,20 +1172,21 @@ uint32_t Emitter::pushConstantSlot(unsigned Slot) {
     uint32_t Struct = B.structType(SlotTypes);
     B.name(Struct, "hpvm.push.constants");
     B.decorate(Struct, spv::Decoration::Block);
-    for (unsigned S = 0; S < SlotTypes.size(); ++S)
+    for (unsigned S = 0; S < SlotTypes.size(); ++S) {
+      B.memberName(Struct, S, slotName(N, S));
       B.memberDecorate(Struct, S, spv::Decoration::Offset,
                        {S * SPIRVPushConstantLayout::SlotBytes});
-    PushConstants = B.globalVariable(
-        B.pointerType(spv::StorageClass::PushConstant, Struct),
-        spv::StorageClass::PushConstant);
+    }
+    PushConstants =
+        B.globalVariable(B.pointerType(spv::StorageClass::PushConstant, Struct),
+                         spv::StorageClass::PushConstant);
     B.name(PushConstants, "hpvm.params");
     Interface.push_back(PushConstants);
   }
   uint32_t T = SlotTypes[Slot];
-  uint32_t Ptr =
-      op(spv::Op::OpAccessChain,
-         B.pointerType(spv::StorageClass::PushConstant, T),
-         {PushConstants, u32(Slot)});
+  uint32_t Ptr = op(spv::Op::OpAccessChain,
+                    B.pointerType(spv::StorageClass::PushConstant, T),
+                    {PushConstants, u32(Slot)});
   return op(spv::Op::OpLoad, T, {Ptr});
 }
 
@@ -1146,23 +1220,29 @@ void Emitter::emitParameters() {
   }
 }
 
-uint32_t Emitter::globalInvocationId(unsigned Component) {
+void Emitter::loadGlobalInvocationId() {
   // Vulkan defines the builtin as 32-bit; OpenCL as size_t (64-bit with
   // Physical64).
   unsigned Bits = vulkan() ? 32 : 64;
   uint32_t Vec = B.vectorType(B.intType(Bits), 3);
-  if (!GlobalIdVar) {
-    GlobalIdVar = B.globalVariable(
-        B.pointerType(spv::StorageClass::Input, Vec), spv::StorageClass::Input);
-    B.decorate(GlobalIdVar, spv::Decoration::BuiltIn,
-               {static_cast<uint32_t>(spv::BuiltIn::GlobalInvocationId)});
-    if (!vulkan())
-      B.decorate(GlobalIdVar, spv::Decoration::Constant);
-    B.name(GlobalIdVar, "hpvm.global.id");
-    Interface.push_back(GlobalIdVar);
-  }
-  uint32_t All = op(spv::Op::OpLoad, Vec, {GlobalIdVar});
-  uint32_t C = op(spv::Op::OpCompositeExtract, B.intType(Bits), {All, Component});
+  GlobalIdVar = B.globalVariable(B.pointerType(spv::StorageClass::Input, Vec),
+                                 spv::StorageClass::Input);
+  B.decorate(GlobalIdVar, spv::Decoration::BuiltIn,
+             {static_cast<uint32_t>(spv::BuiltIn::GlobalInvocationId)});
+  if (!vulkan())
+    B.decorate(GlobalIdVar, spv::Decoration::Constant);
+  B.name(GlobalIdVar, "hpvm.global.id");
+  Interface.push_back(GlobalIdVar);
+  GlobalIdLoaded = op(spv::Op::OpLoad, Vec, {GlobalIdVar});
+}
+
+uint32_t Emitter::globalInvocationId(unsigned Component) {
+  unsigned Bits = vulkan() ? 32 : 64;
+  if (!GlobalIdLoaded)
+    return fail(nullptr, "internal error: the global id is read before the "
+                         "entry block loaded it");
+  uint32_t C = op(spv::Op::OpCompositeExtract, B.intType(Bits),
+                  {GlobalIdLoaded, Component});
   return Bits == 64 ? C : op(spv::Op::OpUConvert, u64Type(), {C});
 }
 
@@ -1172,13 +1252,12 @@ uint32_t Emitter::globalInvocationId(unsigned Component) {
 
 void Emitter::noteStorage(Type *T) {
   unsigned Bits = DL.getTypeSizeInBits(T);
+  // OpenCL has no storage capabilities (and no halves, see typeOf).
   if (vulkan()) {
     if (Bits == 8)
       B.addCapability(spv::Capability::StorageBuffer8BitAccess);
     else if (Bits == 16)
       B.addCapability(spv::Capability::StorageBuffer16BitAccess);
-  } else if (T->isHalfTy()) {
-    B.addCapability(spv::Capability::Float16Buffer);
   }
 }
 
@@ -1232,13 +1311,13 @@ void Emitter::emitLoad(const LoadInst &I) {
     uint32_t P = atomicPointer(I, Ptr, MT);
     if (!P)
       return;
-    uint32_t V = op(spv::Op::OpAtomicLoad, MTy,
-                    {P, scope(I.getSyncScopeID()),
-                     semantics(I.getOrdering() == AtomicOrdering::Monotonic ||
-                                       I.getOrdering() ==
-                                           AtomicOrdering::Unordered
-                                   ? AtomicOrdering::Monotonic
-                                   : AtomicOrdering::Acquire)});
+    uint32_t V =
+        op(spv::Op::OpAtomicLoad, MTy,
+           {P, scope(I.getSyncScopeID()),
+            semantics(I.getOrdering() == AtomicOrdering::Monotonic ||
+                              I.getOrdering() == AtomicOrdering::Unordered
+                          ? AtomicOrdering::Monotonic
+                          : AtomicOrdering::Acquire)});
     define(&I, fromMemory(V, MT, T));
     return;
   }
@@ -1314,9 +1393,9 @@ uint32_t Emitter::scope(SyncScope::ID S) {
 /// Vulkan's environment forbids SequentiallyConsistent; AcquireRelease is
 /// the strongest it has (and what glslang emits for seq_cst).
 uint32_t Emitter::semantics(AtomicOrdering O) {
-  uint32_t Storage =
-      static_cast<uint32_t>(vulkan() ? spv::MemorySemanticsMask::UniformMemory
-                                     : spv::MemorySemanticsMask::CrossWorkgroupMemory);
+  uint32_t Storage = static_cast<uint32_t>(
+      vulkan() ? spv::MemorySemanticsMask::UniformMemory
+               : spv::MemorySemanticsMask::CrossWorkgroupMemory);
   uint32_t Order = 0;
   switch (O) {
   case AtomicOrdering::NotAtomic:
@@ -1413,13 +1492,12 @@ void Emitter::emitCmpXchg(const AtomicCmpXchgInst &I) {
   uint32_t Expected = valueOf(I.getCompareOperand(), &I);
   // The failure ordering cannot release; an acquiring one keeps acquire.
   AtomicOrdering Failure = I.getFailureOrdering();
-  uint32_t Old = op(spv::Op::OpAtomicCompareExchange, typeOf(T, &I),
-                    {P, scope(I.getSyncScopeID()),
-                     semantics(I.getSuccessOrdering()),
-                     semantics(isAcquireOrStronger(Failure)
-                                   ? AtomicOrdering::Acquire
-                                   : AtomicOrdering::Monotonic),
-                     valueOf(I.getNewValOperand(), &I), Expected});
+  uint32_t Old =
+      op(spv::Op::OpAtomicCompareExchange, typeOf(T, &I),
+         {P, scope(I.getSyncScopeID()), semantics(I.getSuccessOrdering()),
+          semantics(isAcquireOrStronger(Failure) ? AtomicOrdering::Acquire
+                                                 : AtomicOrdering::Monotonic),
+          valueOf(I.getNewValOperand(), &I), Expected});
   uint32_t Success = op(spv::Op::OpIEqual, B.boolType(), {Old, Expected});
   CmpXchgs[&I] = {Old, Success};
 }
@@ -1639,9 +1717,9 @@ void Emitter::emitFCmp(const FCmpInst &I) {
   case CmpInst::FCMP_ORD:
   case CmpInst::FCMP_UNO: {
     // OpOrdered/OpUnordered need the Kernel capability; IsNan works in both.
-    uint32_t Either = op(spv::Op::OpLogicalOr, Bool,
-                         {op(spv::Op::OpIsNan, Bool, {A}),
-                          op(spv::Op::OpIsNan, Bool, {Bv})});
+    uint32_t Either =
+        op(spv::Op::OpLogicalOr, Bool,
+           {op(spv::Op::OpIsNan, Bool, {A}), op(spv::Op::OpIsNan, Bool, {Bv})});
     define(&I, I.getPredicate() == CmpInst::FCMP_UNO
                    ? Either
                    : op(spv::Op::OpLogicalNot, Bool, {Either}));
@@ -1737,8 +1815,8 @@ void Emitter::emitCast(const CastInst &I) {
       if (ToTy == typeOf(From, &I))
         define(&I, V);
       else
-        define(&I, op(Signed ? spv::Op::OpSConvert : spv::Op::OpUConvert,
-                      ToTy, {V}));
+        define(&I, op(Signed ? spv::Op::OpSConvert : spv::Op::OpUConvert, ToTy,
+                      {V}));
     }
     return;
   case Instruction::FPTrunc:
@@ -1854,8 +1932,7 @@ void Emitter::emitCall(const CallInst &I) {
       Args.push_back(C->getZExtValue());
     }
     if (Name == GlobalIdFunctionName) {
-      define(&I, globalInvocationId(
-                     spirvIdComponent(N.Dims.size(), Args[0])));
+      define(&I, globalInvocationId(spirvIdComponent(N.Dims.size(), Args[0])));
     } else {
       unsigned Slot = N.Params.size() + 3 + 3 * (Args[0] - 1) + Args[1];
       define(&I, slotValue(Slot));
@@ -1872,33 +1949,11 @@ void Emitter::emitCall(const CallInst &I) {
       define(&I, valueOf(I.getArgOperand(0), &I));
     return;
   }
-  for (const Use &A : I.args())
-    if (isPrivate(A.get())) {
-      fail(&I, "passing the address of a private variable to a call "
-               "(private pointers cannot escape)");
-      return;
-    }
   if (MathOp Op = classifyMath(I); Op != MathOp::None) {
     emitMath(I, Op);
     return;
   }
-  if (ID == Intrinsic::trap || ID == Intrinsic::debugtrap ||
-      ID == Intrinsic::ubsantrap) {
-    fail(&I, "a trap (kernels cannot abort)");
-    return;
-  }
-  if (Callee->isIntrinsic()) {
-    fail(&I, "the intrinsic '@" + Name + "'");
-    return;
-  }
-  if (!Callee->isDeclaration()) {
-    fail(&I, "a recursive call to '@" + Name +
-                 "' (SPIR-V kernels cannot recurse, so every call is "
-                 "inlined)");
-    return;
-  }
-  fail(&I, "a call to the external function '@" + Name +
-               "' (only math functions are known on the device)");
+  fail(&I, unsupportedCall(I));
 }
 
 uint32_t Emitter::bitCount(const CallInst &I, MathOp Op, uint32_t X,
@@ -2003,7 +2058,8 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
     if (Bits > 32) {
       fail(&I, Twine(mathName(Op)) + " on " + typeString(T) +
                    ": GLSL.std.450 has it for 16- and 32-bit floats only "
-                   "(use the float version, e.g. " + mathName(Op) + "f)");
+                   "(use the float version, e.g. " +
+                   mathName(Op) + "f)");
       return;
     }
     define(&I, extInst(Number, Ty, Args));
@@ -2015,13 +2071,13 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
     // implementation. trunc(x) + sign(x) where |x - trunc(x)| >= 0.5.
     uint32_t X = Args[0];
     uint32_t Tr = extInst(GLSLstd450Trunc, Ty, {X});
-    uint32_t Frac = extInst(GLSLstd450FAbs, Ty,
-                            {op(spv::Op::OpFSub, Ty, {X, Tr})});
+    uint32_t Frac =
+        extInst(GLSLstd450FAbs, Ty, {op(spv::Op::OpFSub, Ty, {X, Tr})});
     uint32_t Half = valueOf(ConstantFP::get(T, 0.5), &I);
-    uint32_t Up = op(spv::Op::OpFOrdGreaterThanEqual, B.boolType(),
-                     {Frac, Half});
-    uint32_t Away = op(spv::Op::OpFAdd, Ty,
-                       {Tr, extInst(GLSLstd450FSign, Ty, {X})});
+    uint32_t Up =
+        op(spv::Op::OpFOrdGreaterThanEqual, B.boolType(), {Frac, Half});
+    uint32_t Away =
+        op(spv::Op::OpFAdd, Ty, {Tr, extInst(GLSLstd450FSign, Ty, {X})});
     define(&I, op(spv::Op::OpSelect, Ty, {Up, Away, Tr}));
     return;
   }
@@ -2082,8 +2138,7 @@ void Emitter::emitTerminator(const Instruction &I) {
             static_cast<uint32_t>(spv::SelectionControlMask::MaskNone)});
   }
   if (auto *Br = dyn_cast<BranchInst>(&I)) {
-    if (Br->isUnconditional() ||
-        Br->getSuccessor(0) == Br->getSuccessor(1)) {
+    if (Br->isUnconditional() || Br->getSuccessor(0) == Br->getSuccessor(1)) {
       inst(spv::Op::OpBranch, {label(Br->getSuccessor(0))});
       return;
     }
@@ -2211,6 +2266,12 @@ void Emitter::emitBlock(const BasicBlock &BB, bool Entry) {
           B.name(O->Var, O->Root->getName());
       }
     emitParameters();
+    if (Function *Id = F.getParent()->getFunction(GlobalIdFunctionName))
+      if (any_of(Id->users(), [&](const User *U) {
+            auto *I = dyn_cast<Instruction>(U);
+            return I && I->getFunction() == &F;
+          }))
+        loadGlobalInvocationId();
   }
   for (const Instruction &I : BB) {
     if (failed())
@@ -2246,7 +2307,8 @@ void Emitter::emitBlock(const BasicBlock &BB, bool Entry) {
     }
     emitInstruction(I);
     if (!failed() && I.hasName())
-      if (auto It = Ids.find(&I); It != Ids.end() && Named.insert(It->second).second)
+      if (auto It = Ids.find(&I);
+          It != Ids.end() && Named.insert(It->second).second)
         B.name(It->second, I.getName());
   }
 }
@@ -2299,8 +2361,8 @@ Expected<SPIRVKernel> Emitter::run() {
     uint32_t Id = B.newId();
     inst(spv::Op::OpFunctionParameter, {T, Id});
     KernelArgs.push_back(Id);
-    if (S < N.Params.size())
-      B.name(Id, N.Params[S].Name);
+    B.name(Id, slotName(N, S));
+    Named.insert(Id);
   }
   for (auto [K, BB] : enumerate(PK.Order)) {
     if (failed())
@@ -2326,6 +2388,18 @@ Expected<SPIRVKernel> Emitter::run() {
 }
 
 } // namespace
+
+Error checkCalls(const Function &F, const KernelJob &Job) {
+  for (const Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      if (!isa<CallInst>(Call))
+        return unsupported(Job, Call, "an invoke or callbr");
+      std::string Why = unsupportedCall(*cast<CallInst>(Call));
+      if (!Why.empty())
+        return unsupported(Job, Call, Why);
+    }
+  return Error::success();
+}
 
 Expected<SPIRVKernel> emitKernel(const PreparedKernel &PK,
                                  const KernelJob &Job) {

@@ -72,8 +72,7 @@ struct BlockStructure {
 /// A kernel function ready for the emitter.
 struct PreparedKernel {
   llvm::Function *F = nullptr;
-  /// Every block, each after its dominators; merge blocks that no path
-  /// reaches (of loops that never exit) last.
+  /// Every block, each after its dominators.
   std::vector<llvm::BasicBlock *> Order;
   /// The headers of structured constructs (Vulkan).
   llvm::DenseMap<const llvm::BasicBlock *, BlockStructure> Headers;
@@ -92,6 +91,12 @@ llvm::Expected<llvm::Function *> buildKernelFunction(llvm::Module &M,
 /// Lowers and (Vulkan) structurises the kernel function; fills Out.
 llvm::Error prepareKernel(llvm::Function &F, const KernelJob &Job,
                           PreparedKernel &Out);
+
+/// Reports the first call the emitter would reject (an external function,
+/// a recursive call, a trap, an unknown intrinsic), before structurisation
+/// reshapes the code around it (a noreturn call ends paths that never meet
+/// again).
+llvm::Error checkCalls(const llvm::Function &F, const KernelJob &Job);
 
 /// Writes the SPIR-V module of a prepared kernel.
 llvm::Expected<SPIRVKernel> emitKernel(const PreparedKernel &PK,

@@ -40,10 +40,10 @@ Error validateSPIRV(ArrayRef<uint32_t> Words, SPIRVFlavour F) {
   });
   spvtools::ValidatorOptions Options;
   if (!Tools.Validate(Words.data(), Words.size(), Options))
-    return spirv::makeError("the SPIR-V module is not valid for " +
-                            Twine(F == SPIRVFlavour::Vulkan ? "Vulkan 1.2"
-                                                            : "OpenCL 2.1") +
-                            ":" + Messages);
+    return spirv::makeError(
+        "the SPIR-V module is not valid for " +
+        Twine(F == SPIRVFlavour::Vulkan ? "Vulkan 1.2" : "OpenCL 2.1") + ":" +
+        Messages);
   return Error::success();
 }
 
@@ -62,8 +62,8 @@ Expected<std::string> disassembleSPIRV(ArrayRef<uint32_t> Words) {
   return Text;
 }
 
-Expected<std::vector<SPIRVKernel>>
-buildSPIRVKernels(const Module &GraphForm, const SPIRVOptions &Opts) {
+Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
+                                                     const SPIRVOptions &Opts) {
   using namespace spirv;
   auto Graphs = readGraphs(GraphForm);
   if (!Graphs)

@@ -146,11 +146,10 @@ uint32_t ModuleBuilder::constInt(unsigned Bits, uint64_t V) {
   // Literals narrower than a word are zero-extended (unsigned types);
   // 64-bit ones take two words, low word first.
   if (Bits <= 32)
-    return cached(spv::Op::OpConstant, {Type, static_cast<uint32_t>(V)},
-                  true);
-  return cached(spv::Op::OpConstant,
-                {Type, static_cast<uint32_t>(V), static_cast<uint32_t>(V >> 32)},
-                true);
+    return cached(spv::Op::OpConstant, {Type, static_cast<uint32_t>(V)}, true);
+  return cached(
+      spv::Op::OpConstant,
+      {Type, static_cast<uint32_t>(V), static_cast<uint32_t>(V >> 32)}, true);
 }
 
 uint32_t ModuleBuilder::constFloatBits(unsigned Bits, uint64_t Pattern) {
@@ -195,6 +194,13 @@ void ModuleBuilder::name(uint32_t Id, StringRef Name) {
   emitInst(Names, spv::Op::OpName, Ops);
 }
 
+void ModuleBuilder::memberName(uint32_t Struct, uint32_t Member,
+                               StringRef Name) {
+  Words Ops{Struct, Member};
+  appendString(Ops, Name);
+  emitInst(Names, spv::Op::OpMemberName, Ops);
+}
+
 void ModuleBuilder::decorate(uint32_t Id, spv::Decoration D,
                              ArrayRef<uint32_t> Literals) {
   Words Ops{Id, static_cast<uint32_t>(D)};
@@ -237,9 +243,10 @@ Words ModuleBuilder::finish(uint32_t EntryFunction, StringRef EntryName,
     emitInst(M, spv::Op::OpExtInstImport, Ops);
   }
   if (isVulkan())
-    emitInst(M, spv::Op::OpMemoryModel,
-             {static_cast<uint32_t>(spv::AddressingModel::PhysicalStorageBuffer64),
-              static_cast<uint32_t>(spv::MemoryModel::GLSL450)});
+    emitInst(
+        M, spv::Op::OpMemoryModel,
+        {static_cast<uint32_t>(spv::AddressingModel::PhysicalStorageBuffer64),
+         static_cast<uint32_t>(spv::MemoryModel::GLSL450)});
   else
     emitInst(M, spv::Op::OpMemoryModel,
              {static_cast<uint32_t>(spv::AddressingModel::Physical64),

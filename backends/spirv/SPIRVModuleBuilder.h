@@ -1,4 +1,5 @@
-//===- SPIRVModuleBuilder.h - Writing SPIR-V words ---------------*- C++ -*-===//
+//===- SPIRVModuleBuilder.h - Writing SPIR-V words ---------------*- C++
+//-*-===//
 //
 // The binary side of the emitter: ids, the logical sections of a module
 // (SPIR-V fixes their order, but we only learn e.g. the capabilities after
@@ -72,6 +73,7 @@ public:
                           uint32_t Init = 0);
 
   void name(uint32_t Id, llvm::StringRef Name);
+  void memberName(uint32_t Struct, uint32_t Member, llvm::StringRef Name);
   void decorate(uint32_t Id, spv::Decoration D,
                 llvm::ArrayRef<uint32_t> Literals = {});
   void memberDecorate(uint32_t Struct, uint32_t Member, spv::Decoration D,

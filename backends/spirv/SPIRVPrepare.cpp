@@ -9,9 +9,10 @@
 //    rounded up to whole work groups), the leaf and everything it calls
 //    inlined (SPIR-V shaders may not recurse, and a call per instance costs
 //    more than the code);
-//  * simplification (SROA, EarlyCSE, InstCombine, SimplifyCFG) so that
-//    private variables become SSA values, then the Scalarizer (SPIR-V
-//    vectors exist, but LLVM's arbitrary widths and shuffles do not map);
+//  * LLVM's -O2 function simplification pipeline (no vectorisers, no
+//    library calls) so that private variables become SSA values, then the
+//    Scalarizer (SPIR-V vectors exist, but LLVM's arbitrary widths and
+//    shuffles do not map);
 //  * memcpy/memset as loads and stores, float and other read-modify-write
 //    atomics SPIR-V lacks as compare-and-swap loops, a few integer
 //    intrinsics (funnel shifts, saturation, byte swaps) as plain arithmetic;
@@ -36,6 +37,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
@@ -51,12 +53,9 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Scalar/StructurizeCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -174,11 +173,19 @@ void addDebugInfo(Function &K, const Function &Leaf) {
       I.setDebugLoc(Loc);
 }
 
-void runPasses(Function &F, function_ref<void(FunctionPassManager &)> Add) {
+void runPasses(Function &F,
+               function_ref<void(FunctionPassManager &, PassBuilder &)> Add) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
+  // The device has no C library: no call may be turned into another libc
+  // function (printf into puts, a loop into memset), and the diagnostics
+  // should name what the source called. The emitter recognises libm names
+  // itself.
+  TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
+  TLII.disableAllFunctions();
+  FAM.registerPass([&] { return TargetLibraryAnalysis(TLII); });
   PassBuilder PB;
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
@@ -186,7 +193,7 @@ void runPasses(Function &F, function_ref<void(FunctionPassManager &)> Add) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   FunctionPassManager FPM;
-  Add(FPM);
+  Add(FPM, PB);
   FPM.run(F, FAM);
 }
 
@@ -269,8 +276,9 @@ bool expandConstantMemIntrinsic(MemIntrinsic *MI) {
     if (auto *C = dyn_cast<ConstantInt>(Byte))
       Fill = ConstantInt::get(T, APInt::getSplat(W * 8, C->getValue()));
     else
-      Fill = B.CreateMul(B.CreateZExt(Byte, T),
-                         ConstantInt::get(T, APInt::getSplat(W * 8, APInt(8, 1))));
+      Fill =
+          B.CreateMul(B.CreateZExt(Byte, T),
+                      ConstantInt::get(T, APInt::getSplat(W * 8, APInt(8, 1))));
   } else if (!Transfer) {
     return false;
   }
@@ -295,8 +303,8 @@ bool expandConstantMemIntrinsic(MemIntrinsic *MI) {
   // for (i = 0; i < Count; ++i) dst[i] = src[i] (or the fill value)
   BasicBlock *Before = MI->getParent();
   BasicBlock *After = SplitBlock(Before, MI);
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "mem.loop", Before->getParent(),
-                                        After);
+  BasicBlock *Loop =
+      BasicBlock::Create(Ctx, "mem.loop", Before->getParent(), After);
   Before->getTerminator()->setSuccessor(0, Loop);
   IRBuilder<> LB(Loop);
   PHINode *I = LB.CreatePHI(LB.getInt64Ty(), 2, "mem.i");
@@ -366,13 +374,13 @@ void expandToCompareAndSwap(AtomicRMWInst *AI) {
   LLVMContext &Ctx = F->getContext();
   const DataLayout &DL = F->getParent()->getDataLayout();
   Type *T = AI->getType();
-  Type *IntT = T->isIntegerTy()
-                   ? T
-                   : Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
+  Type *IntT =
+      T->isIntegerTy() ? T : Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
   Value *Addr = AI->getPointerOperand();
 
   IRBuilder<> B(AI);
-  LoadInst *Guess = B.CreateAlignedLoad(T, Addr, AI->getAlign(), "atomic.guess");
+  LoadInst *Guess =
+      B.CreateAlignedLoad(T, Addr, AI->getAlign(), "atomic.guess");
   BasicBlock *End = BB->splitBasicBlock(AI->getIterator(), "atomicrmw.end");
   BasicBlock *Loop = BasicBlock::Create(Ctx, "atomicrmw.loop", F, End);
   BB->getTerminator()->setSuccessor(0, Loop);
@@ -382,8 +390,8 @@ void expandToCompareAndSwap(AtomicRMWInst *AI) {
   Old->addIncoming(Guess, BB);
   Value *New =
       buildAtomicRMWValue(AI->getOperation(), B, Old, AI->getValOperand());
-  Value *OldBits = T == IntT ? static_cast<Value *>(Old)
-                             : B.CreateBitCast(Old, IntT);
+  Value *OldBits =
+      T == IntT ? static_cast<Value *>(Old) : B.CreateBitCast(Old, IntT);
   Value *NewBits = T == IntT ? New : B.CreateBitCast(New, IntT);
   AtomicCmpXchgInst *CX = B.CreateAtomicCmpXchg(
       Addr, OldBits, NewBits, AI->getAlign(), AI->getOrdering(),
@@ -395,6 +403,8 @@ void expandToCompareAndSwap(AtomicRMWInst *AI) {
   Value *Seen = T == IntT ? SeenBits : B.CreateBitCast(SeenBits, T);
   Old->addIncoming(Seen, Loop);
   B.CreateCondBr(Done, End, Loop);
+  if (Seen != SeenBits)
+    Seen->takeName(AI);
   AI->replaceAllUsesWith(Seen);
   AI->eraseFromParent();
 }
@@ -411,18 +421,18 @@ void lowerAtomics(Function &F) {
       Type *T = AI->getType();
       if (isNativeAtomicRMW(*AI))
         continue;
-      if (AI->getOperation() == AtomicRMWInst::Xchg &&
-          T->isFloatingPointTy()) {
+      if (AI->getOperation() == AtomicRMWInst::Xchg && T->isFloatingPointTy()) {
         // An exchange only moves bits.
         IRBuilder<> B(AI);
         Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
-        auto *X = B.CreateAtomicRMW(AtomicRMWInst::Xchg,
-                                    AI->getPointerOperand(),
-                                    B.CreateBitCast(AI->getValOperand(), IntT),
-                                    AI->getAlign(), AI->getOrdering(),
-                                    AI->getSyncScopeID());
+        auto *X = B.CreateAtomicRMW(
+            AtomicRMWInst::Xchg, AI->getPointerOperand(),
+            B.CreateBitCast(AI->getValOperand(), IntT), AI->getAlign(),
+            AI->getOrdering(), AI->getSyncScopeID());
         X->setVolatile(AI->isVolatile());
-        AI->replaceAllUsesWith(B.CreateBitCast(X, T));
+        Value *Cast = B.CreateBitCast(X, T);
+        Cast->takeName(AI);
+        AI->replaceAllUsesWith(Cast);
         AI->eraseFromParent();
         continue;
       }
@@ -431,14 +441,16 @@ void lowerAtomics(Function &F) {
     }
     // Atomic loads and stores of floats move bits too; SPIR-V's are
     // defined on integers everywhere.
-    if (auto *LI = dyn_cast<LoadInst>(I); LI && LI->isAtomic() &&
-                                          LI->getType()->isFloatingPointTy()) {
+    if (auto *LI = dyn_cast<LoadInst>(I);
+        LI && LI->isAtomic() && LI->getType()->isFloatingPointTy()) {
       IRBuilder<> B(LI);
       Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(LI->getType()));
       LoadInst *New = B.CreateAlignedLoad(IntT, LI->getPointerOperand(),
                                           LI->getAlign(), LI->isVolatile());
       New->setAtomic(LI->getOrdering(), LI->getSyncScopeID());
-      LI->replaceAllUsesWith(B.CreateBitCast(New, LI->getType()));
+      Value *Cast = B.CreateBitCast(New, LI->getType());
+      Cast->takeName(LI);
+      LI->replaceAllUsesWith(Cast);
       LI->eraseFromParent();
     } else if (auto *SI = dyn_cast<StoreInst>(I);
                SI && SI->isAtomic() &&
@@ -446,10 +458,9 @@ void lowerAtomics(Function &F) {
       IRBuilder<> B(SI);
       Type *T = SI->getValueOperand()->getType();
       Type *IntT = Type::getIntNTy(Ctx, DL.getTypeSizeInBits(T));
-      StoreInst *New =
-          B.CreateAlignedStore(B.CreateBitCast(SI->getValueOperand(), IntT),
-                               SI->getPointerOperand(), SI->getAlign(),
-                               SI->isVolatile());
+      StoreInst *New = B.CreateAlignedStore(
+          B.CreateBitCast(SI->getValueOperand(), IntT), SI->getPointerOperand(),
+          SI->getAlign(), SI->isVolatile());
       New->setAtomic(SI->getOrdering(), SI->getSyncScopeID());
       SI->eraseFromParent();
     }
@@ -506,13 +517,13 @@ void lowerIntrinsics(Function &F) {
       Value *R = Add ? B.CreateAdd(A, Bv) : B.CreateSub(A, Bv);
       // Overflow: the operands' signs agree (add) or differ (sub) and the
       // result's sign differs from the first operand's.
-      Value *Ovf =
-          Add ? B.CreateAnd(B.CreateXor(R, A), B.CreateXor(R, Bv))
-              : B.CreateAnd(B.CreateXor(A, Bv), B.CreateXor(A, R));
+      Value *Ovf = Add ? B.CreateAnd(B.CreateXor(R, A), B.CreateXor(R, Bv))
+                       : B.CreateAnd(B.CreateXor(A, Bv), B.CreateXor(A, R));
       Value *IsOvf = B.CreateICmpSLT(Ovf, ConstantInt::get(T, 0));
-      Value *Sat = B.CreateSelect(B.CreateICmpSLT(A, ConstantInt::get(T, 0)),
-                                  ConstantInt::get(T, APInt::getSignedMinValue(W)),
-                                  ConstantInt::get(T, APInt::getSignedMaxValue(W)));
+      Value *Sat =
+          B.CreateSelect(B.CreateICmpSLT(A, ConstantInt::get(T, 0)),
+                         ConstantInt::get(T, APInt::getSignedMinValue(W)),
+                         ConstantInt::get(T, APInt::getSignedMaxValue(W)));
       Result = B.CreateSelect(IsOvf, Sat, R);
       break;
     }
@@ -625,6 +636,10 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
       if (Latches.size() != 1)
         return structureError(Job, H, "a loop with several back edges");
       BasicBlock *Latch = Latches.front();
+      // Such a loop would need a merge block nothing reaches; a kernel that
+      // never ends would hang the device anyway.
+      if (L->hasNoExitBlocks())
+        return structureError(Job, H, "a loop that never exits");
       SmallVector<BasicBlock *, 4> Exiting;
       L->getExitingBlocks(Exiting);
       if (Exiting.size() > 1 || (Exiting.size() == 1 && Exiting[0] != Latch))
@@ -684,7 +699,7 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
       BlockStructure S;
       SmallVector<BasicBlock *, 2> Exits;
       L->getUniqueExitBlocks(Exits);
-      S.Merge = Exits.empty() ? nullptr : Exits.front();
+      S.Merge = Exits.front();
       S.Continue = L->getLoopLatch();
       Headers[L->getHeader()] = S;
       Continues.insert(S.Continue);
@@ -712,8 +727,7 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
     // graph.
     MapVector<BasicBlock *, SmallVector<BasicBlock *, 2>> Claims;
     for (auto &[H, S] : Headers)
-      if (S.Merge)
-        Claims[S.Merge].push_back(H);
+      Claims[S.Merge].push_back(H);
     for (auto &[M, Hs] : Claims) {
       if (Hs.size() < 2)
         continue;
@@ -737,8 +751,6 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
       continue;
 
     for (auto &[H, S] : Headers) {
-      if (!S.Merge)
-        continue;
       if (!DT.properlyDominates(H, S.Merge))
         return structureError(Job, H,
                               "a header that does not dominate its merge "
@@ -756,12 +768,6 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
                               "its loop");
     }
 
-    // A loop that never exits still needs a merge block; nothing reaches it.
-    for (auto &[H, S] : Headers)
-      if (!S.Merge && S.Continue) {
-        S.Merge = BasicBlock::Create(F.getContext(), "loop.never.exits", &F);
-        new UnreachableInst(F.getContext(), S.Merge);
-      }
     for (auto &[H, S] : Headers)
       Out.Headers[H] = S;
     return Error::success();
@@ -857,9 +863,9 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
   InlineFunctionInfo IFI;
   InlineResult Inlined = InlineFunction(*Call, IFI);
   if (!Inlined.isSuccess())
-    return nodeError(Job, "cannot inline leaf function '@" + N.Function +
-                              "' into its kernel: " +
-                              Inlined.getFailureReason());
+    return nodeError(Job,
+                     "cannot inline leaf function '@" + N.Function +
+                         "' into its kernel: " + Inlined.getFailureReason());
   inlineEverything(IFI.InlinedCallSites, Leaf);
   if (!K->getSubprogram())
     stripDebugInfo(*K);
@@ -912,13 +918,14 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
 
 Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   Out.F = &F;
-  // Simplify what the frontend and inlining left: private variables become
-  // SSA values (the emitter handles the remaining arrays), then no vectors.
-  runPasses(F, [](FunctionPassManager &FPM) {
-    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-    FPM.addPass(EarlyCSEPass());
-    FPM.addPass(InstCombinePass());
-    FPM.addPass(SimplifyCFGPass());
+  // Optimise what the frontend and inlining left, as -O2 would before code
+  // generation: private variables become SSA values (the emitter handles
+  // the remaining arrays), invariant code leaves loops, dead loops go. The
+  // function simplification pipeline has no vectorisers; the Scalarizer
+  // then removes whatever vectors the source had.
+  runPasses(F, [](FunctionPassManager &FPM, PassBuilder &PB) {
+    FPM.addPass(PB.buildFunctionSimplificationPipeline(
+        OptimizationLevel::O2, ThinOrFullLTOPhase::None));
     ScalarizerPassOptions SO;
     SO.ScalarizeLoadStore = true;
     SO.ScalarizeVariableInsertExtract = true;
@@ -929,10 +936,12 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   lowerMemIntrinsics(F);
   lowerAtomics(F);
   lowerIntrinsics(F);
+  if (Error E = checkCalls(F, Job))
+    return E;
   replaceUnreachable(F);
 
   bool Vulkan = Job.Flavour == SPIRVFlavour::Vulkan;
-  runPasses(F, [&](FunctionPassManager &FPM) {
+  runPasses(F, [&](FunctionPassManager &FPM, PassBuilder &) {
     FPM.addPass(DCEPass());
     FPM.addPass(LowerSwitchPass());
     FPM.addPass(UnifyFunctionExitNodesPass());
@@ -943,12 +952,18 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
       FPM.addPass(StructurizeCFGPass());
     }
   });
+  // Blocks no path reaches would still be named by the phis of reachable
+  // ones; the emitter writes only reachable blocks.
+  EliminateUnreachableBlocks(F);
   // What LLVM cannot have structured, our fix-ups cannot either: they need
   // each loop to leave from its latch.
   if (Vulkan)
     if (Error E = structure(F, Job, Out))
       return E;
   expandConstantExprs(F);
+  // SimplifyCFG may have merged the entry block into another; the name
+  // keeps the disassembly readable.
+  F.getEntryBlock().setName("entry");
 
   std::string Broken;
   raw_string_ostream OS(Broken);
@@ -957,17 +972,9 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
                           "LLVM IR:\n" +
                               OS.str());
 
+  // Reverse post-order puts every block after its dominators.
   ReversePostOrderTraversal<Function *> RPOT(&F);
-  SmallPtrSet<BasicBlock *, 32> Seen;
-  for (BasicBlock *BB : RPOT) {
-    Out.Order.push_back(BB);
-    Seen.insert(BB);
-  }
-  for (auto &[H, S] : Out.Headers)
-    if (!Seen.count(S.Merge)) {
-      Out.Order.push_back(S.Merge);
-      Seen.insert(S.Merge);
-    }
+  append_range(Out.Order, RPOT);
   return Error::success();
 }
 

@@ -27,3 +27,10 @@ if os.path.exists(os.path.join(config.hpvm_obj_root, "lib", "libhpvm-rt.a")):
 import shutil
 if shutil.which("dot"):
     config.available_features.add("graphviz")
+
+# The SPIR-V tests run every module they emit through spirv-val as well as
+# the backend's own in-process validation, and read binaries with spirv-dis.
+if shutil.which("spirv-val") and shutil.which("spirv-dis"):
+    config.available_features.add("spirv-tools")
+    config.substitutions.append(("%spirv-val", shutil.which("spirv-val")))
+    config.substitutions.append(("%spirv-dis", shutil.which("spirv-dis")))

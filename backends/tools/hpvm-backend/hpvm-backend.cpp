@@ -154,8 +154,8 @@ static int writeSPIRV(const Module &M) {
     auto Text = hpvm::disassembleSPIRV(K->Words);
     if (!Text)
       return fail(toString(Text.takeError()));
-    Out.os() << "; node '" << K->NodePath << "', entry point '"
-             << K->EntryName << "'\n"
+    Out.os() << "; node '" << K->NodePath << "', entry point '" << K->EntryName
+             << "'\n"
              << *Text;
   }
   Out.keep();

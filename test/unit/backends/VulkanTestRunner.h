@@ -16,9 +16,9 @@
 #include <spirv/unified1/spirv.hpp11>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -144,8 +144,7 @@ public:
                   std::array<uint64_t, 3> Extents, unsigned NumDims) {
     if (Slots.size() > MaxPushConstants)
       return "push constants of " + std::to_string(Slots.size()) +
-             " bytes exceed the device's " +
-             std::to_string(MaxPushConstants);
+             " bytes exceed the device's " + std::to_string(MaxPushConstants);
     VkShaderModuleCreateInfo SI{};
     SI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
     SI.codeSize = K.Words.size() * 4;

@@ -1,7 +1,8 @@
 ; An irreducible cycle in a leaf body: the state machine
-;   x = a[i]; if (x odd) goto A; else goto B;
-;   A: x = 3x + 1; if (x > 1000 || ++c > 50) goto done; goto B;
-;   B: x /= 2; if (x < 10 || ++c > 50) goto done; if (x & 4) goto A; goto B;
+;   x = a[i]; c = 0; if (x odd) goto A; else goto B;
+;   A: x = 3x + 1; c++; if (x > 1000 || c > 50) goto done; goto B;
+;   B: x /= 2; c++; if (x < 10 || c > 50) goto done; if (x & 4) goto A;
+;      goto B;
 ;   done: out[i] = 100 x + c;
 ; has two entries (A and B), so it is no natural loop; fix-irreducible must
 ; turn it into one before structurizecfg.

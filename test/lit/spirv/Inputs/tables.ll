@@ -1,8 +1,11 @@
 ; Region form made by `hpvm-clang -emit-hpvm-ir -S` from this C:
 ;
-;   /* A constant table (a global) indexed at run time, and a private array
-;      (an alloca SROA cannot split) written and read with run-time indices. */
+;   /* Constant tables (globals): one the optimiser folds away once the loop
+;      over it is unrolled, one indexed by data; and a private array (an alloca
+;      SROA cannot split) written and read with run-time indices. */
 ;   static const float weights[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+;   static const short squares[16] = {0,  1,  4,  9,   16,  25,  36,  49,
+;                                     64, 81, 100, 121, 144, 169, 196, 225};
 ;
 ;   void blur(const float *in, float *out, int n) {
 ;   #pragma hpvm parallel for in(in[0:n]) out(out[0:n]) name(blur)
@@ -15,6 +18,12 @@
 ;       }
 ;       out[i] = acc;
 ;     }
+;   }
+;
+;   void lut(const int *in, int *out, int n) {
+;   #pragma hpvm parallel for in(in[0:n]) out(out[0:n]) name(lut)
+;     for (int i = 0; i < n; i++)
+;       out[i] = squares[in[i] & 15] - squares[(in[i] >> 4) & 15];
 ;   }
 ;
 ;   void mode(const int *in, int *out, int n) {
@@ -36,7 +45,9 @@ target triple = "x86_64-pc-linux-gnu"
 
 @.str = private unnamed_addr constant [5 x i8] c"blur\00", align 1
 @weights = internal constant [5 x float] [float 0x3FB99999A0000000, float 0x3FC99999A0000000, float 0x3FD99999A0000000, float 0x3FC99999A0000000, float 0x3FB99999A0000000], align 16
-@.str.1 = private unnamed_addr constant [5 x i8] c"mode\00", align 1
+@.str.1 = private unnamed_addr constant [4 x i8] c"lut\00", align 1
+@squares = internal constant [16 x i16] [i16 0, i16 1, i16 4, i16 9, i16 16, i16 25, i16 36, i16 49, i16 64, i16 81, i16 100, i16 121, i16 144, i16 169, i16 196, i16 225], align 16
+@.str.2 = private unnamed_addr constant [5 x i8] c"mode\00", align 1
 
 ; Function Attrs: noinline nounwind uwtable
 define dso_local void @blur(ptr noundef %in, ptr noundef %out, i32 noundef %n) #0 {
@@ -97,12 +108,52 @@ for.end22:                                        ; preds = %for.end, %entry
 declare float @llvm.fmuladd.f32(float, float, float) #1
 
 ; Function Attrs: noinline nounwind uwtable
+define dso_local void @lut(ptr noundef %in, ptr noundef %out, i32 noundef %n) #0 {
+entry:
+  %conv = sext i32 %n to i64
+  %in.bytes = shl nsw i64 %conv, 2
+  %lut.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.str.1), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %in, i64 %in.bytes), "hpvm.out"(ptr %out, i64 %in.bytes) ]
+  %cmp26 = icmp slt i32 0, %n
+  br i1 %cmp26, label %for.body.lr.ph, label %for.end
+
+for.body.lr.ph:                                   ; preds = %entry
+  %wide.trip.count = zext i32 %n to i64
+  br label %for.body
+
+for.body:                                         ; preds = %for.body.lr.ph, %for.body
+  %indvars.iv = phi i64 [ 0, %for.body.lr.ph ], [ %indvars.iv.next, %for.body ]
+  %arrayidx = getelementptr inbounds i32, ptr %in, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %and = and i32 %0, 15
+  %idxprom5 = zext nneg i32 %and to i64
+  %arrayidx6 = getelementptr inbounds [16 x i16], ptr @squares, i64 0, i64 %idxprom5
+  %1 = load i16, ptr %arrayidx6, align 2
+  %conv7 = sext i16 %1 to i32
+  %shr = lshr i32 %0, 4
+  %and10 = and i32 %shr, 15
+  %idxprom11 = zext nneg i32 %and10 to i64
+  %arrayidx12 = getelementptr inbounds [16 x i16], ptr @squares, i64 0, i64 %idxprom11
+  %2 = load i16, ptr %arrayidx12, align 2
+  %conv13 = sext i16 %2 to i32
+  %sub = sub nsw i32 %conv7, %conv13
+  %arrayidx15 = getelementptr inbounds i32, ptr %out, i64 %indvars.iv
+  store i32 %sub, ptr %arrayidx15, align 4
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond = icmp ne i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond, label %for.body, label %for.end, !llvm.loop !10
+
+for.end:                                          ; preds = %for.body, %entry
+  call void @llvm.directive.region.exit(token %lut.region)
+  ret void
+}
+
+; Function Attrs: noinline nounwind uwtable
 define dso_local void @mode(ptr noundef %in, ptr noundef %out, i32 noundef %n) #0 {
 entry:
   %hist = alloca [8 x i32], align 16
   %conv = sext i32 %n to i64
   %in.bytes = shl nsw i64 %conv, 2
-  %mode.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.str.1), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %in, i64 %in.bytes), "hpvm.out"(ptr %out, i64 %in.bytes) ]
+  %mode.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.str.2), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %in, i64 %in.bytes), "hpvm.out"(ptr %out, i64 %in.bytes) ]
   %cmp48 = icmp slt i32 0, %n
   br i1 %cmp48, label %for.body.lr.ph, label %for.end30
 
@@ -128,7 +179,7 @@ for.body8:                                        ; preds = %for.body, %for.body
   store i32 %inc, ptr %arrayidx10, align 4
   %inc11 = add nuw nsw i32 %k.045, 1
   %exitcond = icmp ne i32 %inc11, 16
-  br i1 %exitcond, label %for.body8, label %for.body16, !llvm.loop !10
+  br i1 %exitcond, label %for.body8, label %for.body16, !llvm.loop !11
 
 for.body16:                                       ; preds = %for.body8, %for.body16
   %indvars.iv = phi i64 [ %indvars.iv.next, %for.body16 ], [ 1, %for.body8 ]
@@ -143,7 +194,7 @@ for.body16:                                       ; preds = %for.body8, %for.bod
   %spec.select = select i1 %cmp21, i32 %4, i32 %best.046
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond50 = icmp ne i64 %indvars.iv.next, 8
-  br i1 %exitcond50, label %for.body16, label %for.end25, !llvm.loop !11
+  br i1 %exitcond50, label %for.body16, label %for.end25, !llvm.loop !12
 
 for.end25:                                        ; preds = %for.body16
   %best.0.lcssa = phi i32 [ %spec.select, %for.body16 ]
@@ -151,7 +202,7 @@ for.end25:                                        ; preds = %for.body16
   store i32 %best.0.lcssa, ptr %arrayidx27, align 4
   %indvars.iv.next52 = add nuw nsw i64 %indvars.iv51, 1
   %exitcond53 = icmp ne i64 %indvars.iv.next52, %wide.trip.count
-  br i1 %exitcond53, label %for.body, label %for.end30, !llvm.loop !12
+  br i1 %exitcond53, label %for.body, label %for.end30, !llvm.loop !13
 
 for.end30:                                        ; preds = %for.end25, %entry
   call void @llvm.directive.region.exit(token %mode.region)
@@ -185,3 +236,4 @@ attributes #2 = { nocallback nofree nounwind willreturn memory(argmem: write) }
 !10 = distinct !{!10, !8}
 !11 = distinct !{!11, !8}
 !12 = distinct !{!12, !8}
+!13 = distinct !{!13, !8}
