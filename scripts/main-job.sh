@@ -17,12 +17,20 @@ OUT=out/image-pipeline
 mkdir -p "$OUT"
 
 echo "== compile $SRC with hpvm-clang"
-"$HPVM_CLANG" -O3 --hpvm-target=cpu --dfg-dot="$OUT/pipeline.dot" \
+"$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv --dfg-dot="$OUT/pipeline.dot" \
   "$SRC/main.c" "$SRC/pipeline.c" -o "$OUT/image-pipeline"
 dot -Tpng "$OUT/pipeline.dot" -o "$OUT/pipeline.png"
 echo "DFG: $OUT/pipeline.dot, picture: $OUT/pipeline.png"
 
-for device in cpu; do
+# Every device this machine has: the CPU always, Vulkan where a driver is
+# installed (Mesa's lavapipe here, a GPU in the field).
+devices=cpu
+if HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1 "$OUT/image-pipeline" 8 8 >/dev/null 2>&1; then
+  devices="cpu vulkan"
+else
+  echo "(no Vulkan device: running on the CPU only)"
+fi
+for device in $devices; do
   echo "== run on $device (HPVM_DEVICES=$device)"
   HPVM_DEVICES=$device HPVM_DEVICES_STRICT=1 HPVM_STATS=1 \
     HPVM_TRACE="$OUT/trace-$device.json" "$OUT/image-pipeline" 960 1280

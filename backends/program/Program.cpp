@@ -16,7 +16,8 @@ using namespace llvm;
 
 namespace hpvm {
 
-TargetMask availableTargets() { return TargetCPU; }
+TargetMask availableTargets() { return TargetCPU | TargetSPIRV; }
+TargetMask defaultTargets() { return TargetCPU; }
 
 static Error programError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
@@ -144,6 +145,13 @@ compileProgram(std::unique_ptr<Module> GraphForm,
     Result.CPUKernels = std::move(*Kernels);
   }
 
+  if (Options.Targets & TargetSPIRV) {
+    auto Kernels = buildSPIRVKernels(M, SPIRVOptions());
+    if (!Kernels)
+      return Kernels.takeError();
+    Result.SPIRVKernels = std::move(*Kernels);
+  }
+
   LLVMContext &Ctx = M.getContext();
   DescriptorTypes Types(Ctx);
   Type *Ptr = PointerType::get(Ctx, 0);
@@ -168,6 +176,21 @@ compileProgram(std::unique_ptr<Module> GraphForm,
            cast<Constant>(Kernel.getCallee()), Null,
            ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
     });
+  // After the CPU artifacts: the runtime's default policy prefers what a
+  // program lists first.
+  for (const SPIRVKernel &K : Result.SPIRVKernels) {
+    auto *Words = ConstantDataArray::get(Ctx, ArrayRef<uint32_t>(K.Words));
+    auto *Code = new GlobalVariable(M, Words->getType(), true,
+                                    GlobalValue::PrivateLinkage, Words,
+                                    "hpvm.spirv.code");
+    Code->setAlignment(Align(4));
+    Artifacts.push_back(ConstantStruct::get(
+        Types.Artifact,
+        {String(K.NodePath, "hpvm.node.path"),
+         ConstantInt::get(Type::getInt32Ty(Ctx), TargetSPIRV), Null, Code,
+         ConstantInt::get(Type::getInt64Ty(Ctx), K.Words.size() * 4),
+         String(K.EntryName, "hpvm.spirv.entry")}));
+  }
   auto *ArtifactArrayTy = ArrayType::get(Types.Artifact, Artifacts.size());
   auto *ArtifactArray = new GlobalVariable(
       M, ArtifactArrayTy, true, GlobalValue::PrivateLinkage,

@@ -1125,15 +1125,12 @@ uint32_t Emitter::privateElement(const Object &O, uint32_t Offset,
 /// The type of a slot: see SPIRVABI.h. Values narrower than 32 bits travel
 /// in a 32-bit word, so that the push-constant block needs no 8- or 16-bit
 /// storage capability.
-/// What the disassembly calls a slot: the parameter's name, "extent.<d>"
-/// or "outer.<level>.<d>".
+/// What the disassembly calls a slot: the parameter's name or
+/// "outer.<level>.<d>".
 std::string slotName(const Node &N, unsigned Slot) {
   if (Slot < N.Params.size())
     return N.Params[Slot].Name;
   Slot -= N.Params.size();
-  if (Slot < 3)
-    return "extent." + std::to_string(Slot);
-  Slot -= 3;
   return "outer." + std::to_string(Slot / 3 + 1) + "." +
          std::to_string(Slot % 3);
 }
@@ -1934,7 +1931,7 @@ void Emitter::emitCall(const CallInst &I) {
     if (Name == GlobalIdFunctionName) {
       define(&I, globalInvocationId(spirvIdComponent(N.Dims.size(), Args[0])));
     } else {
-      unsigned Slot = N.Params.size() + 3 + 3 * (Args[0] - 1) + Args[1];
+      unsigned Slot = N.Params.size() + 3 * (Args[0] - 1) + Args[1];
       define(&I, slotValue(Slot));
     }
     return;

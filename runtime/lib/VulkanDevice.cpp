@@ -1167,16 +1167,16 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                   Where() + "leaves with outputs cannot run on Vulkan (the "
                             "SPIR-V kernel ABI has no output slots)");
 
-  // The push-constant block: one 8-byte slot per parameter, the extents,
-  // then the ancestors' ids.
+  // The push-constant block: one 8-byte slot per parameter, then the
+  // ancestors' ids (kernels read their extents from the parameters).
   size_t NumParams = Leaf.Params.size();
-  size_t Slots = NumParams + 3 + 3 * size_t(L.OuterLevels);
+  size_t Slots = NumParams + 3 * size_t(L.OuterLevels);
   if (Slots * 8 > MaxPush)
     throw RtError(
         HPVM_ERR_DEVICE,
         Where() + "needs " + std::to_string(Slots * 8) +
             " bytes of push constants (" + std::to_string(NumParams) +
-            " parameters, 3 extents and " + std::to_string(L.OuterLevels) +
+            " parameters and " + std::to_string(L.OuterLevels) +
             " ancestor levels of 3 ids, 8 bytes each), but the device "
             "allows " +
             std::to_string(MaxPush));
@@ -1218,10 +1218,8 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       throw RtError(HPVM_ERR_DEVICE, Where() + "buffer '" + P.Name +
                                          "' is not in this device's memory");
   }
-  for (unsigned D = 0; D != 3; ++D)
-    Push[NumParams + D] = L.Dims[D];
   for (size_t I = 0; I != 3 * size_t(L.OuterLevels); ++I)
-    Push[NumParams + 3 + I] = L.OuterIds[I];
+    Push[NumParams + I] = L.OuterIds[I];
 
   Pipeline &P = pipeline(L);
 

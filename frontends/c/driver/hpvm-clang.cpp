@@ -102,6 +102,14 @@ hpvm::TargetMask builtTargets() {
 #endif
 }
 
+hpvm::TargetMask defaultTargets() {
+#if HPVM_HAVE_PROGRAM
+  return hpvm::defaultTargets();
+#else
+  return 0;
+#endif
+}
+
 /// Parses "cpu,nvptx"; prints the error and returns 0 on a bad list.
 hpvm::TargetMask parseTargetList(StringRef List) {
   hpvm::TargetMask Mask = 0;
@@ -236,7 +244,7 @@ void printHelp() {
          << "USAGE: hpvm-clang [options] file...\n\n"
          << "HPVM OPTIONS:\n"
          << "  --hpvm-target=<list>  targets to compile nodes for: cpu, "
-            "nvptx, spirv (default: all this build has)\n"
+            "nvptx, spirv (default: cpu)\n"
          << "  -emit-hpvm-ir         write the region form (.ll with -S, "
             ".bc otherwise) instead of code\n"
          << "  --dfg-dot=<file>      write the dataflow graphs as Graphviz "
@@ -381,7 +389,7 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     }
   if (!OK)
     return std::nullopt;
-  O.Targets = Targets.empty() ? builtTargets() : parseTargetList(Targets);
+  O.Targets = Targets.empty() ? defaultTargets() : parseTargetList(Targets);
   if (!Targets.empty() && !O.Targets)
     return std::nullopt;
   unsigned Compiled = 0;

@@ -1,8 +1,8 @@
 ; The push-constant block of a leaf with a value parameter of every type,
 ; inside a 2-D internal node: one 8-byte slot per parameter (values below
-; 32 bits travel in a 32-bit word, an i1 as 0 or 1), 3 extent slots, then
-; 3 slots per ancestor level (tile, then the root g) for their ids. The
-; leaf reads instance.id(1, 0) and (1, 1) from slots 12 and 13. The OpenCL
+; 32 bits travel in a 32-bit word, an i1 as 0 or 1), then 3 slots per
+; ancestor level (tile, then the root g) for their ids. The leaf reads
+; instance.id(1, 0) and (1, 1) from slots 9 and 10. The OpenCL
 ; flavour takes the same slots as kernel arguments.
 ; REQUIRES: spirv-tools
 ; RUN: %hpvm-backend --target=spirv %s -S -o - | FileCheck %s
@@ -17,15 +17,12 @@
 ; CHECK:      OpMemberName %hpvm_push_constants 0 "out"
 ; CHECK-NEXT: OpMemberName %hpvm_push_constants 1 "flag"
 ; CHECK:      OpMemberName %hpvm_push_constants 8 "p"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 9 "extent.0"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 10 "extent.1"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 11 "extent.2"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 12 "outer.1.0"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 13 "outer.1.1"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 14 "outer.1.2"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 15 "outer.2.0"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 16 "outer.2.1"
-; CHECK-NEXT: OpMemberName %hpvm_push_constants 17 "outer.2.2"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 9 "outer.1.0"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 10 "outer.1.1"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 11 "outer.1.2"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 12 "outer.2.0"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 13 "outer.2.1"
+; CHECK-NEXT: OpMemberName %hpvm_push_constants 14 "outer.2.2"
 ; CHECK:      OpDecorate %hpvm_push_constants Block
 ; CHECK-NEXT: OpMemberDecorate %hpvm_push_constants 0 Offset 0
 ; CHECK-NEXT: OpMemberDecorate %hpvm_push_constants 1 Offset 8
@@ -37,9 +34,9 @@
 ; CHECK-NEXT: OpMemberDecorate %hpvm_push_constants 7 Offset 56
 ; CHECK-NEXT: OpMemberDecorate %hpvm_push_constants 8 Offset 64
 ; CHECK-NEXT: OpMemberDecorate %hpvm_push_constants 9 Offset 72
-; CHECK:      OpMemberDecorate %hpvm_push_constants 17 Offset 136
-; out, flag, c, s, w, l, f, d, p; the extents; two levels of ids.
-; CHECK:      %hpvm_push_constants = OpTypeStruct %ulong %uint %uint %uint %uint %ulong %float %double %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong
+; CHECK:      OpMemberDecorate %hpvm_push_constants 14 Offset 112
+; out, flag, c, s, w, l, f, d, p; two levels of ids.
+; CHECK:      %hpvm_push_constants = OpTypeStruct %ulong %uint %uint %uint %uint %ulong %float %double %ulong %ulong %ulong %ulong %ulong %ulong %ulong
 ; CHECK:      %entry = OpLabel
 ; CHECK:      %[[FLAG:.*]] = OpLoad %uint
 ; CHECK-NEXT: %flag = OpINotEqual %bool %[[FLAG]] %uint_0
@@ -49,18 +46,15 @@
 ; CHECK-NEXT: %s = OpUConvert %ushort %[[S]]
 ; CHECK:      %f = OpLoad %float
 ; CHECK:      %d = OpLoad %double
-; CHECK:      %[[ROW:.*]] = OpAccessChain %_ptr_PushConstant_ulong %hpvm_params %uint_12
+; CHECK:      %[[ROW:.*]] = OpAccessChain %_ptr_PushConstant_ulong %hpvm_params %uint_9
 ; CHECK-NEXT: %outer_id_1_0 = OpLoad %ulong %[[ROW]]
-; CHECK-NEXT: %[[COL:.*]] = OpAccessChain %_ptr_PushConstant_ulong %hpvm_params %uint_13
+; CHECK-NEXT: %[[COL:.*]] = OpAccessChain %_ptr_PushConstant_ulong %hpvm_params %uint_10
 ; CHECK-NEXT: %outer_id_1_1 = OpLoad %ulong %[[COL]]
 
-; CL:      OpTypeFunction %void %_ptr_CrossWorkgroup_uchar %uint %uint %uint %uint %ulong %float %double %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong %ulong
+; CL:      OpTypeFunction %void %_ptr_CrossWorkgroup_uchar %uint %uint %uint %uint %ulong %float %double %ulong %ulong %ulong %ulong %ulong %ulong %ulong
 ; CL:      %out = OpFunctionParameter %_ptr_CrossWorkgroup_uchar
 ; CL-NEXT: %flag = OpFunctionParameter %uint
 ; CL:      %p = OpFunctionParameter %ulong
-; CL-NEXT: %extent_0 = OpFunctionParameter %ulong
-; CL-NEXT: %extent_1 = OpFunctionParameter %ulong
-; CL-NEXT: %extent_2 = OpFunctionParameter %ulong
 ; CL-NEXT: %outer_1_0 = OpFunctionParameter %ulong
 ; CL-NEXT: %outer_1_1 = OpFunctionParameter %ulong
 ; CL-NEXT: %outer_1_2 = OpFunctionParameter %ulong

@@ -146,18 +146,16 @@ TEST(SPIRVABI, PushConstantLayout) {
   Leaf.addValue("x", ScalarType::F64);
   SPIRVPushConstantLayout L = spirvPushConstantLayout(Leaf);
   EXPECT_EQ(L.ParamOffsets, (std::vector<uint32_t>{0, 8, 16}));
-  EXPECT_EQ(L.ExtentsOffset, 24u);
   // Two ancestor levels: mid (level 1), then the root (level 2).
-  EXPECT_EQ(L.OuterIdsOffsets, (std::vector<uint32_t>{48, 72}));
-  EXPECT_EQ(L.Size, 96u);
-  EXPECT_EQ(L.numSlots(), 12u);
+  EXPECT_EQ(L.OuterIdsOffsets, (std::vector<uint32_t>{24, 48}));
+  EXPECT_EQ(L.Size, 72u);
+  EXPECT_EQ(L.numSlots(), 9u);
 
   Graph Single("s", Node::Kind::Leaf);
   SPIRVPushConstantLayout LS = spirvPushConstantLayout(Single.root());
   EXPECT_TRUE(LS.ParamOffsets.empty());
-  EXPECT_EQ(LS.ExtentsOffset, 0u);
   EXPECT_TRUE(LS.OuterIdsOffsets.empty());
-  EXPECT_EQ(LS.Size, 24u);
+  EXPECT_EQ(LS.Size, 0u);
 }
 
 TEST(SPIRVABI, LocalSizeAndIdComponents) {
@@ -469,8 +467,6 @@ std::vector<uint8_t> slots(const Node &N,
     }
     }
   }
-  for (unsigned D = 0; D < 3; ++D)
-    std::memcpy(&S[L.ExtentsOffset + 8 * D], &Extents[D], 8);
   for (size_t K = 0; K < OuterIds.size() && !L.OuterIdsOffsets.empty(); ++K)
     std::memcpy(&S[L.OuterIdsOffsets[0] + 8 * K], &OuterIds[K], 8);
   return S;

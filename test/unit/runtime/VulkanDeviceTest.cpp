@@ -134,10 +134,10 @@ std::string kernelText(unsigned Slots, const char *LocalSize,
 }
 
 // vadd(a, b, c, bytes, n), dims [n]: c[i] = a[i] + b[i] (floats). Slots:
-// 0-4 parameters, 5-7 extents.
+// 0-4 parameters (the bound is n, slot 4).
 std::vector<uint32_t> vaddSpirv(const char *LocalSize = "64 1 1") {
-  return assemble(kernelText(8, LocalSize, R"(
-         %in = OpULessThan %bool %gx %s5
+  return assemble(kernelText(5, LocalSize, R"(
+         %in = OpULessThan %bool %gx %s4
                OpSelectionMerge %exit None
                OpBranchConditional %in %body %exit
        %body = OpLabel
@@ -158,16 +158,16 @@ std::vector<uint32_t> vaddSpirv(const char *LocalSize = "64 1 1") {
 
 // grid(in, out, rows, cols, bytes), dims [rows, cols]: out[r][c] = in[r][c]
 // + r * 1000 + c (uint32). x is the column (innermost), y the row. Slots:
-// 0-4 parameters, 5-7 extents.
+// 0-4 parameters (rows in 2, cols in 3).
 std::vector<uint32_t> gridSpirv() {
-  return assemble(kernelText(8, "8 8 1", R"(
-        %okx = OpULessThan %bool %gx %s6
-        %oky = OpULessThan %bool %gy %s5
+  return assemble(kernelText(5, "8 8 1", R"(
+        %okx = OpULessThan %bool %gx %s3
+        %oky = OpULessThan %bool %gy %s2
          %ok = OpLogicalAnd %bool %okx %oky
                OpSelectionMerge %exit None
                OpBranchConditional %ok %body %exit
        %body = OpLabel
-     %rowoff = OpIMul %ulong %gy %s6
+     %rowoff = OpIMul %ulong %gy %s3
         %idx = OpIAdd %ulong %rowoff %gx
         %off = OpIMul %ulong %idx %l4
          %ia = OpIAdd %ulong %s0 %off
@@ -188,24 +188,25 @@ std::vector<uint32_t> gridSpirv() {
 // replicated "each" of rows instances inside a replicated root of 2):
 // out[g][row][j] = g * 1000000 + row * 1000 + j, plus 100000000 times the
 // sum of the ancestors' unused ids (which must be 0). Slots: 0-3
-// parameters, 4-6 extents, 7-9 the parent's ids, 10-12 the grandparent's.
+// parameters (the bound is cols, slot 1), 4-6 the parent's ids, 7-9 the
+// grandparent's.
 std::vector<uint32_t> rowSpirv() {
-  return assemble(kernelText(13, "64 1 1", R"(
-         %ok = OpULessThan %bool %gx %s4
+  return assemble(kernelText(10, "64 1 1", R"(
+         %ok = OpULessThan %bool %gx %s1
                OpSelectionMerge %exit None
                OpBranchConditional %ok %body %exit
        %body = OpLabel
-         %gm = OpIMul %ulong %s10 %l1000000
-         %rk = OpIMul %ulong %s7 %l1000
+         %gm = OpIMul %ulong %s7 %l1000000
+         %rk = OpIMul %ulong %s4 %l1000
          %v0 = OpIAdd %ulong %gm %rk
          %v1 = OpIAdd %ulong %v0 %gx
-         %z1 = OpIAdd %ulong %s8 %s9
-         %z2 = OpIAdd %ulong %z1 %s11
-         %z3 = OpIAdd %ulong %z2 %s12
+         %z1 = OpIAdd %ulong %s5 %s6
+         %z2 = OpIAdd %ulong %z1 %s8
+         %z3 = OpIAdd %ulong %z2 %s9
          %zz = OpIMul %ulong %z3 %l100000000
         %val = OpIAdd %ulong %v1 %zz
-      %plane = OpIMul %ulong %s10 %s3
-       %line = OpIAdd %ulong %plane %s7
+      %plane = OpIMul %ulong %s7 %s3
+       %line = OpIAdd %ulong %plane %s4
      %rowoff = OpIMul %ulong %line %s1
         %idx = OpIAdd %ulong %rowoff %gx
         %off = OpIMul %ulong %idx %l8
@@ -216,18 +217,18 @@ std::vector<uint32_t> rowSpirv() {
 )"));
 }
 
-// slots(out, 7 values), no dims: out[k] = slot k + 1 for the 7 values and
-// the 3 extents, so the test sees exactly what was pushed.
+// slots(out, 7 values), no dims: out[k] = slot k + 1 for the 7 values, so
+// the test sees exactly what was pushed.
 std::vector<uint32_t> slotsSpirv() {
   std::string Body = "%a1 = OpCopyObject %ulong %s0\n";
-  for (unsigned K = 1; K <= 10; ++K) {
+  for (unsigned K = 1; K <= 7; ++K) {
     std::string N = std::to_string(K), Next = std::to_string(K + 1);
     Body += "%q" + N + " = OpConvertUToPtr %ptr_l %a" + N + "\n";
     Body += "OpStore %q" + N + " %s" + N + " Aligned 8\n";
     Body += "%a" + Next + " = OpIAdd %ulong %a" + N + " %l8\n";
   }
   Body += "OpBranch %exit\n";
-  return assemble(kernelText(11, "1 1 1", Body));
+  return assemble(kernelText(8, "1 1 1", Body));
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,7 +525,7 @@ TEST_P(VulkanTest, ValuesSitInTheLowBytesOfTheirSlots) {
         {"i64", ScalarType::I64}})
     R.addValue(Name, Type);
   Program P({&G}, {{"vk_slots", HPVM_TARGET_SPIRV, nullptr, slotsSpirv()}});
-  std::vector<uint64_t> Out(10, 0xdeadbeefdeadbeefull);
+  std::vector<uint64_t> Out(8, 0xdeadbeefdeadbeefull);
   uint64_t *PO = Out.data();
   bool I1 = true;
   int8_t I8 = -5;
@@ -547,10 +548,8 @@ TEST_P(VulkanTest, ValuesSitInTheLowBytesOfTheirSlots) {
   EXPECT_EQ(Out[4], F32Bits);
   EXPECT_EQ(Out[5], F64Bits);
   EXPECT_EQ(Out[6], static_cast<uint64_t>(I64));
-  // A node without dims: one instance, extents 1.
-  EXPECT_EQ(Out[7], 1u);
-  EXPECT_EQ(Out[8], 1u);
-  EXPECT_EQ(Out[9], 1u);
+  // Nothing follows the values: a root leaf has no ancestors' ids.
+  EXPECT_EQ(Out[7], 0xdeadbeefdeadbeefull);
 }
 
 //===----------------------------------------------------------------------===//
@@ -786,7 +785,7 @@ void expectError(int Code, int Expected, const std::string &Fragment) {
 
 TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
   // One slot more than the device allows.
-  unsigned Values = Dev->maxPushConstantsSize() / 8 - 3 + 1;
+  unsigned Values = Dev->maxPushConstantsSize() / 8 + 1;
   Graph G("vk_wide", Node::Kind::Leaf);
   Node &R = G.root();
   R.Function = "wide";
@@ -799,9 +798,9 @@ TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
   for (int64_t &X : V)
     Args.push_back(&X);
   expectError(P.launch("vk_wide", Args), HPVM_ERR_DEVICE,
-              "node 'vk_wide': needs " + std::to_string((Values + 3) * 8) +
+              "node 'vk_wide': needs " + std::to_string(Values * 8) +
                   " bytes of push constants (" + std::to_string(Values) +
-                  " parameters, 3 extents and 0 ancestor levels of 3 ids, 8 "
+                  " parameters and 0 ancestor levels of 3 ids, 8 "
                   "bytes each), but the device allows " +
                   std::to_string(Dev->maxPushConstantsSize()));
   // The device is still fine.

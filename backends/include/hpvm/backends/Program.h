@@ -12,6 +12,7 @@
 #define HPVM_BACKENDS_PROGRAM_H
 
 #include "hpvm/backends/CPUBackend.h"
+#include "hpvm/backends/SPIRVBackend.h"
 #include "hpvm/ir/Graph.h"
 
 #include "llvm/IR/Module.h"
@@ -33,10 +34,15 @@ struct CompiledProgram {
   std::unique_ptr<llvm::Module> Host;
   /// The optimised CPU kernels (null without the cpu target).
   std::unique_ptr<llvm::Module> CPUKernels;
+  /// The SPIR-V kernels (Vulkan flavour), already embedded in Host.
+  std::vector<SPIRVKernel> SPIRVKernels;
 };
 
-/// The targets this build can compile for, and the name of each target.
+/// The targets this build can compile for.
 TargetMask availableTargets();
+/// What is compiled when nobody says: the CPU alone, so that a plain build
+/// never depends on a GPU backend accepting every kernel.
+TargetMask defaultTargets();
 
 /// Compiles a module in graph form (it is consumed). Errors name the graph
 /// and node concerned: a leaf none of whose targets is being compiled, a

@@ -29,11 +29,8 @@
 //   i32, f32 value     the value in the low 4 bytes
 //   f16 value          the IEEE half in the low 2 bytes
 //   i64, f64 value     all 8 bytes
-//   ptr value          a 64-bit device address, like a buffer
-//   extents            3 slots: the node's extents, outermost dim first,
-//                      missing dims = 1 (the kernel takes its bounds from
-//                      its parameters like the CPU backend; the slots are
-//                      there for tools and future use)
+//   ptr value          the 8 bytes as given (the runtime does not translate
+//                      a pointer passed by value)
 //   outer ids          3 slots per ancestor level, level 1 (the parent)
 //                      first: the ids of that ancestor's instance, dim 0
 //                      first, 0 for missing dims; every level up to the root
@@ -108,8 +105,6 @@ struct SPIRVPushConstantLayout {
   static constexpr uint32_t SlotBytes = 8;
   /// Offset of parameter i's slot.
   std::vector<uint32_t> ParamOffsets;
-  /// Offset of the first of the 3 extent slots (outermost dim first).
-  uint32_t ExtentsOffset = 0;
   /// OuterIdsOffsets[l - 1]: offset of the 3 slots of the ancestor at level
   /// l (dim 0 first).
   std::vector<uint32_t> OuterIdsOffsets;
@@ -129,14 +124,13 @@ inline unsigned spirvAncestorLevels(const Node &N) {
 }
 
 /// The push-constant layout of leaf N's kernel: its parameters in order,
-/// then its extents, then the ids of every ancestor level.
+/// then the ids of every ancestor level. (Extents are not passed: kernels
+/// read them from the parameters, and lavapipe's 128-byte limit is tight.)
 inline SPIRVPushConstantLayout spirvPushConstantLayout(const Node &N) {
   SPIRVPushConstantLayout L;
   uint32_t Slot = 0;
   for (size_t I = 0; I < N.Params.size(); ++I)
     L.ParamOffsets.push_back(Slot++ * L.SlotBytes);
-  L.ExtentsOffset = Slot * L.SlotBytes;
-  Slot += 3;
   for (unsigned Level = 1, E = spirvAncestorLevels(N); Level <= E; ++Level) {
     L.OuterIdsOffsets.push_back(Slot * L.SlotBytes);
     Slot += 3;
