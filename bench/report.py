@@ -179,6 +179,13 @@ def main():
         worst = max(busy, key=lambda b: b[1])
         md.append(f"- CPU busy just before each benchmark (from /proc/stat, "
                   f"1 s): at most {worst[1]}% (before {worst[0]})")
+    others = [int(r["others"].rstrip("%")) for recs in results.values()
+              for r in recs if "others" in r]
+    if others:
+        md.append(f"- other processes during the runs kept in the table and "
+                  f"rounds: at most {max(others)}% of the machine "
+                  f"({sum(o > 5 for o in others)} of {len(others)} runs above "
+                  f"5%)")
     md += ["", "## Medians", "",
            f"Time per run: the median of a program's timed repetitions, the "
            f"lowest over {rounds} round(s). *X vs Y* = time of Y / time of X "
@@ -197,8 +204,12 @@ def main():
            "memory-bound kernels at 80% or more of STREAM.", ""]
     md += [f"- {'met' if met else '**not met**'}: {goal}" for met, goal in goals]
     md += ["", "## Round by round", "",
-           "Each round runs every variant once (in alternating order); "
-           "medians in each round:", "",
+           "Each round runs every variant once (in rotating order; sequential "
+           "sgemm i-j-k only in round 1); "
+           "medians in each round, and in parentheses the share of the "
+           "machine other processes used during the run where it was not 0 "
+           "(a run above 5% is repeated up to 3 times and the least "
+           "disturbed kept):", "",
            "| kernel | variant | " + " | ".join(
                f"round {i + 1}" for i in range(rounds)) + " | repetitions |",
            "|---|---|" + "---|" * rounds + "---|"]
@@ -207,9 +218,12 @@ def main():
             recs = results.get((bench, v))
             if not recs:
                 continue
-            md.append(f"| {bench} | {TITLES[v]} | " + " | ".join(
-                fmt_time(r["median_s"]) for r in recs) + " | "
-                + ", ".join(r["reps"] for r in recs) + " |")
+            cells = [fmt_time(r["median_s"])
+                     + (f" ({r['others']})" if r.get("others", "0%") != "0%" else "")
+                     for r in recs]
+            cells += ["–"] * (rounds - len(cells))  # runs a round left out
+            md.append(f"| {bench} | {TITLES[v]} | " + " | ".join(cells) + " | "
+                      + ", ".join(r["reps"] for r in recs) + " |")
     md += ["", "## How it is measured", "",
            "- One source per kernel (`bench/kernels/`) carries both "
            "`#pragma hpvm` and `#pragma omp parallel for` on the same loop; "
@@ -222,9 +236,9 @@ def main():
            "- The drivers (`bench/drivers/`, `bench/common/bench.c`) are "
            "compiled once with `clang-19 -O2` and linked with each variant: "
            "warm-up runs, then timed runs (clock_gettime, CLOCK_MONOTONIC) "
-           "until about a second has passed (at least 5, at most 50; sgemm "
-           "i-j-k at least 3); each result is checked against a scalar "
-           "reference.",
+           "until BENCH_BUDGET_S (0.5 s) has passed, at least 5 and at most "
+           "50 (sgemm i-j-k at least 3); each result is checked against a "
+           "scalar reference.",
            "- launch: batches of 1000 launches, the median batch divided by "
            "1000."]
     with open(md_path, "w") as f:

@@ -19,6 +19,8 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev python3
+  # benchmark baselines (clang-19 -fopenmp) and timing
+  libomp-19-dev time
   # DOT rendering
   graphviz
 )

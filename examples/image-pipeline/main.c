@@ -1,12 +1,12 @@
 // Runs the edge detector of pipeline.c on a generated image and checks it
 // against a plain C version of the same computation.
 //
-//   hpvm-clang -O3 main.c pipeline.c -o image-pipeline && ./image-pipeline [H
-//   W]
+//   hpvm-clang -O3 main.c pipeline.c -o image-pipeline
+//   ./image-pipeline [H W]
 //
-// This file has no HPVM in it; pipeline() may also come from pipeline.ll
-// (the hand-written region form of the same graph) through hpvm-opt, which is
-// what scripts/main-job.sh does.
+// This file has no HPVM in it: it builds with any C compiler, and the
+// pipeline() it calls is HPVM's or the sequential one depending on how
+// pipeline.c was compiled.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,7 @@
 // so blur -> edges; gradient writes `grad`, which threshold reads, so
 // gradient -> threshold. The whole graph is one launch.
 //
-// The same computation as pipeline.ll (the region form written by hand);
-// main.c runs it against a plain C reference.
+// main.c runs it on a generated image against a plain C reference.
 //
 //   hpvm-clang -O3 main.c pipeline.c -o image-pipeline
 //   hpvm-clang -O3 -emit-hpvm-ir -S pipeline.c -o pipeline.region.ll
