@@ -424,7 +424,7 @@ void Extractor::outlineLeaf(NodeState &S) {
                        RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
 
   // One instance runs one iteration of the innermost loop.
-  if (!R.Dims.empty()) {
+  if (!R.Dims.empty() && !Nests.find(&R)->second.Levels.empty()) {
     // Ids first: cutting the back edges below folds single-input phis.
     const ParallelNest &Nest = Nests.find(&R)->second;
     Instruction *IdAt = &*EntryBB->getFirstInsertionPt();

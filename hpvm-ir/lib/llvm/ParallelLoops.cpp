@@ -197,6 +197,12 @@ std::optional<ParallelNest> NestFinder::run() {
         (!L->getParentLoop() ||
          !R.Blocks.count(L->getParentLoop()->getHeader())))
       Top.push_back(L);
+  // LLVM deletes a loop that does nothing; its node is then a body with no
+  // effect, which any number of instances may run.
+  if (Top.empty() && R.isLeaf() &&
+      llvm::none_of(R.instructions(),
+                    [](Instruction *I) { return hasSideEffect(*I); }))
+    return Nest;
   if (Top.size() != 1) {
     error("a node with " + std::to_string(D) +
               " dims must contain exactly one loop nest of that depth; "
