@@ -20,6 +20,7 @@
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/Graph.h"
 #include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/Inlining.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -115,34 +116,6 @@ bool sameInterface(const LeafJob &A, const LeafJob &B) {
   const Node &X = *A.N, &Y = *B.N;
   return X.Dims == Y.Dims && X.Params == Y.Params && X.Outputs == Y.Outputs &&
          A.AncestorDims == B.AncestorDims;
-}
-
-/// Inlines, transitively, every direct call to a defined function among
-/// Calls (the call sites a first inlining produced). Recursive calls are left
-/// alone: they stay ordinary calls, which is correct, only not vectorisable.
-void inlineEverything(Function *Leaf, ArrayRef<CallBase *> Calls) {
-  // (callee, index of the history entry of the call site it came from)
-  SmallVector<std::pair<Function *, int>, 8> History{{Leaf, -1}};
-  SmallVector<std::pair<CallBase *, int>, 16> Work;
-  for (CallBase *CB : Calls)
-    Work.push_back({CB, 0});
-  while (!Work.empty()) {
-    auto [CB, From] = Work.pop_back_val();
-    Function *Callee = CB->getCalledFunction();
-    if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
-      continue;
-    bool Recursive = false;
-    for (int H = From; H >= 0 && !Recursive; H = History[H].second)
-      Recursive = History[H].first == Callee;
-    if (Recursive)
-      continue;
-    InlineFunctionInfo IFI;
-    if (!InlineFunction(*CB, IFI).isSuccess())
-      continue;
-    History.push_back({Callee, From});
-    for (CallBase *New : IFI.InlinedCallSites)
-      Work.push_back({New, static_cast<int>(History.size()) - 1});
-  }
 }
 
 bool basedOnAlloca(const Value *Ptr) {
@@ -566,7 +539,7 @@ Expected<Function *> WrapperBuilder::build(StringRef Name) {
     return nodeError(N,
                      "cannot inline leaf function '@" + Leaf->getName() +
                          "' into its wrapper: " + Inlined.getFailureReason());
-  inlineEverything(Leaf, IFI.InlinedCallSites);
+  inlineTransitively(Leaf, IFI.InlinedCallSites);
   if (!W->getSubprogram())
     stripDebugInfo(*W);
 

@@ -73,11 +73,11 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor) {
     IRBuilder<> B(Call);
     for (unsigned I = 0; I < NumArgs; ++I) {
       Value *Arg = Call->getArgOperand(I + 1);
-      AllocaInst *Slot = Entry.CreateAlloca(Arg->getType(), nullptr,
-                                            "hpvm.arg" + Twine(I));
+      AllocaInst *Slot =
+          Entry.CreateAlloca(Arg->getType(), nullptr, "hpvm.arg" + Twine(I));
       B.CreateStore(Arg, Slot);
-      B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(
-                              Argv->getAllocatedType(), Argv, 0, I));
+      B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Argv->getAllocatedType(),
+                                                       Argv, 0, I));
     }
     B.CreateCall(Runtime, {Descriptor, Call->getArgOperand(0), Argv});
     Call->eraseFromParent();
@@ -109,16 +109,15 @@ static void removeGraphForm(Module &M, const std::vector<Graph> &Graphs) {
       Id->eraseFromParent();
 }
 
-Expected<CompiledProgram>
-compileProgram(std::unique_ptr<Module> GraphForm,
-               const ProgramOptions &Options) {
+Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
+                                         const ProgramOptions &Options) {
   Module &M = *GraphForm;
   if (TargetMask Missing = Options.Targets & ~availableTargets())
     return programError("target '" + targetsToString(Missing) +
                         "' is not available in this build");
   if (unsigned Errors = verifyGraphForm(M))
-    return programError("the module is not valid graph form (" +
-                        Twine(Errors) + " error(s) reported)");
+    return programError("the module is not valid graph form (" + Twine(Errors) +
+                        " error(s) reported)");
   auto GraphsOr = readGraphs(M);
   if (!GraphsOr)
     return GraphsOr.takeError();
@@ -170,11 +169,10 @@ compileProgram(std::unique_ptr<Module> GraphForm,
       FunctionCallee Kernel =
           M.getOrInsertFunction(getCPUWrapperName(N.Function), Types.CPUKernel);
       Artifacts.push_back(ConstantStruct::get(
-          Types.Artifact,
-          {String(N.path(), "hpvm.node.path"),
-           ConstantInt::get(Type::getInt32Ty(Ctx), TargetCPU),
-           cast<Constant>(Kernel.getCallee()), Null,
-           ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
+          Types.Artifact, {String(N.path(), "hpvm.node.path"),
+                           ConstantInt::get(Type::getInt32Ty(Ctx), TargetCPU),
+                           cast<Constant>(Kernel.getCallee()), Null,
+                           ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
     });
   // After the CPU artifacts: the runtime's default policy prefers what a
   // program lists first.

@@ -31,6 +31,7 @@
 
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/Inlining.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -122,32 +123,6 @@ Function *getPlaceholder(Module &M, StringRef Name, unsigned NumArgs) {
     F->addFnAttr(Attribute::NoSync);
   }
   return F;
-}
-
-/// Inlines, transitively, every call to a defined function. Recursive calls
-/// stay (the emitter reports them: shaders cannot recurse).
-void inlineEverything(ArrayRef<CallBase *> Calls, Function *Leaf) {
-  SmallVector<std::pair<Function *, int>, 8> History{{Leaf, -1}};
-  SmallVector<std::pair<CallBase *, int>, 16> Work;
-  for (CallBase *CB : Calls)
-    Work.push_back({CB, 0});
-  while (!Work.empty()) {
-    auto [CB, From] = Work.pop_back_val();
-    Function *Callee = CB->getCalledFunction();
-    if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
-      continue;
-    bool Recursive = false;
-    for (int H = From; H >= 0 && !Recursive; H = History[H].second)
-      Recursive = History[H].first == Callee;
-    if (Recursive)
-      continue;
-    InlineFunctionInfo IFI;
-    if (!InlineFunction(*CB, IFI).isSuccess())
-      continue;
-    History.push_back({Callee, From});
-    for (CallBase *New : IFI.InlinedCallSites)
-      Work.push_back({New, static_cast<int>(History.size()) - 1});
-  }
 }
 
 /// The kernel gets an artificial subprogram when the leaf has one, so that
@@ -866,7 +841,7 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
     return nodeError(Job,
                      "cannot inline leaf function '@" + N.Function +
                          "' into its kernel: " + Inlined.getFailureReason());
-  inlineEverything(IFI.InlinedCallSites, Leaf);
+  inlineTransitively(Leaf, IFI.InlinedCallSites);
   if (!K->getSubprogram())
     stripDebugInfo(*K);
 

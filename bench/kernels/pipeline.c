@@ -9,9 +9,10 @@ static float row3(const float *p, long i) { return p[i] + p[i + 1] + p[i + 2]; }
 void kernel_pipeline(const float *img, float *blurred, float *grad,
                      unsigned char *mask, long h, long w, float thr) {
   long n = h * w;
-#pragma hpvm task name(pipeline) in(img[0:n]) out(blurred[0:n], grad[0:n], mask[0:n])
+#pragma hpvm task name(pipeline)                                               \
+    in(img [0:n])out(blurred [0:n], grad [0:n], mask [0:n])
   {
-#pragma hpvm parallel for collapse(2) name(blur) in(img[0:n]) out(blurred[0:n])
+#pragma hpvm parallel for collapse(2) name(blur) in(img [0:n])out(blurred [0:n])
 #pragma omp parallel for
     for (long y = 1; y < h - 1; ++y)
       for (long x = 1; x < w - 1; ++x) {
@@ -21,9 +22,10 @@ void kernel_pipeline(const float *img, float *blurred, float *grad,
         blurred[y * w + x] = s * (1.0f / 9.0f);
       }
 
-#pragma hpvm task name(edges) in(blurred[0:n]) out(grad[0:n], mask[0:n])
+#pragma hpvm task name(edges) in(blurred [0:n])out(grad [0:n], mask [0:n])
     {
-#pragma hpvm parallel for collapse(2) name(gradient) in(blurred[0:n]) out(grad[0:n])
+#pragma hpvm parallel for collapse(2) name(gradient)                           \
+    in(blurred [0:n])out(grad [0:n])
 #pragma omp parallel for
       for (long y = 1; y < h - 1; ++y)
         for (long x = 1; x < w - 1; ++x) {
@@ -33,7 +35,7 @@ void kernel_pipeline(const float *img, float *blurred, float *grad,
           grad[c] = __builtin_fabsf(dx) + __builtin_fabsf(dy);
         }
 
-#pragma hpvm parallel for name(threshold) in(grad[0:n]) out(mask[0:n])
+#pragma hpvm parallel for name(threshold) in(grad [0:n])out(mask [0:n])
 #pragma omp parallel for
       for (long k = 0; k < n; ++k)
         mask[k] = grad[k] > thr;

@@ -6,7 +6,8 @@
 // replicates over (i, j) with collapse(2), one instance per element, as in
 // examples/sgemm; OpenMP splits the i loop, its usual form.
 void kernel_sgemm(long n, const float *A, const float *B, float *C) {
-#pragma hpvm parallel for collapse(2) name(sgemm) in(A[0:n * n], B[0:n * n]) out(C[0:n * n])
+#pragma hpvm parallel for collapse(2) name(sgemm) in(A [0:n * n], B [0:n * n]) \
+    out(C [0:n * n])
 #pragma omp parallel for
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < n; ++j) {
@@ -22,7 +23,8 @@ void kernel_sgemm(long n, const float *A, const float *B, float *C) {
 // C[i][j] still adds its products in k order). This is how a node whose
 // instances contain loops of their own performs.
 void kernel_sgemm_ikj(long n, const float *A, const float *B, float *C) {
-#pragma hpvm parallel for name(sgemm_rows) in(A[0:n * n], B[0:n * n]) out(C[0:n * n])
+#pragma hpvm parallel for name(sgemm_rows) in(A [0:n * n], B [0:n * n])        \
+    out(C [0:n * n])
 #pragma omp parallel for
   for (long i = 0; i < n; ++i) {
     for (long j = 0; j < n; ++j)

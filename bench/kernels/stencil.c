@@ -4,7 +4,8 @@
 // saxpy.c for how one file makes all three variants.
 
 static void stencil_step(const float *src, float *dst, long h, long w) {
-#pragma hpvm parallel for collapse(2) name(jacobi) in(src[0:h * w]) out(dst[0:h * w])
+#pragma hpvm parallel for collapse(2) name(jacobi) in(src [0:h * w])           \
+    out(dst [0:h * w])
 #pragma omp parallel for
   for (long y = 1; y < h - 1; ++y)
     for (long x = 1; x < w - 1; ++x) {

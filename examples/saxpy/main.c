@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 static void saxpy(long n, float a, const float *x, float *y) {
-#pragma hpvm parallel for name(saxpy) in(x[0:n]) inout(y[0:n])
+#pragma hpvm parallel for name(saxpy) in(x [0:n])inout(y [0:n])
   for (long i = 0; i < n; ++i)
     y[i] = a * x[i] + y[i];
 }

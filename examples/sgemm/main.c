@@ -12,8 +12,8 @@
 
 static void sgemm(long m, long n, long k, const float *A, const float *B,
                   float *C) {
-#pragma hpvm parallel for collapse(2) name(sgemm)                             \
-    in(A[0:m * k], B[0:k * n]) out(C[0:m * n])
+#pragma hpvm parallel for collapse(2) name(sgemm) in(A [0:m * k], B [0:k * n]) \
+    out(C [0:m * n])
   for (long i = 0; i < m; ++i)
     for (long j = 0; j < n; ++j) {
       float acc = 0.0f;

@@ -15,8 +15,8 @@
 
 /// One Jacobi step: a 2-D node over the interior points.
 static void jacobi_step(const float *src, float *dst, long h, long w) {
-#pragma hpvm parallel for collapse(2) name(jacobi) in(src[0:h * w])            \
-    out(dst[0:h * w])
+#pragma hpvm parallel for collapse(2) name(jacobi) in(src [0:h * w])           \
+    out(dst [0:h * w])
   for (long y = 1; y < h - 1; ++y)
     for (long x = 1; x < w - 1; ++x) {
       long c = y * w + x;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 static void vector_add(const float *a, const float *b, float *c, long n) {
-#pragma hpvm parallel for name(vadd) in(a[0:n], b[0:n]) out(c[0:n])
+#pragma hpvm parallel for name(vadd) in(a [0:n], b [0:n])out(c [0:n])
   for (long i = 0; i < n; ++i)
     c[i] = a[i] + b[i];
 }

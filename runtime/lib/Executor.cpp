@@ -40,30 +40,6 @@ private:
   T *Ptr;
 };
 
-int64_t readInteger(const void *V, ScalarType T) {
-  switch (T) {
-  case ScalarType::I1:
-    return *static_cast<const uint8_t *>(V) & 1;
-  case ScalarType::I8:
-    return *static_cast<const int8_t *>(V);
-  case ScalarType::I16: {
-    int16_t X;
-    std::memcpy(&X, V, sizeof(X));
-    return X;
-  }
-  case ScalarType::I32: {
-    int32_t X;
-    std::memcpy(&X, V, sizeof(X));
-    return X;
-  }
-  default: {
-    int64_t X;
-    std::memcpy(&X, V, sizeof(X));
-    return X;
-  }
-  }
-}
-
 uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args,
                     const char *What, unsigned Which) {
   if (E.isConstant())

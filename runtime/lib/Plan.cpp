@@ -47,6 +47,30 @@ Frame::Frame(const NodePlan &P)
     ChildOuts[I] = &Slots[I];
 }
 
+int64_t hpvm::rt::readInteger(const void *V, ScalarType T) {
+  switch (T) {
+  case ScalarType::I1:
+    return *static_cast<const uint8_t *>(V) & 1;
+  case ScalarType::I8:
+    return *static_cast<const int8_t *>(V);
+  case ScalarType::I16: {
+    int16_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  case ScalarType::I32: {
+    int32_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  default: {
+    int64_t X;
+    std::memcpy(&X, V, sizeof(X));
+    return X;
+  }
+  }
+}
+
 unsigned hpvm::rt::typeSize(ScalarType T) {
   switch (T) {
   case ScalarType::I1:

@@ -16,6 +16,9 @@ class Stats;
 std::unique_ptr<GraphPlan> buildGraphPlan(const Graph &G, Stats &S,
                                           std::atomic<unsigned> &NextLeafId);
 
+/// The integer value parameter V points to, sign-extended (i1: 0 or 1).
+int64_t readInteger(const void *V, ScalarType T);
+
 /// Bytes a value of type T occupies in an argument or output slot.
 unsigned typeSize(ScalarType T);
 

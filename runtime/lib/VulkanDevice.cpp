@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PlanBuilder.h"
 #include "VulkanApi.h"
 #include "VulkanSpirv.h"
 
@@ -121,45 +122,6 @@ uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
   for (const char *C = Entry; *C; ++C)
     Mix(static_cast<unsigned char>(*C));
   return H;
-}
-
-unsigned valueBytes(ScalarType T) {
-  switch (T) {
-  case ScalarType::I1:
-  case ScalarType::I8:
-    return 1;
-  case ScalarType::I16:
-  case ScalarType::F16:
-    return 2;
-  case ScalarType::I32:
-  case ScalarType::F32:
-    return 4;
-  default:
-    return 8;
-  }
-}
-
-int64_t readExtentValue(const void *V, ScalarType T) {
-  int64_t X = 0;
-  switch (T) {
-  case ScalarType::I1:
-    return *static_cast<const uint8_t *>(V) & 1;
-  case ScalarType::I8:
-    return *static_cast<const int8_t *>(V);
-  case ScalarType::I16: {
-    int16_t Y;
-    std::memcpy(&Y, V, 2);
-    return Y;
-  }
-  case ScalarType::I32: {
-    int32_t Y;
-    std::memcpy(&Y, V, 4);
-    return Y;
-  }
-  default:
-    std::memcpy(&X, V, 8);
-    return X;
-  }
 }
 
 struct Instance {
@@ -1192,7 +1154,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       if (P.Type == ScalarType::I1)
         Push[K] = *static_cast<const uint8_t *>(L.Args[K]) & 1;
       else
-        std::memcpy(&Push[K], L.Args[K], valueBytes(P.Type));
+        std::memcpy(&Push[K], L.Args[K], typeSize(P.Type));
       continue;
     }
     void *Copy;
@@ -1212,7 +1174,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     if (P.Bytes.isParam()) {
       const Param &E = Leaf.Params[P.Bytes.paramIndex()];
       const void *V = L.Args[P.Bytes.paramIndex()];
-      Bytes = V ? static_cast<uint64_t>(readExtentValue(V, E.Type)) : 1;
+      Bytes = V ? static_cast<uint64_t>(readInteger(V, E.Type)) : 1;
     }
     if (Copy && Bytes)
       throw RtError(HPVM_ERR_DEVICE, Where() + "buffer '" + P.Name +
