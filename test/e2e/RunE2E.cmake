@@ -14,6 +14,12 @@ execute_process(COMMAND ${PROGRAM} ${ARGS}
                 OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
 message("${out}${err}")
+# A device the machine does not have is a skip, not a failure (the test's
+# SKIP_REGULAR_EXPRESSION matches the marker).
+if(DEVICE AND NOT rc EQUAL 0 AND err MATCHES "HPVM_DEVICES")
+  message("HPVM-E2E-SKIP: no ${DEVICE} device on this machine")
+  return()
+endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} failed (exit status ${rc})")
 endif()
@@ -23,11 +29,17 @@ if(NOT err MATCHES "hpvm-rt stats:")
   message(FATAL_ERROR "no statistics from hpvm-rt: the program launched no "
           "HPVM graph (were its pragmas compiled?)")
 endif()
-if(NOT err MATCHES "\n[^ \n]+ +[a-z]+ +[1-9][0-9]* ")
+# Devices are "cpu", "host" or "<kind>:<index>"; with DEVICE, the nodes
+# must have run on that kind.
+set(device "[a-z]+(:[0-9]+)?")
+if(DEVICE)
+  set(device "${DEVICE}(:[0-9]+)?")
+endif()
+if(NOT err MATCHES "\n[^ \n]+ +[a-z]+(:[0-9]+)? +[1-9][0-9]* ")
   message(FATAL_ERROR "hpvm-rt ran no node")
 endif()
 foreach(node IN LISTS NODES)
-  if(NOT err MATCHES "\n${node} +[a-z]+ +[1-9][0-9]* ")
-    message(FATAL_ERROR "node '${node}' never ran")
+  if(NOT err MATCHES "\n${node} +${device} +[1-9][0-9]* ")
+    message(FATAL_ERROR "node '${node}' never ran (on ${device})")
   endif()
 endforeach()
