@@ -327,3 +327,33 @@ private:
 unsigned verifyGraphForm(Module &M) { return GraphFormChecker(M).run(); }
 
 } // namespace hpvm
+
+std::string hpvm::leafInterfaceProblem(const Module &M, const Node &N) {
+  if (N.Function.empty())
+    return "the leaf names no function";
+  const Function *F = M.getFunction(N.Function);
+  if (!F || F->isDeclaration())
+    return "leaf function '@" + N.Function + "' is not defined in the module";
+  if (N.Dims.size() > 3)
+    return "has " + std::to_string(N.Dims.size()) +
+           " dims; at most 3 are supported";
+  for (unsigned D = 0; D < N.Dims.size(); ++D) {
+    if (!N.Dims[D].isParam())
+      continue;
+    unsigned P = N.Dims[D].paramIndex();
+    if (P >= N.Params.size() || N.Params[P].isBuffer() ||
+        !isInteger(N.Params[P].Type))
+      return "the extent of dim " + std::to_string(D) + " names parameter " +
+             std::to_string(P) + ", which is not an integer value parameter";
+  }
+  FunctionType *Want = getLeafFunctionType(N, M.getContext());
+  if (F->getFunctionType() != Want) {
+    std::string Have, Need;
+    raw_string_ostream HaveOS(Have), NeedOS(Need);
+    F->getFunctionType()->print(HaveOS);
+    Want->print(NeedOS);
+    return "leaf function '@" + N.Function + "' has type " + HaveOS.str() +
+           ", but the node's parameters and outputs need " + NeedOS.str();
+  }
+  return "";
+}

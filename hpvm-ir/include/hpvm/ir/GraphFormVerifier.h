@@ -12,11 +12,22 @@
 #ifndef HPVM_IR_GRAPHFORMVERIFIER_H
 #define HPVM_IR_GRAPHFORMVERIFIER_H
 
+#include <string>
+
 namespace llvm {
 class Module;
 }
 
 namespace hpvm {
+
+class Node;
+
+/// What every backend relies on about leaf N before it compiles it: its
+/// function is defined with the node's signature, it has at most 3 dims and
+/// its extents name integer value parameters. Returns "" if all holds,
+/// otherwise what does not. (verifyGraphForm checks all of this and more;
+/// backends call this so that a module that skipped it cannot crash them.)
+std::string leafInterfaceProblem(const llvm::Module &M, const Node &N);
 
 /// Reports every broken rule through the module's context (DiagnosticInfoHPVM)
 /// and returns how many there were.
