@@ -10,6 +10,7 @@
 
 #include "hpvm/backends/CPUBackend.h"
 
+#include "llvm/IR/PassManager.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
@@ -38,6 +39,18 @@ void setTargetAttributes(llvm::Module &M, const llvm::TargetMachine &TM,
 /// Runs the default per-module pipeline of Opts.OptLevel on M.
 void optimiseModule(llvm::Module &M, llvm::TargetMachine &TM,
                     const CPUOptions &Opts);
+
+/// The loop property (an MDNode holding just this string) that marks the
+/// loop over a leaf's fastest dim in a wrapper: the instance loop.
+constexpr const char *InstanceLoopProperty = "hpvm.cpu.instance_loop";
+
+/// Unrolls and jams an instance loop that has loops inside it, so that the
+/// SLP vectoriser can run several instances in one vector (InstanceJam.cpp).
+/// Runs where the vectorisers start, after the simplification pipeline.
+struct InstanceJamPass : llvm::PassInfoMixin<InstanceJamPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+};
 
 /// Emits M with TM as an object or assembly file.
 llvm::Error emitCode(llvm::Module &M, llvm::TargetMachine &TM,

@@ -375,6 +375,8 @@ void WrapperBuilder::attachLoopMetadata() {
       Props.push_back(
           MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"),
                             AccessGroup}));
+      Props.push_back(
+          MDNode::get(Ctx, {MDString::get(Ctx, InstanceLoopProperty)}));
       // Only the innermost loop of the nest is vectorised; a leaf with a loop
       // of its own would only earn a "loop not vectorized" warning.
       if (L->isInnermost())

@@ -167,6 +167,11 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassBuilder PB(&TM, PTO);
+  if (PTO.SLPVectorization)
+    PB.registerVectorizerStartEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel) {
+          FPM.addPass(InstanceJamPass());
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

@@ -101,6 +101,7 @@ i.end:
 ; O0:         br i1 %{{.*}}, label %i2, label %i1.latch, !llvm.loop ![[L2:[0-9]+]]
 ; O0-DAG:   ![[L0]] = distinct !{![[L0]], ![[MP:[0-9]+]]}
 ; O0-DAG:   ![[L1]] = distinct !{![[L1]], ![[MP]]}
-; O0-DAG:   ![[L2]] = distinct !{![[L2]], ![[MP]], ![[PA:[0-9]+]], ![[VE:[0-9]+]]}
+; O0-DAG:   ![[L2]] = distinct !{![[L2]], ![[MP]], ![[PA:[0-9]+]], ![[IL:[0-9]+]], ![[VE:[0-9]+]]}
 ; O0-DAG:   ![[PA]] = !{!"llvm.loop.parallel_accesses", ![[AG]]}
+; O0-DAG:   ![[IL]] = !{!"hpvm.cpu.instance_loop"}
 ; O0-DAG:   ![[VE]] = !{!"llvm.loop.vectorize.enable", i1 true}

@@ -88,7 +88,7 @@ i.end:
 ; CHECK-DAG:     icmp eq i64 %{{.*}}, %end.clamped
 ; CHECK-DAG:     br i1 %{{.*}}, label %exit, label %i0, !llvm.loop [[OLOOP:![0-9]+]]
 ; CHECK:         ret void
-; CHECK-DAG:   [[VLOOP]] = distinct !{[[VLOOP]], [[MP:![0-9]+]], [[PA:![0-9]+]], [[ISVEC:![0-9]+]], {{.*}}}
+; CHECK-DAG:   [[VLOOP]] = distinct !{[[VLOOP]], [[MP:![0-9]+]], [[PA:![0-9]+]], [[IL:![0-9]+]], [[ISVEC:![0-9]+]], {{.*}}}
 ; CHECK-DAG:   [[OLOOP]] = distinct !{[[OLOOP]], [[MP]]}
 ; CHECK-DAG:   [[MP]] = !{!"llvm.loop.mustprogress"}
 ; CHECK-DAG:   [[PA]] = !{!"llvm.loop.parallel_accesses", !{{[0-9]+}}}
@@ -113,5 +113,5 @@ i.end:
 ; O0-NEXT:    %[[MORE:.*]] = icmp slt i64 %i1.next, %mj
 ; O0-NEXT:    br i1 %[[MORE]], label %i1, label %i0.latch, !llvm.loop ![[INNER:[0-9]+]]
 ; O0-DAG:   ![[OUTER]] = distinct !{![[OUTER]], ![[MP:[0-9]+]]}
-; O0-DAG:   ![[INNER]] = distinct !{![[INNER]], ![[MP]], ![[PA:[0-9]+]], ![[VE:[0-9]+]]}
+; O0-DAG:   ![[INNER]] = distinct !{![[INNER]], ![[MP]], ![[PA:[0-9]+]], ![[IL:[0-9]+]], ![[VE:[0-9]+]]}
 ; O0-DAG:   ![[PA]] = !{!"llvm.loop.parallel_accesses", ![[AG]]}
