@@ -64,6 +64,16 @@ build_drivers() { # $@ = benchmarks
   done
 }
 
+# Builds the HPVM variant of one benchmark: its kernel by hpvm-clang -O3 with
+# the extra flags given, linked with the driver objects. The output goes to
+# $LOG/build-<bench>.hpvm.txt; returns hpvm-clang's status.
+build_hpvm() { # $1 = bench, $2 = executable, $3... = hpvm-clang flags
+  local k=$1 exe=$2
+  shift 2
+  "$HPVM_CLANG" -O3 "$@" "bench/kernels/$k.c" "$OUT/driver-$k.o" "$OUT/bench.o" -lm \
+    -o "$exe" >"$LOG/build-$k.hpvm.txt" 2>&1
+}
+
 # --- an idle machine -------------------------------------------------------------
 # Fraction of CPU time spent by anything over the next second (from /proc/stat).
 busy_percent() {
@@ -106,7 +116,7 @@ variant_extra() { :; }
 # others=<percent>: the CPU time other processes took while it ran, as a
 # share of the machine (busy ticks of the machine minus the program's own),
 # then what variant_extra prints for that run; a run that printed no RESULT
-# line is recorded as "FAILED <bench> <variant>". A run that others disturbed
+# line is recorded as "FAILED <bench> <variant> <its first error line>". A run that others disturbed
 # by more than 5% is repeated (BENCH_RETRIES times in all, default 3) and the
 # least disturbed one is kept.
 run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
@@ -126,7 +136,7 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
       {
         cat "$log.out" "$log.last" >>"$log"
         echo "   $k $v failed (log: $log)"
-        echo "FAILED $k${1:+-$1} $v" >>"$RESULTS"
+        echo "FAILED $k${1:+-$1} $v $(grep -m1 -i 'error' "$log.last" | cut -c1-300)" >>"$RESULTS"
         return 0
       }
     b1=$(busy_ticks)

@@ -95,8 +95,7 @@ say "building the benchmarks into $BIN"
 build_drivers $BENCHES
 for k in $BENCHES; do
   objs=("$OUT/driver-$k.o" "$OUT/bench.o")
-  "$HPVM_CLANG" -O3 "bench/kernels/$k.c" "${objs[@]}" -lm -o "$BIN/$k.hpvm" \
-    >"$LOG/build-$k.hpvm.txt" 2>&1 || { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on $k"; }
+  build_hpvm "$k" "$BIN/$k.hpvm" || { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on $k"; }
   "$CLANG" -O3 -march=native -fopenmp -Wno-unknown-pragmas "bench/kernels/$k.c" "${objs[@]}" \
     -lm -o "$BIN/$k.omp"
   "$CLANG" -O3 -march=native -Wno-unknown-pragmas -Wno-source-uses-openmp \

@@ -11,7 +11,7 @@ RUNTIME), with variants "cuda" and "hpvm", plus (bench/gpu/run.sh):
     KERNEL <bench> <variant> <node> launches=<n> total_s=<s>
     COHERENCE <bench> hpvm bytes=<moved> launches=<launches of the root>
     OFFGPU <bench> hpvm <node> <device>     an HPVM leaf that ran elsewhere
-    FAILED <bench> <variant>                a run without a RESULT line
+    FAILED <bench> <variant> <why>          a run without a RESULT line
     NOTE <text>
 """
 import os
@@ -53,7 +53,7 @@ def parse_extra(path):
     launches = {}                # (bench, variant, node) -> launches
     coherence = {}               # bench -> bytes moved per root launch
     offgpu = defaultdict(list)   # bench -> ["node on device"]
-    failed = defaultdict(int)    # (bench, variant) -> runs without a result
+    failed = defaultdict(list)   # (bench, variant) -> [why], runs without a result
     notes = []
     with open(path) as f:
         for line in f:
@@ -74,7 +74,7 @@ def parse_extra(path):
             elif w[0] == "OFFGPU":
                 offgpu[w[1]].append(f"{w[3]} on {w[4]}")
             elif w[0] == "FAILED":
-                failed[(w[1], w[2])] += 1
+                failed[(w[1], w[2])].append(" ".join(w[3:]) or "no result")
             elif w[0] == "NOTE":
                 notes.append(line.split(None, 1)[1].strip())
     return kernels, launches, coherence, offgpu, failed, notes
@@ -96,7 +96,7 @@ def main_table(results, offgpu, failed, hpvm_missing):
         hb = "launch" if bench == "launch-raw" else bench
         recs = {"cuda": results.get((bench, "cuda")),
                 "hpvm": results.get((hb, "hpvm"))}
-        fails = failed.get((bench, "cuda"), 0) + failed.get((hb, "hpvm"), 0)
+        fails = failed.get((bench, "cuda"), []) + failed.get((hb, "hpvm"), [])
         if not any(recs.values()) and not fails:
             continue
         b = {v: cpu.best(r) for v, r in recs.items() if r}
@@ -106,9 +106,11 @@ def main_table(results, offgpu, failed, hpvm_missing):
                for r in rs if r["check"] != "ok"]
         bad += [f"HPVM leaf {x}" for x in offgpu.get(hb, [])]
         if fails:
-            bad.append(f"{fails} run(s) failed")
+            # The reasons, each once.
+            bad.append(f"{len(fails)} run(s) failed: "
+                       + "; ".join(dict.fromkeys(fails)))
         hpvm = cpu.fmt_time(t["hpvm"]) if "hpvm" in t else \
-            ("not built" if hpvm_missing else "–")
+            (hpvm_missing or "–")
         ratio = cpu.fmt_ratio(t["cuda"] / t["hpvm"]) \
             if "cuda" in t and "hpvm" in t else "–"
         rows.append([f"{bench}: {WHAT.get(bench, '')}",
@@ -168,7 +170,10 @@ def main():
         parse_extra(results_path)
     with open(machine_path) as f:
         machine = [line.rstrip("\n") for line in f if line.strip()]
-    hpvm_missing = any("HPVM side not built" in n for n in notes)
+    # "HPVM side not built: ..." / "HPVM side not run: ...": the cell says
+    # which.
+    hpvm_missing = next((n.split(":")[0][len("HPVM side "):] for n in notes
+                         if n.startswith("HPVM side not ")), "")
     head, rows = main_table(results, offgpu, failed, hpvm_missing)
     khead, krows = kernel_table(kernels, launches)
     chead, crows = copies_table(coherence)

@@ -138,8 +138,7 @@ HPVM_FAILED=0
 for k in $BENCHES; do
   rm -f "$BIN/$k.hpvm"
   [ -n "$HPVM_MISSING" ] && continue
-  if ! "$HPVM_CLANG" -O3 --hpvm-target=cpu,nvptx "bench/kernels/$k.c" "$OUT/driver-$k.o" \
-    "$OUT/bench.o" -lm -o "$BIN/$k.hpvm" >"$LOG/build-$k.hpvm.txt" 2>&1; then
+  if ! build_hpvm "$k" "$BIN/$k.hpvm" --hpvm-target=cpu,nvptx; then
     if grep -q "target 'nvptx' is not available in this build" "$LOG/build-$k.hpvm.txt"; then
       HPVM_MISSING="hpvm-clang has no nvptx target in this build"
       echo "NOTE HPVM side not built: $HPVM_MISSING" >>"$RESULTS"
@@ -157,6 +156,18 @@ if [ -n "$GPU_REASON" ]; then
   echo "no GPU: $GPU_REASON; built everything, ran nothing"
   [ -z "$HPVM_MISSING" ] || echo "(and $HPVM_MISSING)"
   exit "$HPVM_FAILED"
+fi
+
+# An hpvm-rt without a CUDA device would fail every HPVM run the same way:
+# said once instead.
+if [ -z "$HPVM_MISSING" ] && [ -x "$BIN/launch.hpvm" ] &&
+  ! HPVM_DEVICES=cuda HPVM_DEVICES_STRICT=1 BENCH_MIN_REPS=1 BENCH_MAX_REPS=1 \
+    "$BIN/launch.hpvm" hpvm >/dev/null 2>"$LOG/hpvm-preflight.txt" &&
+  grep -q "'cuda' is not a device kind" "$LOG/hpvm-preflight.txt"; then
+  HPVM_MISSING="hpvm-rt has no cuda device in this build"
+  echo "NOTE HPVM side not run: $HPVM_MISSING" >>"$RESULTS"
+  echo "   $HPVM_MISSING: the HPVM side is not run (the CUDA side is)"
+  rm -f "$BIN"/*.hpvm
 fi
 
 # --- run -------------------------------------------------------------------------
@@ -224,7 +235,7 @@ echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
       "(name, driver, memory, max SM clock, PCIe generation, width)"
   fi
   echo "cuda driver: $(sed -n 's/^DRIVER //p' "$OUT/probe.txt"); nvcc: $("$NVCC" --version | tail -1); compiled for sm_$SM"
-  echo "hpvm: ${HPVM_MISSING:-hpvm-clang --hpvm-target=cpu,nvptx}; rounds: $ROUNDS"
+  echo "hpvm: ${HPVM_MISSING:-hpvm-clang -O3 --hpvm-target=cpu,nvptx}; rounds: $ROUNDS"
 } >"$OUT/machine.txt"
 
 say "results"

@@ -39,7 +39,8 @@ GPU_RESULTS = "\n".join([
     result("launch", "cuda", 8e-6, size="2-instances"),
     result("launch", "hpvm", 1e-5, size="2-instances"),
     result("launch-raw", "cuda", 4e-6, size="empty-kernel,PTX"),
-    "FAILED sgemm hpvm",
+    "FAILED sgemm hpvm hpvm-rt: error: no cuda",
+    "FAILED sgemm hpvm hpvm-rt: error: no cuda",
     result("sgemm", "cuda", 0.002),
     "NOTE something to say",
     "RUNTIME 42",
@@ -112,7 +113,8 @@ class ReportTest(unittest.TestCase):
                       self.row(section, "pipeline: blur")[5])
         sgemm = self.row(section, "sgemm: C")
         self.assertEqual(sgemm[3], "–")
-        self.assertIn("1 run(s) failed", sgemm[5])
+        self.assertIn("2 run(s) failed: hpvm-rt: error: no cuda", sgemm[5])
+        self.assertEqual(sgemm[5].count("no cuda"), 1)
         self.assertIn("- **note**: something to say", section)
 
     def test_raw_launch_is_set_against_the_hpvm_launch(self):
@@ -144,12 +146,15 @@ class ReportTest(unittest.TestCase):
         self.assertTrue(self.read_md().startswith("# Benchmark results"))
         self.assertEqual(self.read_md().count("# Benchmark results"), 1)
 
-    def test_hpvm_not_built(self):
-        self.gpu("\n".join([
-            "NOTE HPVM side not built: hpvm-clang has no nvptx target in "
-            "this build", result("saxpy", "cuda", 0.02)]) + "\n")
-        row = self.row(self.gpu_section(), "saxpy: y")
-        self.assertEqual(row[3:5], ["not built", "–"])
+    def test_hpvm_not_built_or_not_run(self):
+        for note, cell in (("not built: hpvm-clang has no nvptx target",
+                            "not built"),
+                           ("not run: hpvm-rt has no cuda device", "not run")):
+            self.gpu("\n".join([f"NOTE HPVM side {note}",
+                                result("saxpy", "cuda", 0.02)]) + "\n")
+            section = self.gpu_section()
+            self.assertEqual(self.row(section, "saxpy: y")[3:5], [cell, "–"])
+            self.assertIn(f"- **note**: HPVM side {note}", section)
 
     def test_pending(self):
         self.cpu()
