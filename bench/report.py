@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Turns the RESULT lines of bench/run.sh into the table it prints and
-bench/RESULTS.md.
+bench/RESULTS.md (all of it but the GPU section, which bench/gpu/report.py
+writes with the functions here).
 
     report.py results.txt machine.txt "<reproducing command>" RESULTS.md
 
@@ -168,7 +169,8 @@ def main():
         print(f"goal {'met' if met else 'NOT met'}: {goal}")
 
     md = ["# Benchmark results", "",
-          "Written by `bench/run.sh` (do not edit: the next run replaces it). "
+          "Written by `bench/run.sh` (do not edit: its next run replaces all "
+          "of this file but the GPU section). "
           "To reproduce, from the repository root:", "",
           f"    {repro}", "",
           "## Machine", ""]
@@ -241,8 +243,49 @@ def main():
            "scalar reference.",
            "- launch: batches of 1000 launches, the median batch divided by "
            "1000."]
-    with open(md_path, "w") as f:
-        f.write("\n".join(md) + "\n")
+    write_keeping_gpu_section(md_path, "\n".join(md) + "\n")
+
+
+# The GPU section of RESULTS.md (bench/gpu/report.py) lies between these
+# lines; each report rewrites only its own part of the file.
+GPU_BEGIN = "<!-- GPU section: written by bench/gpu/run.sh -->"
+GPU_END = "<!-- end of the GPU section -->"
+
+
+def split_gpu_section(text):
+    """(text without the GPU section, the section with its markers or "")."""
+    start = text.find(GPU_BEGIN)
+    end = text.find(GPU_END, start + 1) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return text, ""
+    end += len(GPU_END)
+    return text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"), \
+        text[start:end]
+
+
+def read_or_empty(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+
+
+def write_keeping_gpu_section(path, cpu_text):
+    """Writes the CPU report, keeping the GPU section the file had."""
+    _, gpu = split_gpu_section(read_or_empty(path))
+    with open(path, "w") as f:
+        f.write(cpu_text + ("\n" + gpu + "\n" if gpu else ""))
+
+
+def write_gpu_section(path, gpu_text):
+    """Puts gpu_text (without markers) in the GPU section of the file,
+    keeping everything else."""
+    rest, _ = split_gpu_section(read_or_empty(path))
+    section = GPU_BEGIN + "\n" + gpu_text.rstrip("\n") + "\n" + GPU_END
+    with open(path, "w") as f:
+        f.write((rest.rstrip("\n") + "\n\n" if rest.strip() else "")
+                + section + "\n")
 
 
 if __name__ == "__main__":

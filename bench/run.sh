@@ -18,17 +18,16 @@
 # BENCH_JOBS (ninja -j, 2), and the sizes the drivers read (BENCH_SAXPY_N,
 # BENCH_SGEMM_N, BENCH_STENCIL_N, BENCH_STENCIL_STEPS, BENCH_PIPELINE_N,
 # BENCH_LAUNCH_N) and BENCH_BUDGET_S / BENCH_MIN_REPS / BENCH_MAX_REPS
-# (bench/common/bench.h).
+# (bench/common/bench.h); BENCH_RESULTS_MD: where the report goes instead of
+# bench/RESULTS.md. What this script shares with bench/gpu/run.sh is in
+# bench/lib.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-# The command that reproduces this run: the settings that were given.
-REPRO="bench/run.sh"
-for var in HPVM_BUILD_DIR BENCH_THREADS BENCH_ROUNDS BENCH_SAXPY_N BENCH_SGEMM_N \
-  BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
-  BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES; do
-  if [ -n "${!var:-}" ]; then REPRO="$var=${!var} $REPRO"; fi
-done
+BENCH_SCRIPT=bench/run.sh
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+# shellcheck disable=SC2086 # (a list of names)
+REPRO=$(repro_command bench/run.sh BENCH_THREADS $BENCH_COMMON_SETTINGS BENCH_RESULTS_MD)
 BUILD=${HPVM_BUILD_DIR:-build}
 THREADS=${BENCH_THREADS:-2}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -42,27 +41,17 @@ OUT=$BUILD/bench
 BIN=$OUT/bin
 LOG=$OUT/logs
 RESULTS=$OUT/results.txt
+RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
 BENCHES="saxpy stencil pipeline sgemm launch"
 
-say() { printf '== %s\n' "$*"; }
-die() { printf 'bench/run.sh: error: %s\n' "$*" >&2; exit 1; }
-
 # --- tools -----------------------------------------------------------------
-command -v "$CLANG" >/dev/null || die "$CLANG not found (scripts/install-deps.sh installs it)"
-[ -x /usr/bin/time ] || die "/usr/bin/time not found: apt-get install time"
-mkdir -p "$BIN" "$LOG"
+require_tools
 printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' > "$OUT/omp-probe.c"
 "$CLANG" -fopenmp "$OUT/omp-probe.c" -o "$OUT/omp-probe" 2>"$LOG/omp-probe.txt" ||
   die "$CLANG -fopenmp cannot build a program (omp.h or libomp missing): apt-get install libomp-19-dev"
 
 # --- build the toolchain -----------------------------------------------------
-say "building hpvm-clang and hpvm-rt in $BUILD"
-[ -f "$BUILD/build.ninja" ] || cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$BUILD" -j "${BENCH_JOBS:-2}" hpvm-clang hpvm-rt >"$LOG/ninja.txt" 2>&1 ||
-  { tail -30 "$LOG/ninja.txt"; die "the build failed (log: $LOG/ninja.txt)"; }
-HPVM_CLANG=$ROOT/$BUILD/bin/hpvm-clang
-[ -x "$HPVM_CLANG" ] || HPVM_CLANG=$BUILD/bin/hpvm-clang
-[ -x "$HPVM_CLANG" ] || die "no hpvm-clang at $BUILD/bin/hpvm-clang"
+build_toolchain
 
 # --- each compiler reads only its own pragmas --------------------------------
 # The trick that lets one source make all three variants; checked rather than
@@ -102,14 +91,11 @@ echo "ok: hpvm-clang ignores '#pragma omp', clang -fopenmp ignores '#pragma hpvm
 
 # --- build the variants --------------------------------------------------------
 say "building the benchmarks into $BIN"
-# The timing driver and the per-benchmark drivers: compiled once, the same
-# object code in every variant.
-"$CLANG" -O2 -Wall -c bench/common/bench.c -o "$OUT/bench.o"
+# shellcheck disable=SC2086 # (a list of names)
+build_drivers $BENCHES
 for k in $BENCHES; do
-  "$CLANG" -O2 -Wall -c "bench/drivers/$k.c" -o "$OUT/driver-$k.o"
   objs=("$OUT/driver-$k.o" "$OUT/bench.o")
-  "$HPVM_CLANG" -O3 "bench/kernels/$k.c" "${objs[@]}" -lm -o "$BIN/$k.hpvm" \
-    >"$LOG/build-$k.hpvm.txt" 2>&1 || { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on $k"; }
+  build_hpvm "$k" "$BIN/$k.hpvm" || { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on $k"; }
   "$CLANG" -O3 -march=native -fopenmp -Wno-unknown-pragmas "bench/kernels/$k.c" "${objs[@]}" \
     -lm -o "$BIN/$k.omp"
   "$CLANG" -O3 -march=native -Wno-unknown-pragmas -Wno-source-uses-openmp \
@@ -117,81 +103,12 @@ for k in $BENCHES; do
 done
 "$CLANG" -O3 -march=native -fopenmp bench/stream/triad.c "$OUT/bench.o" -o "$BIN/stream-triad.omp"
 
-# --- an idle machine -------------------------------------------------------------
-# Fraction of CPU time spent by anything over the next second (from /proc/stat).
-busy_percent() {
-  local a b
-  read -r -a a < <(grep '^cpu ' /proc/stat)
-  sleep 1
-  read -r -a b < <(grep '^cpu ' /proc/stat)
-  local total=0 idle i
-  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
-  idle=$(((b[4] - a[4]) + (b[5] - a[5])))
-  echo $(((100 * (total - idle)) / (total > 0 ? total : 1)))
-}
-# Waits (up to QUIET_WAIT seconds in all) until the machine is idle; records
-# what it saw. Numbers taken while something else runs are not comparable.
-WAITED=0
-wait_quiet() { # $1 = label
-  local busy
-  busy=$(busy_percent)
-  while [ "$busy" -gt 10 ] && [ "$WAITED" -lt "$QUIET_WAIT" ]; do
-    echo "   machine busy ($busy% CPU), waiting..."
-    sleep 4
-    WAITED=$((WAITED + 5))
-    busy=$(busy_percent)
-  done
-  echo "BUSY $1 $busy" >>"$RESULTS"
-  [ "$busy" -le 10 ] || echo "   WARNING: still $busy% busy; $1 runs on a loaded machine"
-}
-
 # --- run -------------------------------------------------------------------------
-# Ticks (1/100 s) the whole machine has spent busy so far, from /proc/stat:
-# user, nice, system, irq, softirq, steal.
-busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
-NCPU=$(nproc)
-
-# Runs one variant of one benchmark and appends its RESULT line, plus
-# others=<percent>: the CPU time other processes took while it ran, as a
-# share of the machine (busy ticks of the machine minus the program's own).
-# A run that others disturbed by more than 5% is repeated (BENCH_RETRIES
-# times in all, default 3) and the least disturbed one is kept.
-run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
-  local k=$1 v=$2 exe; shift 2
-  exe=$BIN/$k.$v
-  local env=()
-  case $v in
-  omp) env=(OMP_NUM_THREADS="$THREADS") ;;
-  hpvm) env=(HPVM_NUM_THREADS="$THREADS" HPVM_STATS=1) ;;
+variant_env() { # $1 = bench, $2 = variant
+  case $2 in
+  omp) echo "OMP_NUM_THREADS=$THREADS" ;;
+  hpvm) printf '%s\n' "HPVM_NUM_THREADS=$THREADS" HPVM_STATS=1 ;;
   esac
-  # sgemm i-j-k takes seconds per run (sequentially ~4 s): fewer repetitions.
-  [ "$k" = sgemm ] && [ "${1:-}" != ikj ] && env+=(BENCH_MIN_REPS="${BENCH_SGEMM_MIN_REPS:-3}")
-  local log=$LOG/run-$k$*.$v.txt best="" best_others=101
-  for _ in $(seq 1 "${BENCH_RETRIES:-3}"); do
-    local b0 b1 line others
-    b0=$(busy_ticks)
-    line=$(env "${env[@]}" /usr/bin/time -f 'TIME %e %U %S' -o "$log.time" \
-      "$exe" "$v" "$@" 2>"$log.last" | grep '^RESULT') ||
-      { cat "$log.last" >>"$log"; echo "   $k $v failed (log: $log)"; return 0; }
-    b1=$(busy_ticks)
-    cat "$log.last" >>"$log"
-    # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output).
-    if [ "$v" = hpvm ] && ! grep -q '^hpvm-rt stats' "$log.last"; then
-      line=${line/check=ok/check=NO-HPVM-LAUNCH}
-    fi
-    # (Runs shorter than 0.1 s are too short for tick counts to tell.)
-    others=$(awk -v b0="$b0" -v b1="$b1" -v n="$NCPU" '/^TIME/ {
-        o = (b1 - b0) - 100 * ($3 + $4); p = 0;
-        if ($2 >= 0.1 && o > 0) p = 100 * o / (100 * $2 * n);
-        if (p > 100) p = 100;
-        printf "%d", p + 0.5 } END { if (!NR) print 0 }' "$log.time")
-    if [ "$others" -lt "$best_others" ]; then best=$line; best_others=$others; fi
-    [ "$others" -le 5 ] && break
-    echo "   ($k $v: other processes took $others% of the machine; again)"
-    sleep 3
-  done
-  rm -f "$log.last" "$log.time"
-  echo "$best others=$best_others%" | tee -a "$RESULTS" | sed 's/^RESULT /   /'
 }
 
 : >"$RESULTS"
@@ -221,16 +138,10 @@ echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
 
 # --- the machine -----------------------------------------------------------------
 {
-  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) CPUs online)"
-  echo "caches: $(lscpu | sed -n 's/^L2 cache: *//p') L2, $(lscpu | sed -n 's/^L3 cache: *//p') L3"
-  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-  echo "kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
-  echo "compiler: $("$CLANG" --version | head -1)"
-  echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
+  machine_lines
   echo "threads: $THREADS (HPVM_NUM_THREADS, OMP_NUM_THREADS); rounds: $ROUNDS"
 } >"$OUT/machine.txt"
 
 say "results"
-python3 bench/report.py "$RESULTS" "$OUT/machine.txt" "$REPRO" bench/RESULTS.md
-echo "(written to bench/RESULTS.md; raw lines in $RESULTS, HPVM_STATS and errors in $LOG/)"
+python3 bench/report.py "$RESULTS" "$OUT/machine.txt" "$REPRO" "$RESULTS_MD"
+echo "(written to $RESULTS_MD; raw lines in $RESULTS, HPVM_STATS and errors in $LOG/)"

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# scripts/gpu-check.sh: the one command for a machine with an NVIDIA GPU.
+#
+#   scripts/gpu-check.sh          build dir: build/ (or $HPVM_BUILD_DIR)
+#
+#  1. installs what is missing (scripts/install-deps.sh; an offline machine
+#     goes on with what it has)
+#  2. looks for the GPU (nvidia-smi, libcuda.so.1)
+#  3. builds everything (cmake, ninja)
+#  4. runs the CUDA-labelled tests (ctest -L cuda)
+#  5. builds every example with hpvm-clang --hpvm-target=cpu,nvptx and runs
+#     it with HPVM_DEVICES=cpu and with HPVM_DEVICES=cuda: both must pass
+#     their own check against the C reference, print the same output, and
+#     hpvm-rt's statistics must show every leaf on the CUDA device
+#  6. runs the benchmarks, HPVM against hand-written CUDA (bench/gpu/run.sh),
+#     which writes the GPU section of bench/RESULTS.md
+# and prints a summary: each step's outcome, what was skipped and why, and
+# where the results are. Without a GPU (or before hpvm has its nvptx target
+# and CUDA device) it still builds everything and says what it could not run.
+#
+# Settings: HPVM_GPU_CHECK_OUT (where logs and copies of the results go,
+# default <build>/gpu-check: on a lent machine, a folder under its $OUT, so
+# that they come back), GPU_CHECK_JOBS (ninja -j, default all CPUs),
+# GPU_CHECK_BENCH=0 (skip step 6), GPU_CHECK_FULL_CTEST=1 (run every test,
+# not only -L cuda); bench/gpu/run.sh's settings pass through.
+#
+# On a machine borrowed for a short time, point HPVM_GPU_CHECK_OUT at a
+# folder that is copied back: it gets the logs and a copy of RESULTS.md. A
+# fresh machine builds everything first (a few minutes); where one command
+# has a time limit, a first call with GPU_CHECK_BENCH=0 leaves the build for
+# the second.
+#
+# Exit status: 0 when nothing failed (skipped steps are not failures).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+BUILD=${HPVM_BUILD_DIR:-build}
+CHECK_OUT=${HPVM_GPU_CHECK_OUT:-$BUILD/gpu-check}
+JOBS=${GPU_CHECK_JOBS:-$(nproc)}
+mkdir -p "$CHECK_OUT"
+CHECK_OUT=$(cd "$CHECK_OUT" && pwd)
+START=$(date +%s)
+
+SUMMARY=()
+FAILED=0
+say() { printf '\n== %s\n' "$*"; }
+# Records one line of the summary: outcome (ok | FAILED | skipped), step,
+# detail.
+record() {
+  SUMMARY+=("$(printf '%-8s %-22s %s' "$1" "$2" "$3")")
+  [ "$1" != FAILED ] || FAILED=1
+}
+finish() {
+  say "summary ($(($(date +%s) - START)) s)"
+  printf '%s\n' "${SUMMARY[@]}" | tee "$CHECK_OUT/summary.txt"
+  echo
+  echo "results: $CHECK_OUT (summary.txt, logs; RESULTS.md: a copy of bench/RESULTS.md)"
+  [ -f bench/RESULTS.md ] && cp bench/RESULTS.md "$CHECK_OUT/RESULTS.md"
+  exit "$FAILED"
+}
+
+# --- 1. dependencies ------------------------------------------------------------
+say "dependencies"
+if ./scripts/install-deps.sh >"$CHECK_OUT/install-deps.txt" 2>&1; then
+  record ok deps "$(tail -1 "$CHECK_OUT/install-deps.txt")"
+else
+  tail -5 "$CHECK_OUT/install-deps.txt"
+  record skipped deps "install-deps.sh failed (offline?); going on with what is installed (log: install-deps.txt)"
+fi
+
+# --- 2. the GPU -----------------------------------------------------------------
+say "GPU"
+GPU_REASON=""
+if ! command -v nvidia-smi >/dev/null; then
+  GPU_REASON="no nvidia-smi (no NVIDIA driver installed)"
+elif ! nvidia-smi -L >"$CHECK_OUT/nvidia-smi.txt" 2>&1 || ! grep -q '^GPU ' "$CHECK_OUT/nvidia-smi.txt"; then
+  GPU_REASON="nvidia-smi lists no GPU: $(head -1 "$CHECK_OUT/nvidia-smi.txt")"
+elif ! python3 -c 'import ctypes; ctypes.CDLL("libcuda.so.1")' 2>"$CHECK_OUT/libcuda.txt"; then
+  # (dlopen, as hpvm-rt does: the loader's cache may not list a driver
+  # that LD_LIBRARY_PATH provides)
+  GPU_REASON="libcuda.so.1 (the CUDA driver library) cannot be loaded: $(tail -1 "$CHECK_OUT/libcuda.txt")"
+fi
+if [ -z "$GPU_REASON" ]; then
+  nvidia-smi >>"$CHECK_OUT/nvidia-smi.txt" 2>&1
+  record ok gpu "$(grep '^GPU 0' "$CHECK_OUT/nvidia-smi.txt" | head -1)"
+else
+  record skipped gpu "$GPU_REASON: the steps that need one only build"
+fi
+echo "${GPU_REASON:-$(grep '^GPU ' "$CHECK_OUT/nvidia-smi.txt")}"
+
+# --- 3. build -------------------------------------------------------------------
+say "build ($BUILD, ninja -j$JOBS)"
+T=$(date +%s)
+if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$CHECK_OUT/build.txt" 2>&1 &&
+  ninja -C "$BUILD" -j "$JOBS" >>"$CHECK_OUT/build.txt" 2>&1; then
+  record ok build "$(($(date +%s) - T)) s"
+else
+  tail -30 "$CHECK_OUT/build.txt"
+  record FAILED build "see build.txt"
+  finish
+fi
+HPVM_CLANG=$PWD/$BUILD/bin/hpvm-clang
+
+# --- 4. CUDA tests --------------------------------------------------------------
+say "ctest -L cuda"
+T=$(date +%s)
+ctest --test-dir "$BUILD" -L cuda --output-on-failure -j "$JOBS" >"$CHECK_OUT/ctest-cuda.txt" 2>&1
+rc=$?
+tail -15 "$CHECK_OUT/ctest-cuda.txt"
+if grep -q 'No tests were found' "$CHECK_OUT/ctest-cuda.txt"; then
+  record skipped "ctest -L cuda" "no test is labelled cuda in this build (the CUDA device is not in it yet)"
+else
+  counts=$(grep -E 'tests passed|tests failed out of' "$CHECK_OUT/ctest-cuda.txt" | tail -1)
+  skipped=$(grep -c '(Skipped)' "$CHECK_OUT/ctest-cuda.txt")
+  if [ "$rc" -eq 0 ]; then
+    record ok "ctest -L cuda" "$counts; $skipped skipped ($(($(date +%s) - T)) s, log: ctest-cuda.txt)"
+  else
+    record FAILED "ctest -L cuda" "$counts (log: ctest-cuda.txt)"
+  fi
+fi
+if [ "${GPU_CHECK_FULL_CTEST:-0}" = 1 ]; then
+  say "ctest (every test)"
+  if ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS" >"$CHECK_OUT/ctest-all.txt" 2>&1; then
+    record ok ctest "$(grep 'tests passed' "$CHECK_OUT/ctest-all.txt" | tail -1)"
+  else
+    record FAILED ctest "$(grep 'tests failed out of' "$CHECK_OUT/ctest-all.txt" | tail -1) (log: ctest-all.txt)"
+  fi
+fi
+
+# --- 5. every example on the GPU, against the CPU -------------------------------
+say "examples: HPVM_DEVICES=cuda against HPVM_DEVICES=cpu"
+EX=$CHECK_OUT/examples
+mkdir -p "$EX"
+# name | sources | runs (argument lists separated by ';'; "" = the defaults)
+EXAMPLES=(
+  "vector-add|vector-add/main.c|1000003;"
+  "saxpy|saxpy/main.c|1000003;"
+  "sgemm|sgemm/main.c|131 67 45;"
+  "stencil|stencil/main.c|123 257 20;"
+  "image-pipeline|image-pipeline/main.c image-pipeline/pipeline.c|241 319;"
+)
+NVPTX_MISSING=""
+ex_ok=0 ex_failed=0
+for entry in "${EXAMPLES[@]}"; do
+  IFS='|' read -r name sources runs <<<"$entry"
+  srcs=()
+  for s in $sources; do srcs+=("examples/$s"); done
+  if ! "$HPVM_CLANG" -O3 --hpvm-target=cpu,nvptx "${srcs[@]}" -lm -o "$EX/$name" \
+    >"$EX/$name.build.txt" 2>&1; then
+    if grep -q "target 'nvptx' is not available in this build" "$EX/$name.build.txt"; then
+      NVPTX_MISSING="hpvm-clang has no nvptx target in this build"
+      break
+    fi
+    cat "$EX/$name.build.txt"
+    echo "FAILED: $name does not build for cpu,nvptx"
+    ex_failed=$((ex_failed + 1))
+    continue
+  fi
+  [ -z "$GPU_REASON" ] || continue
+  IFS=';' read -r -a arglists <<<"$runs"
+  [ "${runs: -1}" = ";" ] && arglists+=("")
+  for args in "${arglists[@]}"; do
+    tag="$name${args:+ $args}"
+    log=$EX/${name}${args:+-${args// /-}}
+    # shellcheck disable=SC2086 # (the arguments are words)
+    HPVM_DEVICES=cpu HPVM_DEVICES_STRICT=1 "$EX/$name" $args >"$log.cpu.out" 2>"$log.cpu.err"
+    cpu_rc=$?
+    # shellcheck disable=SC2086
+    HPVM_DEVICES=cuda HPVM_DEVICES_STRICT=1 HPVM_STATS=1 "$EX/$name" $args \
+      >"$log.cuda.out" 2>"$log.cuda.err"
+    cuda_rc=$?
+    # Leaves: rows of the statistics whose device is not "host".
+    off=$(awk '/^hpvm-rt stats/ {t = 1; next} t && /^node / {next} /^coherence:/ {t = 0}
+      t && NF == 6 && $2 != "host" && $2 !~ /^cuda(:[0-9]+)?$/ {print $1 " on " $2}' "$log.cuda.err")
+    on=$(awk '/^hpvm-rt stats/ {t = 1; next} t && /^node / {next} /^coherence:/ {t = 0}
+      t && NF == 6 && $2 ~ /^cuda(:[0-9]+)?$/ {n++} END {print n + 0}' "$log.cuda.err")
+    why=""
+    [ "$cpu_rc" -eq 0 ] || why="the CPU run failed (status $cpu_rc)"
+    [ "$cuda_rc" -eq 0 ] || why="${why:+$why; }the CUDA run failed (status $cuda_rc: $(grep -m1 'error' "$log.cuda.err"))"
+    [ -z "$why" ] && ! cmp -s "$log.cpu.out" "$log.cuda.out" && why="the output differs from the CPU run's"
+    [ -z "$why" ] && [ -n "$off" ] && why="leaves ran off the GPU: $off"
+    [ -z "$why" ] && [ "$on" -eq 0 ] && why="no leaf ran on the CUDA device"
+    if [ -z "$why" ]; then
+      echo "ok: $tag ($on leaves on the GPU; $(grep -m1 -v '^PASS' "$log.cuda.out"))"
+      ex_ok=$((ex_ok + 1))
+    else
+      echo "FAILED: $tag: $why (logs: $log.*)"
+      ex_failed=$((ex_failed + 1))
+    fi
+  done
+done
+if [ -n "$NVPTX_MISSING" ]; then
+  echo "skipped: $NVPTX_MISSING"
+  record skipped examples "$NVPTX_MISSING"
+elif [ -n "$GPU_REASON" ]; then
+  echo "built; not run: $GPU_REASON"
+  record skipped examples "built for cpu,nvptx ($ex_failed failed to build); not run: $GPU_REASON"
+elif [ "$ex_failed" -gt 0 ]; then
+  record FAILED examples "$ex_failed failed, $ex_ok passed (logs: examples/)"
+else
+  record ok examples "$ex_ok runs equal to the CPU's, every leaf on the GPU"
+fi
+[ "$ex_failed" -eq 0 ] || [ -z "$GPU_REASON" ] || record FAILED "examples build" "$ex_failed examples do not build for cpu,nvptx (logs: examples/)"
+
+# --- 6. benchmarks ----------------------------------------------------------------
+if [ "${GPU_CHECK_BENCH:-1}" = 0 ]; then
+  record skipped bench "GPU_CHECK_BENCH=0"
+else
+  say "bench/gpu/run.sh"
+  HPVM_BUILD_DIR=$BUILD BENCH_JOBS=$JOBS bench/gpu/run.sh 2>&1 | tee "$CHECK_OUT/bench.txt"
+  rc=${PIPESTATUS[0]}
+  mkdir -p "$CHECK_OUT/bench"
+  cp -r "$BUILD/bench/gpu/logs" "$BUILD/bench/gpu/results.txt" "$BUILD/bench/gpu/machine.txt" \
+    "$CHECK_OUT/bench/" 2>/dev/null
+  if grep -q '^no GPU: ' "$CHECK_OUT/bench.txt"; then
+    record skipped bench "$(grep '^no GPU: ' "$CHECK_OUT/bench.txt")"
+  elif [ "$rc" -ne 0 ]; then
+    record FAILED bench "bench/gpu/run.sh exited with $rc (log: bench.txt)"
+  else
+    # ("...: the HPVM side is not built/run (the CUDA side is)")
+    note=$(sed -n 's/^ *\(.*\): the HPVM side is not \([a-z]*\).*/; HPVM side not \2: \1/p' \
+      "$CHECK_OUT/bench.txt" | head -1)
+    record ok bench "GPU section of bench/RESULTS.md written$note (log: bench.txt)"
+  fi
+fi
+
+finish
