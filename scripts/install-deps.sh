@@ -38,4 +38,31 @@ else
   echo "install-deps: all system packages present"
 fi
 
+# An OpenCL device that ingests SPIR-V, for the opencl device kind's tests:
+# Debian's PoCL (3.1) reports no IL version, Intel's CPU runtime (PyPI
+# intel-opencl-rt, Intel's licence) does. It goes into a prefix of its own and
+# is registered with the ICD loader by a vendor file; without it the OpenCL
+# tests skip, saying why.
+INTEL_OCL_PREFIX=/opt/hpvm/intel-opencl
+INTEL_OCL_ICD=/etc/OpenCL/vendors/hpvm-intel-cpu.icd
+if [ -f "$INTEL_OCL_ICD" ] && [ -f "$(cat "$INTEL_OCL_ICD")" ]; then
+  echo "install-deps: Intel OpenCL CPU runtime present"
+elif ! python3 -m pip --version >/dev/null 2>&1; then
+  echo "install-deps: warning: no pip for python3; the OpenCL device tests will skip" >&2
+elif $SUDO python3 -m pip install --quiet --disable-pip-version-check \
+    --no-warn-script-location --root-user-action=ignore --ignore-installed \
+    --prefix "$INTEL_OCL_PREFIX" \
+    intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0; then
+  lib=$(find "$INTEL_OCL_PREFIX" -name libintelocl.so -print -quit)
+  if [ -n "$lib" ]; then
+    $SUDO mkdir -p /etc/OpenCL/vendors
+    echo "$lib" | $SUDO tee "$INTEL_OCL_ICD" >/dev/null
+    echo "install-deps: Intel OpenCL CPU runtime installed ($lib)"
+  else
+    echo "install-deps: warning: intel-opencl-rt has no libintelocl.so; the OpenCL device tests will skip" >&2
+  fi
+else
+  echo "install-deps: warning: could not install intel-opencl-rt; the OpenCL device tests will skip" >&2
+fi
+
 # lit and FileCheck come with llvm-19-tools (/usr/lib/llvm-19/build/utils/lit, /usr/lib/llvm-19/bin).

@@ -23,13 +23,16 @@ dot -Tpng "$OUT/pipeline.dot" -o "$OUT/pipeline.png"
 echo "DFG: $OUT/pipeline.dot, picture: $OUT/pipeline.png"
 
 # Every device this machine has: the CPU always, Vulkan where a driver is
-# installed (Mesa's lavapipe here, a GPU in the field).
+# installed (Mesa's lavapipe here, a GPU in the field), OpenCL where a device
+# ingests SPIR-V (Intel's CPU runtime here).
 devices=cpu
-if HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1 "$OUT/image-pipeline" 8 8 >/dev/null 2>&1; then
-  devices="cpu vulkan"
-else
-  echo "(no Vulkan device: running on the CPU only)"
-fi
+for kind in vulkan opencl; do
+  if HPVM_DEVICES=$kind HPVM_DEVICES_STRICT=1 "$OUT/image-pipeline" 8 8 >/dev/null 2>&1; then
+    devices="$devices $kind"
+  else
+    echo "(no usable $kind device: not running on $kind)"
+  fi
+done
 for device in $devices; do
   echo "== run on $device (HPVM_DEVICES=$device)"
   HPVM_DEVICES=$device HPVM_DEVICES_STRICT=1 HPVM_STATS=1 \

@@ -149,6 +149,13 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
     if (!Kernels)
       return Kernels.takeError();
     Result.SPIRVKernels = std::move(*Kernels);
+    SPIRVOptions CL;
+    CL.Flavour = SPIRVFlavour::OpenCL;
+    CL.Skipped = &Result.OpenCLSkipped;
+    auto CLKernels = buildSPIRVKernels(M, CL);
+    if (!CLKernels)
+      return CLKernels.takeError();
+    Result.OpenCLKernels = std::move(*CLKernels);
   }
 
   LLVMContext &Ctx = M.getContext();
@@ -175,20 +182,25 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
                            ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
     });
   // After the CPU artifacts: the runtime's default policy prefers what a
-  // program lists first.
-  for (const SPIRVKernel &K : Result.SPIRVKernels) {
+  // program lists first. Vulkan before OpenCL for the same reason.
+  auto AddSPIRV = [&](const SPIRVKernel &K, uint32_t Target,
+                      const Twine &CodeName) {
     auto *Words = ConstantDataArray::get(Ctx, ArrayRef<uint32_t>(K.Words));
-    auto *Code = new GlobalVariable(M, Words->getType(), true,
-                                    GlobalValue::PrivateLinkage, Words,
-                                    "hpvm.spirv.code");
+    auto *Code =
+        new GlobalVariable(M, Words->getType(), true,
+                           GlobalValue::PrivateLinkage, Words, CodeName);
     Code->setAlignment(Align(4));
     Artifacts.push_back(ConstantStruct::get(
         Types.Artifact,
         {String(K.NodePath, "hpvm.node.path"),
-         ConstantInt::get(Type::getInt32Ty(Ctx), TargetSPIRV), Null, Code,
+         ConstantInt::get(Type::getInt32Ty(Ctx), Target), Null, Code,
          ConstantInt::get(Type::getInt64Ty(Ctx), K.Words.size() * 4),
          String(K.EntryName, "hpvm.spirv.entry")}));
-  }
+  };
+  for (const SPIRVKernel &K : Result.SPIRVKernels)
+    AddSPIRV(K, TargetSPIRV, "hpvm.spirv.code");
+  for (const SPIRVKernel &K : Result.OpenCLKernels)
+    AddSPIRV(K, ArtifactTargetOpenCL, "hpvm.opencl.code");
   auto *ArtifactArrayTy = ArrayType::get(Types.Artifact, Artifacts.size());
   auto *ArtifactArray = new GlobalVariable(
       M, ArtifactArrayTy, true, GlobalValue::PrivateLinkage,

@@ -10,6 +10,7 @@
 
 #include "hpvm/ir/GraphMetadata.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -104,23 +105,36 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     F.removeFnAttr(Attribute::OptimizeNone);
     F.removeFnAttr(Attribute::NoInline);
   }
-  for (const KernelJob &Job : Jobs) {
+  // What the flavour cannot express: fatal, or a leaf left out.
+  auto Unsupported = [&](Error E) -> Error {
+    if (!Opts.Skipped)
+      return E;
+    Opts.Skipped->push_back(toString(std::move(E)));
+    return Error::success();
+  };
+  for (auto [Index, Job] : enumerate(Jobs)) {
     // Nodes sharing a leaf function get one kernel each, with distinct
     // names in the copy (the entry point's name is set when emitting).
     KernelJob Local = Job;
     std::string Entry = Job.EntryName;
     if (M->getNamedValue(Local.EntryName))
-      Local.EntryName = Entry + ".for." + std::to_string(Kernels.size());
+      Local.EntryName = Entry + ".for." + std::to_string(Index);
     auto F = buildKernelFunction(*M, Local);
     if (!F)
       return F.takeError();
     PreparedKernel PK;
-    if (Error E = prepareKernel(**F, Local, PK))
-      return E;
+    if (Error E = prepareKernel(**F, Local, PK)) {
+      if (Error Fatal = Unsupported(std::move(E)))
+        return Fatal;
+      continue;
+    }
     Local.EntryName = Entry;
     auto K = emitKernel(PK, Local);
-    if (!K)
-      return K.takeError();
+    if (!K) {
+      if (Error Fatal = Unsupported(K.takeError()))
+        return Fatal;
+      continue;
+    }
     if (Opts.Validate)
       if (Error E = validateSPIRV(K->Words, Opts.Flavour))
         return nodeError(Local, "internal error: " + toString(std::move(E)));

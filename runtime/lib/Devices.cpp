@@ -1,6 +1,7 @@
 //===- Devices.cpp - Finding the devices of this machine ------------------===//
 
 #include "hpvm/rt/Devices.h"
+#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
@@ -46,6 +47,13 @@ const std::vector<DeviceKind> &hpvm::rt::deviceKinds() {
           std::vector<std::unique_ptr<Device>> &Out) {
          return discoverVulkanDevices(
              Ctx, Ctx.Vulkan ? *Ctx.Vulkan : VulkanOptions::fromEnvironment(),
+             Out);
+       }},
+      {"opencl", HPVM_TARGET_OPENCL, /*Eager=*/false,
+       [](const DiscoveryContext &Ctx,
+          std::vector<std::unique_ptr<Device>> &Out) {
+         return discoverOpenCLDevices(
+             Ctx, Ctx.OpenCL ? *Ctx.OpenCL : OpenCLOptions::fromEnvironment(),
              Out);
        }},
   };

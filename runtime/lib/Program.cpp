@@ -22,15 +22,26 @@ struct LoadFailure {
   throw LoadFailure{Message};
 }
 
-std::string targetName(uint32_t Target) {
+/// Every target an artifact may have: the node targets, and OpenCL, which
+/// stands for spirv in node masks.
+constexpr uint32_t KnownArtifactTargets = AllTargets | HPVM_TARGET_OPENCL;
+
+/// The node targets an artifact of Target needs its leaf to allow.
+uint32_t nodeTargetsFor(uint32_t Target) {
+  return Target == HPVM_TARGET_OPENCL ? uint32_t(TargetSPIRV) : Target;
+}
+
+} // namespace
+
+std::string hpvm::rt::artifactTargetName(uint32_t Target) {
+  if (Target == HPVM_TARGET_OPENCL)
+    return "opencl";
   if (Target && !(Target & (Target - 1)) && (Target & AllTargets))
     return targetsToString(Target);
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "0x%x", Target);
   return Buf;
 }
-
-} // namespace
 
 std::unique_ptr<Program> Program::load(const hpvm_program_desc &D, Stats &S,
                                        std::atomic<unsigned> &NextLeafId) {
@@ -115,18 +126,21 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
       bad(Which + " is for a node that no graph has");
     }
     NodePlan &Leaf = *It->second;
-    if (!A.target || (A.target & (A.target - 1)) || !(A.target & AllTargets))
-      bad(Which + " has target " + targetName(A.target) +
-          "; it must be exactly one of " + targetsToString(AllTargets));
-    if (!(A.target & Leaf.N->Targets))
-      bad(Which + " is for target " + targetName(A.target) +
+    if (!A.target || (A.target & (A.target - 1)) ||
+        !(A.target & KnownArtifactTargets))
+      bad(Which + " has target " + artifactTargetName(A.target) +
+          "; it must be exactly one of " + targetsToString(AllTargets) +
+          ",opencl");
+    if (!(nodeTargetsFor(A.target) & Leaf.N->Targets))
+      bad(Which + " is for target " + artifactTargetName(A.target) +
+          (A.target == HPVM_TARGET_OPENCL ? " (SPIR-V for OpenCL)" : "") +
           ", which the node does not allow (it allows " +
           (Leaf.N->Targets ? targetsToString(Leaf.N->Targets) : "none") + ")");
     if (A.target == HPVM_TARGET_CPU && !A.cpu_fn)
       bad(Which + " is for the CPU but has no cpu_fn");
     auto [Prev, New] = Seen.emplace(std::make_pair(&Leaf, A.target), I);
     if (!New)
-      bad(Which + " is a second " + targetName(A.target) +
+      bad(Which + " is a second " + artifactTargetName(A.target) +
           " artifact for the node (the first is #" +
           std::to_string(Prev->second) + ")");
     Leaf.Artifacts.push_back(&A);

@@ -26,6 +26,10 @@ namespace hpvm::rt {
 
 class Stats;
 
+/// "cpu", "spirv", "opencl", ... for one enum hpvm_target value; the number
+/// in hex for anything else.
+std::string artifactTargetName(uint32_t Target);
+
 class Program {
 public:
   /// Never throws: a program that fails to load remembers why, so that a

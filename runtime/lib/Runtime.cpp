@@ -13,6 +13,7 @@
 
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
+#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
@@ -112,6 +113,8 @@ void Runtime::configure() {
   // still sees the settings the process started with.
   VulkanSettings =
       std::make_unique<VulkanOptions>(VulkanOptions::fromEnvironment());
+  OpenCLSettings =
+      std::make_unique<OpenCLOptions>(OpenCLOptions::fromEnvironment());
 
   // Kinds that HPVM_DEVICES names are discovered now, so that strict mode
   // reports a missing one at once; with nothing named, only the CPU is,
@@ -141,6 +144,7 @@ DiscoveryContext Runtime::discoveryContext() {
       [](void *Self) { return static_cast<Runtime *>(Self)->newMemorySpace(); },
       this, &TheTrace};
   DC.Vulkan = VulkanSettings.get();
+  DC.OpenCL = OpenCLSettings.get();
   return DC;
 }
 
@@ -320,7 +324,8 @@ void Runtime::prepare(GraphPlan &G) {
         continue;
       std::string Targets;
       for (const hpvm_artifact *A : Leaf->Artifacts)
-        Targets += (Targets.empty() ? "" : ", ") + targetsToString(A->target);
+        Targets +=
+            (Targets.empty() ? "" : ", ") + artifactTargetName(A->target);
       NoDevice =
           "no device can run node '" + Leaf->Path + "': " +
           (Targets.empty() ? std::string("the program has no artifact for it")

@@ -11,6 +11,7 @@ namespace {
 // The few parts of the SPIR-V specification this file needs.
 constexpr uint32_t MagicNumber = 0x07230203;
 constexpr uint32_t OpCapability = 17;
+constexpr uint32_t CapabilityShader = 1;
 constexpr uint32_t CapabilityKernel = 6;
 constexpr uint32_t OpEntryPoint = 15;
 constexpr uint32_t OpExecutionMode = 16;
@@ -21,6 +22,7 @@ constexpr uint32_t OpSpecConstantComposite = 51;
 constexpr uint32_t OpDecorate = 71;
 constexpr uint32_t OpExecutionModeId = 331;
 constexpr uint32_t ExecutionModelGLCompute = 5;
+constexpr uint32_t ExecutionModelKernel = 6;
 constexpr uint32_t ExecutionModeLocalSize = 17;
 constexpr uint32_t ExecutionModeLocalSizeId = 38;
 constexpr uint32_t DecorationBuiltIn = 11;
@@ -43,13 +45,19 @@ std::string literalString(const uint32_t *Words, size_t N) {
 
 std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
                                    const std::string &Entry,
-                                   SpirvEntryInfo &Info) {
+                                   SpirvEntryInfo &Info,
+                                   SpirvEntryModel Model) {
+  bool Kernel = Model == SpirvEntryModel::Kernel;
+  uint32_t ExecutionModel =
+      Kernel ? ExecutionModelKernel : ExecutionModelGLCompute;
+  const char *ModelName = Kernel ? "Kernel" : "GLCompute";
   if (NumWords < 5)
     return "the code is not a SPIR-V module (" + std::to_string(NumWords) +
            " words, shorter than the header)";
   if (Words[0] != MagicNumber) {
     if (Words[0] == __builtin_bswap32(MagicNumber))
-      return "the SPIR-V module is big-endian; Vulkan takes host-order words";
+      return std::string("the SPIR-V module is big-endian; ") +
+             (Kernel ? "OpenCL" : "Vulkan") + " takes host-order words";
     return "the code is not a SPIR-V module (bad magic number)";
   }
 
@@ -74,7 +82,7 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
         Info.Capabilities.push_back(I[1]);
       break;
     case OpEntryPoint:
-      if (Count >= 4 && I[1] == ExecutionModelGLCompute) {
+      if (Count >= 4 && I[1] == ExecutionModel) {
         std::string Name = literalString(I + 3, Count - 3);
         ComputeEntries.push_back(Name);
         if (Name == Entry && !Found) {
@@ -112,17 +120,23 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
     At += Count;
   }
 
-  // Kernel is OpenCL's flavour of SPIR-V: say that rather than "no entry".
-  for (uint32_t Cap : Info.Capabilities)
-    if (Cap == CapabilityKernel)
+  // Kernel is OpenCL's flavour of SPIR-V, Shader Vulkan's: say that rather
+  // than "no entry".
+  for (uint32_t Cap : Info.Capabilities) {
+    if (!Kernel && Cap == CapabilityKernel)
       return "the module is OpenCL SPIR-V (capability Kernel); Vulkan runs "
              "Shader modules";
+    if (Kernel && Cap == CapabilityShader)
+      return "the module is Vulkan SPIR-V (capability Shader); OpenCL runs "
+             "Kernel modules";
+  }
 
   if (!Found) {
     std::string Have;
     for (const std::string &N : ComputeEntries)
       Have += (Have.empty() ? "'" : ", '") + N + "'";
-    return "the SPIR-V module has no GLCompute entry point '" + Entry + "'" +
+    return "the SPIR-V module has no " + std::string(ModelName) +
+           " entry point '" + Entry + "'" +
            (Have.empty() ? std::string(" (it has none)")
                          : " (it has " + Have + ")");
   }

@@ -1,7 +1,8 @@
 //===- VulkanSpirv.h - What the Vulkan device reads in SPIR-V ---*- C++ -*-===//
 //
 // Drivers are not required to survive malformed SPIR-V, and a missing entry
-// point is undefined behaviour in vkCreateComputePipelines. So before a
+// point is undefined behaviour in vkCreateComputePipelines (the OpenCL
+// device reads its modules here too, for the same reasons). So before a
 // module reaches the driver the device checks its structure and finds the
 // entry point, and reads the work-group size from the module (LocalSize,
 // LocalSizeId or a WorkgroupSize built-in) rather than assuming the ABI's
@@ -29,11 +30,17 @@ struct SpirvEntryInfo {
   std::vector<uint32_t> Capabilities;
 };
 
+/// Which kind of entry point a device runs: Vulkan's compute shaders, or
+/// OpenCL's kernels (the OpenCL device reads modules with this too).
+enum class SpirvEntryModel { GLCompute, Kernel };
+
 /// Checks that Words is a little-endian SPIR-V module whose instructions
-/// are well formed and that it has a GLCompute entry point named Entry.
-/// Returns why not, or "" with Info filled in.
+/// are well formed, of the flavour Model belongs to, and that it has an
+/// entry point of Model named Entry. Returns why not, or "" with Info
+/// filled in.
 std::string inspectSpirv(const uint32_t *Words, size_t NumWords,
-                         const std::string &Entry, SpirvEntryInfo &Info);
+                         const std::string &Entry, SpirvEntryInfo &Info,
+                         SpirvEntryModel Model = SpirvEntryModel::GLCompute);
 
 } // namespace hpvm::rt
 

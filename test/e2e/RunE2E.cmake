@@ -17,7 +17,8 @@ message("${out}${err}")
 # A device the machine does not have is a skip, not a failure (the test's
 # SKIP_REGULAR_EXPRESSION matches the marker).
 if(DEVICE AND NOT rc EQUAL 0 AND err MATCHES "HPVM_DEVICES")
-  message("HPVM-E2E-SKIP: no ${DEVICE} device on this machine")
+  string(REGEX MATCH "HPVM_DEVICES[^\n]*" reason "${err}")
+  message("HPVM-E2E-SKIP: no ${DEVICE} device on this machine (${reason})")
   return()
 endif()
 if(NOT rc EQUAL 0)

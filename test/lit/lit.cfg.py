@@ -34,3 +34,23 @@ if shutil.which("spirv-val") and shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
     config.substitutions.append(("%spirv-val", shutil.which("spirv-val")))
     config.substitutions.append(("%spirv-dis", shutil.which("spirv-dis")))
+
+# The OpenCL device lists devices that ingest no SPIR-V as unusable, with the
+# reason; Debian's PoCL (3.1) is one. The tests that check the message run
+# with a vendor directory holding PoCL alone, where clinfo agrees.
+pocl_icd = "/etc/OpenCL/vendors/pocl.icd"
+if os.path.exists(pocl_icd) and shutil.which("clinfo"):
+    import re
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as vendors:
+        shutil.copy(pocl_icd, vendors)
+        try:
+            info = subprocess.run(
+                ["clinfo"], env=dict(os.environ, OCL_ICD_VENDORS=vendors),
+                capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            info = ""
+    if re.search(r"\n\s*IL version\s+\(n/a\)", info):
+        config.available_features.add("pocl-without-spirv")
+        config.substitutions.append(("%pocl-icd", pocl_icd))

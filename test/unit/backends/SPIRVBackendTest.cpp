@@ -220,6 +220,35 @@ TEST(SPIRVBackend, CorpusValidatesInBothFlavours) {
     }
 }
 
+TEST(SPIRVBackend, LeavesAFlavourCannotExpressCanBeLeftOut) {
+  // Programs carry the OpenCL flavour besides the Vulkan one; a leaf only
+  // Vulkan can express (64-bit atomics) is listed, not fatal (that others
+  // beside it still compile, test/lit/c-frontend/opencl-target.test shows).
+  auto B = build(readInput("reduce.ll"), SPIRVFlavour::Vulkan);
+  ASSERT_EQ(B->Error, "");
+  std::vector<std::string> Skipped;
+  SPIRVOptions Opts;
+  Opts.Flavour = SPIRVFlavour::OpenCL;
+  Opts.Skipped = &Skipped;
+  auto Kernels = buildSPIRVKernels(*B->M, Opts);
+  ASSERT_TRUE(static_cast<bool>(Kernels)) << toString(Kernels.takeError());
+  ASSERT_FALSE(Skipped.empty());
+  for (const std::string &Why : Skipped)
+    EXPECT_NE(Why.find("a 64-bit atomic access in the OpenCL environment"),
+              std::string::npos)
+        << Why;
+  EXPECT_EQ(Kernels->size() + Skipped.size(), B->Kernels.size());
+  for (const SPIRVKernel &K : *Kernels)
+    if (Error E = validateSPIRV(K.Words, SPIRVFlavour::OpenCL))
+      ADD_FAILURE() << K.NodePath << ": " << toString(std::move(E));
+  // Without the list the same leaf fails the build.
+  Opts.Skipped = nullptr;
+  auto Fails = buildSPIRVKernels(*B->M, Opts);
+  EXPECT_FALSE(static_cast<bool>(Fails));
+  if (!Fails)
+    consumeError(Fails.takeError());
+}
+
 TEST(SPIRVBackend, ValidatorRejectsBrokenModules) {
   auto B = build(readInput("grid.ll"), SPIRVFlavour::Vulkan);
   ASSERT_EQ(B->Error, "");

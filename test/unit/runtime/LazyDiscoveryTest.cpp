@@ -14,6 +14,7 @@
 #include "RuntimeTestSupport.h"
 
 #include "hpvm/rt/Devices.h"
+#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <cstdio>
@@ -103,13 +104,17 @@ void useFakeLoader() {
 
 TEST(LazyDiscovery, KindsSayWhatTheyRunAndWhetherTheyAreEager) {
   const std::vector<rt::DeviceKind> &Kinds = rt::deviceKinds();
-  ASSERT_EQ(Kinds.size(), 2u);
+  ASSERT_EQ(Kinds.size(), 3u);
   EXPECT_STREQ(Kinds[0].Name, "cpu");
   EXPECT_EQ(Kinds[0].Targets, uint32_t(HPVM_TARGET_CPU));
   EXPECT_TRUE(Kinds[0].Eager);
   EXPECT_STREQ(Kinds[1].Name, "vulkan");
   EXPECT_EQ(Kinds[1].Targets, uint32_t(HPVM_TARGET_SPIRV));
   EXPECT_FALSE(Kinds[1].Eager);
+  // OpenCL-flavour SPIR-V is an artifact target of its own.
+  EXPECT_STREQ(Kinds[2].Name, "opencl");
+  EXPECT_EQ(Kinds[2].Targets, uint32_t(HPVM_TARGET_OPENCL));
+  EXPECT_FALSE(Kinds[2].Eager);
 }
 
 TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
@@ -121,12 +126,16 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
   rt::DiscoveryContext Ctx{Pool, [](void *) { return rt::MemorySpace(1); },
                            nullptr};
   Ctx.Vulkan = &Missing;
+  rt::OpenCLOptions MissingCL;
+  MissingCL.Loader = "/nonexistent/hpvm-lazy/libOpenCL.so.1";
+  Ctx.OpenCL = &MissingCL;
 
   rt::Discovery Lazy = rt::discoverDevices(Ctx, "", false, /*Lazy=*/true);
   ASSERT_EQ(Lazy.Devices.size(), 1u);
   EXPECT_EQ(Lazy.Devices[0]->name(), "cpu");
-  ASSERT_EQ(Lazy.Deferred.size(), 1u);
+  ASSERT_EQ(Lazy.Deferred.size(), 2u);
   EXPECT_STREQ(Lazy.Deferred[0]->Name, "vulkan");
+  EXPECT_STREQ(Lazy.Deferred[1]->Name, "opencl");
   EXPECT_TRUE(Lazy.Notes.empty());
 
   // Named kinds are discovered now, lazy or not, and report themselves.
@@ -147,10 +156,21 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
   EXPECT_TRUE(CpuOnly.Deferred.empty());
 
   // A deferred kind found later without devices is silent: nobody asked.
-  rt::Discovery Late = rt::discoverKind(Ctx, *Lazy.Deferred[0]);
-  EXPECT_TRUE(Late.Devices.empty());
-  EXPECT_TRUE(Late.Notes.empty());
-  EXPECT_TRUE(Late.Error.empty());
+  for (const rt::DeviceKind *K : Lazy.Deferred) {
+    rt::Discovery Late = rt::discoverKind(Ctx, *K);
+    EXPECT_TRUE(Late.Devices.empty());
+    EXPECT_TRUE(Late.Notes.empty());
+    EXPECT_TRUE(Late.Error.empty());
+  }
+
+  // The OpenCL settings come from the context too.
+  rt::Discovery NamedCL = rt::discoverDevices(Ctx, "opencl", false, true);
+  ASSERT_EQ(NamedCL.Notes.size(), 1u);
+  EXPECT_NE(NamedCL.Notes[0].find("HPVM_DEVICES: 'opencl' has no device: "
+                                  "cannot load the OpenCL ICD loader "
+                                  "'/nonexistent/hpvm-lazy/libOpenCL.so.1'"),
+            std::string::npos)
+      << NamedCL.Notes[0];
 }
 
 //===----------------------------------------------------------------------===//
@@ -199,10 +219,10 @@ void cpuProgramThenSpirvProgram() {
 
 TEST(LazyDiscoveryDeathTest, CpuProgramDoesNotOpenTheVulkanLoader) {
   std::string Expected =
-      "cpu: code 0 opened no pending vulkan devices 1\n"
-      "bad: code 2 opened no pending vulkan\n"
+      "cpu: code 0 opened no pending vulkan,opencl devices 1\n"
+      "bad: code 2 opened no pending vulkan,opencl\n"
       "spirv: code 0 opened " +
-      std::string(OpensLoader ? "yes" : "no") + " pending none discoveries " +
+      std::string(OpensLoader ? "yes" : "no") + " pending opencl discoveries " +
       (OpensLoader ? "1" : "0") +
       "\n"
       "spirv only: code 4: no device can run node 'lazy_spirv_only': it has "
@@ -306,7 +326,7 @@ void concurrentLoadsDuringLaunches() {
 TEST(LazyDiscoveryDeathTest, ConcurrentLoadersDiscoverOnce) {
   EXPECT_EXIT(concurrentLoadsDuringLaunches(), testing::ExitedWithCode(0),
               std::string("failures 0 busy failures 0 discoveries ") +
-                  (OpensLoader ? "1" : "0") + " pending none\n");
+                  (OpensLoader ? "1" : "0") + " pending opencl\n");
 }
 
 } // namespace

@@ -36,7 +36,17 @@ struct CompiledProgram {
   std::unique_ptr<llvm::Module> CPUKernels;
   /// The SPIR-V kernels (Vulkan flavour), already embedded in Host.
   std::vector<SPIRVKernel> SPIRVKernels;
+  /// The same leaves in the OpenCL flavour, embedded as HPVM_TARGET_OPENCL
+  /// artifacts; a leaf the OpenCL flavour cannot express has none, and
+  /// OpenCLSkipped says why (it still runs on Vulkan or the CPU).
+  std::vector<SPIRVKernel> OpenCLKernels;
+  std::vector<std::string> OpenCLSkipped;
 };
+
+/// The artifact target of OpenCL-flavour SPIR-V (HPVM_TARGET_OPENCL in
+/// hpvm_rt.h): not a node target, so not a TargetMask bit; every leaf that
+/// allows spirv gets one where the flavour can express it.
+constexpr uint32_t ArtifactTargetOpenCL = 1u << 3;
 
 /// The targets this build can compile for.
 TargetMask availableTargets();

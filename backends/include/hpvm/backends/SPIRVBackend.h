@@ -49,6 +49,12 @@ struct SPIRVOptions {
   /// Validate every module with SPIRV-Tools (an invalid one is an internal
   /// error). Only tests that look at broken output turn this off.
   bool Validate = true;
+  /// When set, a leaf whose code this flavour cannot express (e.g. halves
+  /// in OpenCL) is left out and its diagnostic appended here instead of
+  /// failing the whole build: programs carry the OpenCL flavour besides the
+  /// Vulkan one, and a leaf only Vulkan can run must not stop that. Invalid
+  /// output is still an error.
+  std::vector<std::string> *Skipped = nullptr;
 };
 
 /// One leaf compiled to SPIR-V.
@@ -69,11 +75,12 @@ struct SPIRVKernel {
 
 /// Compiles every leaf whose targets include spirv, of every graph of
 /// GraphForm, into one module each (in graph order, parents before
-/// children). A leaf function shared by several nodes is compiled once per
-/// node. Fails on the first leaf the backend cannot compile, naming the node,
-/// the leaf function and the instruction (a call to an external function, an
-/// unsupported type or intrinsic, a recursive call, a leaf with outputs, ...).
-/// GraphForm is not changed.
+/// children; see SPIRVOptions::Skipped for leaving leaves out). A leaf function
+/// shared by several nodes is compiled once per node. Fails on the first leaf
+/// the backend cannot compile, naming the node, the leaf function and the
+/// instruction (a call to an external function, an unsupported type or
+/// intrinsic, a recursive call, a leaf with outputs, ...). GraphForm is not
+/// changed.
 llvm::Expected<std::vector<SPIRVKernel>>
 buildSPIRVKernels(const llvm::Module &GraphForm, const SPIRVOptions &Opts);
 

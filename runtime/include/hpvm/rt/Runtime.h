@@ -32,6 +32,7 @@ struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
 struct VulkanOptions;
+struct OpenCLOptions;
 
 class Runtime {
 public:
@@ -110,6 +111,7 @@ private:
   std::atomic<uint32_t> PendingTargets{0};
   /// HPVM_VULKAN_* as read at start-up, for a discovery that comes later.
   std::unique_ptr<VulkanOptions> VulkanSettings;
+  std::unique_ptr<OpenCLOptions> OpenCLSettings;
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;

@@ -17,11 +17,16 @@ extern "C" {
 
 #define HPVM_RT_ABI_VERSION 1u
 
-/* Compilation targets (the bits of a node's target mask). */
+/* Compilation targets (the bits of a node's target mask), and what an
+ * artifact is compiled for. HPVM_TARGET_OPENCL is an artifact target only:
+ * a SPIR-V module of the OpenCL (Kernel) flavour, compiled for every leaf
+ * that allows spirv and accepted only for such leaves; node target masks
+ * never contain it. */
 enum hpvm_target {
   HPVM_TARGET_CPU = 1u << 0,
   HPVM_TARGET_NVPTX = 1u << 1,
-  HPVM_TARGET_SPIRV = 1u << 2
+  HPVM_TARGET_SPIRV = 1u << 2,
+  HPVM_TARGET_OPENCL = 1u << 3
 };
 
 /* A leaf compiled for the CPU. Runs the instances whose first id lies in
@@ -50,7 +55,8 @@ typedef struct hpvm_artifact {
   const char *node;   /* the node's path, "graph/child/leaf" */
   uint32_t target;    /* one enum hpvm_target */
   hpvm_cpu_kernel_fn cpu_fn; /* HPVM_TARGET_CPU */
-  const void *code;   /* HPVM_TARGET_NVPTX: PTX text; HPVM_TARGET_SPIRV: words */
+  const void *code;   /* HPVM_TARGET_NVPTX: PTX text; HPVM_TARGET_SPIRV,
+                         HPVM_TARGET_OPENCL: SPIR-V words */
   size_t code_size;   /* in bytes */
   const char *entry;  /* the kernel's entry point in `code` */
 } hpvm_artifact;

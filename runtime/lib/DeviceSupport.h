@@ -1,0 +1,90 @@
+//===- DeviceSupport.h - What the GPU-style devices share --------*- C++
+//-*-===//
+//
+// The Vulkan and OpenCL devices both cache compiled modules by a hash of
+// their words, pool freed buffers by size class, and place device-clock
+// events on the host time line.
+//
+// DeviceClock: Vulkan timestamps and OpenCL profiling counters tick on the
+// device's own clock. Without a calibration extension, each piece of device
+// work still bounds the offset between the clocks: it started after the host
+// submitted it and ended before the host saw it finish. Intersecting the bounds
+// of every submission narrows the offset down; if the clocks drift apart the
+// intersection empties and the estimate starts over. A device event placed
+// with it always lies inside its launch's host event.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HPVM_RT_LIB_DEVICESUPPORT_H
+#define HPVM_RT_LIB_DEVICESUPPORT_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+namespace hpvm::rt {
+
+/// Size classes for pooling: exact reuse for repeated launches of one
+/// program, without pooling every odd size separately.
+inline size_t poolSizeClass(size_t Bytes) {
+  Bytes = std::max<size_t>(Bytes, 4);
+  size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
+  return (Bytes + Step - 1) / Step * Step;
+}
+
+/// A fast 64-bit hash of a module's bytes and its entry point's name,
+/// eight bytes per step (a hit is confirmed by comparing the words).
+inline uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
+  const unsigned char *P = static_cast<const unsigned char *>(Code);
+  uint64_t H = 0x9e3779b97f4a7c15ull ^ Bytes;
+  auto Mix = [&H](uint64_t W) {
+    H = (H ^ W) * 0xff51afd7ed558ccdull;
+    H ^= H >> 32;
+  };
+  size_t I = 0;
+  for (; I + 8 <= Bytes; I += 8) {
+    uint64_t W;
+    std::memcpy(&W, P + I, 8);
+    Mix(W);
+  }
+  uint64_t Tail = 0;
+  std::memcpy(&Tail, P + I, Bytes - I);
+  Mix(Tail);
+  for (const char *C = Entry; *C; ++C)
+    Mix(static_cast<unsigned char>(*C));
+  return H;
+}
+
+class DeviceClock {
+public:
+  /// Work submitted at host time Submitted (ns) and seen finished at Done
+  /// ran on the device from DeviceFirst to DeviceLast (device ns). Returns
+  /// the offset to add to device times to put them on the host time line.
+  int64_t offset(uint64_t Submitted, uint64_t Done, double DeviceFirst,
+                 double DeviceLast) {
+    int64_t Lo =
+        static_cast<int64_t>(Submitted) - static_cast<int64_t>(DeviceFirst);
+    int64_t Hi = static_cast<int64_t>(Done) - static_cast<int64_t>(DeviceLast);
+    std::lock_guard<std::mutex> L(M);
+    if (!Calibrated || std::max(Lo, OffsetLo) > std::min(Hi, OffsetHi)) {
+      OffsetLo = Lo;
+      OffsetHi = std::max(Lo, Hi);
+      Calibrated = true;
+    } else {
+      OffsetLo = std::max(Lo, OffsetLo);
+      OffsetHi = std::min(Hi, OffsetHi);
+    }
+    return OffsetLo;
+  }
+
+private:
+  std::mutex M;
+  // The offset host - device lies in [OffsetLo, OffsetHi].
+  int64_t OffsetLo = 0, OffsetHi = 0;
+  bool Calibrated = false;
+};
+
+} // namespace hpvm::rt
+
+#endif // HPVM_RT_LIB_DEVICESUPPORT_H
