@@ -222,7 +222,7 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
   lowerLaunches(M, Descriptor);
   removeGraphForm(M, Graphs);
   Result.Host = std::move(GraphForm);
-  return std::move(Result);
+  return Result;
 }
 
 } // namespace hpvm
