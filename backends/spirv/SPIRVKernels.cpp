@@ -8,11 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "SPIRVInternal.h"
 
+#include "hpvm/backends/LeafKernel.h"
 #include "hpvm/ir/GraphMetadata.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -68,62 +68,43 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
   auto Graphs = readGraphs(GraphForm);
   if (!Graphs)
     return Graphs.takeError();
-
-  std::vector<KernelJob> Jobs;
-  for (const Graph &G : *Graphs) {
-    Error Err = Error::success();
-    forEachNode(G.root(), [&](const Node &N) {
-      if (Err || !N.isLeaf() || !(N.Targets & TargetSPIRV))
-        return;
-      KernelJob Job;
-      Job.N = &N;
-      Job.Flavour = Opts.Flavour;
-      Job.EntryName = getSPIRVEntryName(N.Function);
-      for (const Node *P = N.parent(); P; P = P->parent())
-        Job.AncestorDims.push_back(P->Dims.size());
-      if (Error E = checkLeaf(GraphForm, Job)) {
-        Err = std::move(E);
-        return;
-      }
-      Jobs.push_back(std::move(Job));
-    });
-    if (Err)
-      return Err;
-  }
+  auto Leaves = gpu::collectLeafKernelJobs(
+      *Graphs, TargetSPIRV,
+      [](const Node &N) { return getSPIRVEntryName(N.Function); },
+      [&](const gpu::LeafKernelJob &Job) {
+        return gpu::checkLeaf(GraphForm, *Job.N, "spirv");
+      });
+  if (!Leaves)
+    return Leaves.takeError();
 
   std::vector<SPIRVKernel> Kernels;
-  if (Jobs.empty())
+  if (Leaves->empty())
     return Kernels;
   // One copy for all kernels: each kernel function is new, and preparing
   // one touches nothing the others use (leaf functions are only inlined).
-  std::unique_ptr<Module> M = CloneModule(GraphForm);
-  M->setModuleIdentifier(GraphForm.getModuleIdentifier() + ".spirv");
-  for (Function &F : *M) {
-    // Frontends at -O0 mark everything optnone/noinline; the kernels are
-    // optimised whatever the host program was compiled with.
-    F.removeFnAttr(Attribute::OptimizeNone);
-    F.removeFnAttr(Attribute::NoInline);
-  }
-  for (const KernelJob &Job : Jobs) {
+  std::unique_ptr<Module> M = gpu::cloneForKernels(GraphForm, ".spirv");
+  for (const gpu::LeafKernelJob &Leaf : *Leaves) {
+    KernelJob Job;
+    static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
+    Job.Flavour = Opts.Flavour;
     // Nodes sharing a leaf function get one kernel each, with distinct
     // names in the copy (the entry point's name is set when emitting).
-    KernelJob Local = Job;
     std::string Entry = Job.EntryName;
-    if (M->getNamedValue(Local.EntryName))
-      Local.EntryName = Entry + ".for." + std::to_string(Kernels.size());
-    auto F = buildKernelFunction(*M, Local);
+    if (M->getNamedValue(Entry))
+      Job.EntryName = Entry + ".for." + std::to_string(Kernels.size());
+    auto F = buildKernelFunction(*M, Job);
     if (!F)
       return F.takeError();
     PreparedKernel PK;
-    if (Error E = prepareKernel(**F, Local, PK))
+    if (Error E = prepareKernel(**F, Job, PK))
       return E;
-    Local.EntryName = Entry;
-    auto K = emitKernel(PK, Local);
+    Job.EntryName = Entry;
+    auto K = emitKernel(PK, Job);
     if (!K)
       return K.takeError();
     if (Opts.Validate)
       if (Error E = validateSPIRV(K->Words, Opts.Flavour))
-        return nodeError(Local, "internal error: " + toString(std::move(E)));
+        return nodeError(Job, "internal error: " + toString(std::move(E)));
     Kernels.push_back(std::move(*K));
   }
   return Kernels;
