@@ -540,11 +540,18 @@ bool appendDot(Module &GraphForm, raw_ostream &OS) {
 }
 
 /// -save-temps: <input stem>.<what> in the current directory, or with
-/// -save-temps=obj <output without extension>.<what> next to the output.
+/// -save-temps=obj <output without extension>.<what> next to the output
+/// (<output without extension>.<input stem>.<what> when one command
+/// compiles several inputs, which would otherwise overwrite each other's).
 std::string tempBase(const Options &O, const Input &In) {
   if (O.SaveTempsObj && !O.Output.empty()) {
     SmallString<256> P(O.Output);
     sys::path::replace_extension(P, "");
+    unsigned Compiled = 0;
+    for (const Input &I : O.Inputs)
+      Compiled += I.K != Input::Other;
+    if (Compiled > 1)
+      P += "." + stem(In.Path);
     return P.str().str();
   }
   return stem(In.Path);
