@@ -1,6 +1,7 @@
 //===- LeafKernel.cpp - One leaf as one GPU kernel function ---------------===//
 #include "hpvm/backends/LeafKernel.h"
 
+#include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Inlining.h"
@@ -30,18 +31,9 @@ Error nodeError(const Node &N, const Twine &Message) {
 
 Error unsupportedIn(const Node &N, const Twine &Backend, const Instruction *At,
                     const Twine &What) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  OS << "node '" << N.path() << "' (leaf function '@" << N.Function
-     << "'): the " << Backend << " cannot compile " << What;
-  if (At) {
-    OS << "\n  at:";
-    At->print(OS);
-    if (const DebugLoc &DL = At->getDebugLoc())
-      OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":"
-         << DL.getCol() << ")";
-  }
-  return makeError(OS.str());
+  return makeError("node '" + N.path() + "' (leaf function '@" + N.Function +
+                   "'): the " + Backend + " cannot compile " + What +
+                   atInstruction(At));
 }
 
 Error checkLeaf(const Module &M, const Node &N, StringRef Target) {
@@ -125,50 +117,6 @@ void addDebugInfo(Function &K, const Function &Leaf) {
       I.setDebugLoc(Loc);
 }
 
-Error replaceInstanceIds(Module &M, Function &K, const LeafKernelJob &Job,
-                         ArrayRef<Value *> Ids, const KernelHooks &Hooks) {
-  Function *IdFn = M.getFunction(InstanceIdFunctionName);
-  if (!IdFn)
-    return Error::success();
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : IdFn->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &K)
-      Calls.push_back(CI);
-  for (CallInst *CI : Calls) {
-    auto *LevelC = CI->arg_size() == 2
-                       ? dyn_cast<ConstantInt>(CI->getArgOperand(0))
-                       : nullptr;
-    auto *DimC = CI->arg_size() == 2
-                     ? dyn_cast<ConstantInt>(CI->getArgOperand(1))
-                     : nullptr;
-    if (CI->getCalledFunction() != IdFn || !CI->getType()->isIntegerTy(64) ||
-        !LevelC || !DimC)
-      return Hooks.Unsupported(CI, "a malformed instance-id call (level and "
-                                   "dim must be constants, the result an "
-                                   "i64)");
-    uint64_t Level = LevelC->getZExtValue(), Dim = DimC->getZExtValue();
-    Value *Id;
-    if (Level == 0) {
-      if (Dim >= Ids.size())
-        return nodeError(*Job.N, "reads instance id (0, " + Twine(Dim) +
-                                     ") but the node has " + Twine(Ids.size()) +
-                                     " dims");
-      Id = Ids[Dim];
-    } else {
-      if (Level > Job.AncestorDims.size() || Dim >= Job.AncestorDims[Level - 1])
-        return nodeError(*Job.N, "reads instance id (" + Twine(Level) + ", " +
-                                     Twine(Dim) +
-                                     "), but no ancestor at that level has "
-                                     "that dim");
-      IRBuilder<> B(CI);
-      Id = Hooks.OuterId(B, Level, Dim);
-    }
-    CI->replaceAllUsesWith(Id);
-    CI->eraseFromParent();
-  }
-  return Error::success();
-}
-
 } // namespace
 
 Expected<Function *> buildLeafKernel(Module &M, const LeafKernelJob &Job,
@@ -201,9 +149,60 @@ Expected<Function *> buildLeafKernel(Module &M, const LeafKernelJob &Job,
   if (!K->getSubprogram())
     stripDebugInfo(*K);
 
-  if (Error E = replaceInstanceIds(M, *K, Job, IC.Ids, Hooks))
+  if (Error E = replaceInstanceIds(*K, N, Job.AncestorDims, IC.Ids,
+                                   Hooks.OuterId, Hooks.Unsupported))
     return E;
   return K;
 }
 
 } // namespace hpvm::gpu
+
+namespace hpvm {
+
+Error replaceInstanceIds(
+    Function &F, const Node &N, ArrayRef<unsigned> AncestorDims,
+    ArrayRef<Value *> Ids,
+    function_ref<Value *(IRBuilder<> &, unsigned, unsigned)> OuterId,
+    function_ref<Error(const Instruction *, const Twine &)> Malformed) {
+  Function *IdFn = F.getParent()->getFunction(InstanceIdFunctionName);
+  if (!IdFn)
+    return Error::success();
+  SmallVector<CallInst *, 8> Calls;
+  for (User *U : IdFn->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == &F)
+      Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    auto *LevelC = CI->arg_size() == 2
+                       ? dyn_cast<ConstantInt>(CI->getArgOperand(0))
+                       : nullptr;
+    auto *DimC = CI->arg_size() == 2
+                     ? dyn_cast<ConstantInt>(CI->getArgOperand(1))
+                     : nullptr;
+    if (CI->getCalledFunction() != IdFn || !CI->getType()->isIntegerTy(64) ||
+        !LevelC || !DimC)
+      return Malformed(CI, "a malformed instance-id call (level and dim must "
+                           "be constants, the result an i64)");
+    uint64_t Level = LevelC->getZExtValue(), Dim = DimC->getZExtValue();
+    Value *Id;
+    if (Level == 0) {
+      if (Dim >= Ids.size())
+        return gpu::nodeError(N, "reads instance id (0, " + Twine(Dim) +
+                                     ") but the node has " + Twine(Ids.size()) +
+                                     " dims");
+      Id = Ids[Dim];
+    } else {
+      if (Level > AncestorDims.size() || Dim >= AncestorDims[Level - 1])
+        return gpu::nodeError(N, "reads instance id (" + Twine(Level) + ", " +
+                                     Twine(Dim) +
+                                     "), but no ancestor at that level has "
+                                     "that dim");
+      IRBuilder<> B(CI);
+      Id = OuterId(B, Level, Dim);
+    }
+    CI->replaceAllUsesWith(Id);
+    CI->eraseFromParent();
+  }
+  return Error::success();
+}
+
+} // namespace hpvm

@@ -14,8 +14,8 @@
 //    @hpvm.instance.id call: level 0 by the backend's ids, ancestors'
 //    ids by what the backend's hook makes of them.
 //
-// The CPU backend builds a loop nest over chunks of instances instead and
-// does not use this.
+// The CPU backend builds a loop nest over chunks of instances instead; of
+// this it uses only replaceInstanceIds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_BACKENDS_LEAFKERNEL_H
@@ -130,5 +130,25 @@ llvm::Expected<llvm::Function *> buildLeafKernel(llvm::Module &M,
                                                  const KernelHooks &Hooks);
 
 } // namespace hpvm::gpu
+
+namespace hpvm {
+
+/// Replaces every @hpvm.instance.id call in F (a kernel, the leaf of node N
+/// inlined in it) by the id it reads: level 0 dim d by Ids[d]; an
+/// ancestor's (level l >= 1, dim d < AncestorDims[l - 1]) by what OuterId
+/// makes at the call. A call with non-constant operands or another type is
+/// Malformed's error; an id the node or its ancestors do not have is an
+/// error naming the node.
+llvm::Error replaceInstanceIds(
+    llvm::Function &F, const Node &N, llvm::ArrayRef<unsigned> AncestorDims,
+    llvm::ArrayRef<llvm::Value *> Ids,
+    llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &B, unsigned Level,
+                                     unsigned Dim)>
+        OuterId,
+    llvm::function_ref<llvm::Error(const llvm::Instruction *At,
+                                   const llvm::Twine &What)>
+        Malformed);
+
+} // namespace hpvm
 
 #endif // HPVM_BACKENDS_LEAFKERNEL_H
