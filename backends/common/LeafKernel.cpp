@@ -48,30 +48,33 @@ Error checkLeaf(const Module &M, const Node &N, StringRef Target) {
   return Error::success();
 }
 
-Expected<std::vector<LeafKernelJob>>
-collectLeafKernelJobs(ArrayRef<Graph> Graphs, TargetMask Target,
-                      function_ref<std::string(const Node &)> EntryName,
-                      function_ref<Error(const LeafKernelJob &)> Check) {
-  std::vector<LeafKernelJob> Jobs;
+Expected<LeafKernelJobs>
+collectLeafKernelJobs(const Module &M, TargetMask Target, StringRef TargetName,
+                      function_ref<std::string(const Node &)> EntryName) {
+  auto Graphs = readGraphs(M);
+  if (!Graphs)
+    return Graphs.takeError();
+  LeafKernelJobs Result;
+  Result.Graphs = std::move(*Graphs);
   Error Err = Error::success();
-  for (const Graph &G : Graphs)
+  for (const Graph &G : Result.Graphs)
     forEachNode(G.root(), [&](const Node &N) {
       if (Err || !N.isLeaf() || !(N.Targets & Target))
         return;
+      if (Error E = checkLeaf(M, N, TargetName)) {
+        Err = std::move(E);
+        return;
+      }
       LeafKernelJob Job;
       Job.N = &N;
       Job.EntryName = EntryName(N);
       for (const Node *P = N.parent(); P; P = P->parent())
         Job.AncestorDims.push_back(P->Dims.size());
-      if (Error E = Check(Job)) {
-        Err = std::move(E);
-        return;
-      }
-      Jobs.push_back(std::move(Job));
+      Result.Jobs.push_back(std::move(Job));
     });
   if (Err)
     return Err;
-  return Jobs;
+  return Result;
 }
 
 std::unique_ptr<Module> cloneForKernels(const Module &M, StringRef Suffix) {

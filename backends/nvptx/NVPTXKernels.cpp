@@ -512,20 +512,14 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
   auto TM = createTargetMachine(Opts);
   if (!TM)
     return TM.takeError();
-  auto Graphs = readGraphs(GraphForm);
-  if (!Graphs)
-    return Graphs.takeError();
   auto Leaves = gpu::collectLeafKernelJobs(
-      *Graphs, TargetNVPTX,
-      [](const Node &N) { return getNVPTXEntryName(N.Function); },
-      [&](const gpu::LeafKernelJob &Job) {
-        return gpu::checkLeaf(GraphForm, *Job.N, "nvptx");
-      });
+      GraphForm, TargetNVPTX, "nvptx",
+      [](const Node &N) { return getNVPTXEntryName(N.Function); });
   if (!Leaves)
     return Leaves.takeError();
 
   std::vector<NVPTXKernel> Kernels;
-  if (Leaves->empty())
+  if (Leaves->Jobs.empty())
     return Kernels;
   // One copy for all kernel functions (each is new; leaf functions are
   // only inlined), in the device's data layout so that the optimisations
@@ -536,7 +530,7 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
 
   std::vector<KernelJob> Jobs;
   SmallPtrSet<Function *, 16> Mapped;
-  for (const gpu::LeafKernelJob &Leaf : *Leaves) {
+  for (const gpu::LeafKernelJob &Leaf : Leaves->Jobs) {
     KernelJob Job;
     static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
     Job.GridForm = nvptxHasGridForm(*Job.N);

@@ -65,25 +65,19 @@ Expected<std::string> disassembleSPIRV(ArrayRef<uint32_t> Words) {
 Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
                                                      const SPIRVOptions &Opts) {
   using namespace spirv;
-  auto Graphs = readGraphs(GraphForm);
-  if (!Graphs)
-    return Graphs.takeError();
   auto Leaves = gpu::collectLeafKernelJobs(
-      *Graphs, TargetSPIRV,
-      [](const Node &N) { return getSPIRVEntryName(N.Function); },
-      [&](const gpu::LeafKernelJob &Job) {
-        return gpu::checkLeaf(GraphForm, *Job.N, "spirv");
-      });
+      GraphForm, TargetSPIRV, "spirv",
+      [](const Node &N) { return getSPIRVEntryName(N.Function); });
   if (!Leaves)
     return Leaves.takeError();
 
   std::vector<SPIRVKernel> Kernels;
-  if (Leaves->empty())
+  if (Leaves->Jobs.empty())
     return Kernels;
   // One copy for all kernels: each kernel function is new, and preparing
   // one touches nothing the others use (leaf functions are only inlined).
   std::unique_ptr<Module> M = gpu::cloneForKernels(GraphForm, ".spirv");
-  for (const gpu::LeafKernelJob &Leaf : *Leaves) {
+  for (const gpu::LeafKernelJob &Leaf : Leaves->Jobs) {
     KernelJob Job;
     static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
     Job.Flavour = Opts.Flavour;

@@ -72,13 +72,22 @@ llvm::Error unsupportedIn(const Node &N, const llvm::Twine &Backend,
 llvm::Error checkLeaf(const llvm::Module &M, const Node &N,
                       llvm::StringRef Target);
 
-/// Every leaf of Graphs (which the jobs point into) whose targets include
-/// Target, in graph order (parents before children), with its entry name
-/// from EntryName and checked by Check; the first error stops the walk.
-llvm::Expected<std::vector<LeafKernelJob>> collectLeafKernelJobs(
-    llvm::ArrayRef<Graph> Graphs, TargetMask Target,
-    llvm::function_ref<std::string(const Node &)> EntryName,
-    llvm::function_ref<llvm::Error(const LeafKernelJob &)> Check);
+/// The leaves a backend compiles, and the graphs they belong to.
+struct LeafKernelJobs {
+  /// The module's graphs; the jobs point into them (their nodes are held
+  /// by pointer, so moving this keeps the jobs valid).
+  std::vector<Graph> Graphs;
+  std::vector<LeafKernelJob> Jobs;
+};
+
+/// Every leaf of M's graphs whose targets include Target, in graph order
+/// (parents before children), with its entry name from EntryName and
+/// checked with checkLeaf (TargetName names the backend); the first error
+/// stops the walk.
+llvm::Expected<LeafKernelJobs>
+collectLeafKernelJobs(const llvm::Module &M, TargetMask Target,
+                      llvm::StringRef TargetName,
+                      llvm::function_ref<std::string(const Node &)> EntryName);
 
 /// A copy of M to build kernels in. Frontends at -O0 mark everything
 /// optnone/noinline; kernels are optimised whatever the host program was
