@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "CPUInternal.h"
 
+#include "hpvm/backends/LeafKernel.h"
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/Graph.h"
 #include "hpvm/ir/GraphFormVerifier.h"
@@ -226,46 +227,14 @@ Value *WrapperBuilder::outerId(unsigned Level, unsigned Dim) {
 }
 
 Error WrapperBuilder::replaceInstanceIds() {
-  Function *IdFn = M.getFunction(InstanceIdFunctionName);
-  if (!IdFn)
-    return Error::success();
-  SmallVector<CallInst *, 8> Calls;
-  for (User *U : IdFn->users())
-    if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == W)
-      Calls.push_back(CI);
-  unsigned NumDims = N.Dims.size();
-  for (CallInst *CI : Calls) {
-    auto *LevelC = CI->arg_size() == 2
-                       ? dyn_cast<ConstantInt>(CI->getArgOperand(0))
-                       : nullptr;
-    auto *DimC = CI->arg_size() == 2
-                     ? dyn_cast<ConstantInt>(CI->getArgOperand(1))
-                     : nullptr;
-    if (CI->getCalledFunction() != IdFn || !CI->getType()->isIntegerTy(64) ||
-        !LevelC || !DimC)
-      return nodeError(N, "malformed instance-id call (level and dim must be "
-                          "constants, the result an i64): " +
-                              describe(CI));
-    uint64_t Level = LevelC->getZExtValue(), Dim = DimC->getZExtValue();
-    Value *Id = nullptr;
-    if (Level == 0) {
-      if (Dim >= NumDims)
-        return nodeError(N, "reads instance id (0, " + Twine(Dim) +
-                                ") but the node has " + Twine(NumDims) +
-                                " dims");
-      Id = IVs[Dim];
-    } else {
-      if (Level > Job.AncestorDims.size() || Dim >= Job.AncestorDims[Level - 1])
-        return nodeError(N, "reads instance id (" + Twine(Level) + ", " +
-                                Twine(Dim) +
-                                "), but no ancestor at that level has that "
-                                "dim");
-      Id = outerId(Level, Dim);
-    }
-    CI->replaceAllUsesWith(Id);
-    CI->eraseFromParent();
-  }
-  return Error::success();
+  return hpvm::replaceInstanceIds(
+      *W, N, Job.AncestorDims, SmallVector<Value *, 3>(IVs.begin(), IVs.end()),
+      [&](IRBuilder<> &, unsigned Level, unsigned Dim) {
+        return outerId(Level, Dim);
+      },
+      [&](const Instruction *At, const Twine &What) {
+        return nodeError(N, What + ": " + describe(At));
+      });
 }
 
 /// The leaf still checks its ids against the extents of the loops EXTRACT cut

@@ -16,7 +16,7 @@ using namespace llvm;
 
 namespace hpvm {
 
-TargetMask availableTargets() { return TargetCPU | TargetSPIRV; }
+TargetMask availableTargets() { return TargetCPU | TargetNVPTX | TargetSPIRV; }
 TargetMask defaultTargets() { return TargetCPU; }
 
 static Error programError(const Twine &Message) {
@@ -144,6 +144,13 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
     Result.CPUKernels = std::move(*Kernels);
   }
 
+  if (Options.Targets & TargetNVPTX) {
+    auto Kernels = buildNVPTXKernels(M, Options.NVPTX);
+    if (!Kernels)
+      return Kernels.takeError();
+    Result.NVPTXKernels = std::move(*Kernels);
+  }
+
   if (Options.Targets & TargetSPIRV) {
     auto Kernels = buildSPIRVKernels(M, SPIRVOptions());
     if (!Kernels)
@@ -181,8 +188,24 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
                            cast<Constant>(Kernel.getCallee()), Null,
                            ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
     });
-  // After the CPU artifacts: the runtime's default policy prefers what a
-  // program lists first. Vulkan before OpenCL for the same reason.
+  // After the CPU artifacts, PTX before SPIR-V: the runtime's default
+  // policy prefers what a program lists first, and a CUDA GPU runs PTX
+  // better than the same GPU runs SPIR-V through Vulkan. Vulkan before
+  // OpenCL for the same reason.
+  for (const NVPTXKernel &K : Result.NVPTXKernels) {
+    // The text with its terminating NUL (which code_size does not count),
+    // as cuModuleLoadData wants it.
+    auto *Text = ConstantDataArray::getString(Ctx, K.PTX);
+    auto *Code = new GlobalVariable(M, Text->getType(), true,
+                                    GlobalValue::PrivateLinkage, Text,
+                                    "hpvm.nvptx.code");
+    Artifacts.push_back(ConstantStruct::get(
+        Types.Artifact,
+        {String(K.NodePath, "hpvm.node.path"),
+         ConstantInt::get(Type::getInt32Ty(Ctx), TargetNVPTX), Null, Code,
+         ConstantInt::get(Type::getInt64Ty(Ctx), K.PTX.size()),
+         String(K.EntryName, "hpvm.nvptx.entry")}));
+  }
   auto AddSPIRV = [&](const SPIRVKernel &K, uint32_t Target,
                       const Twine &CodeName) {
     auto *Words = ConstantDataArray::get(Ctx, ArrayRef<uint32_t>(K.Words));

@@ -14,6 +14,7 @@
 #ifndef HPVM_BACKENDS_SPIRV_SPIRVINTERNAL_H
 #define HPVM_BACKENDS_SPIRV_SPIRVINTERNAL_H
 
+#include "hpvm/backends/LeafKernel.h"
 #include "hpvm/backends/SPIRVBackend.h"
 #include "hpvm/ir/Graph.h"
 
@@ -41,15 +42,11 @@ constexpr const char *GlobalIdFunctionName = "hpvm.spirv.global.id";
 /// its push-constant slot (Vulkan) or kernel argument (OpenCL).
 constexpr const char *OuterIdFunctionName = "hpvm.spirv.outer.id";
 
-llvm::Error makeError(const llvm::Twine &Message);
+using gpu::makeError;
 
 /// One leaf to compile.
-struct KernelJob {
-  const Node *N = nullptr;
+struct KernelJob : gpu::LeafKernelJob {
   SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;
-  /// AncestorDims[l - 1]: the number of dims of the ancestor at level l.
-  llvm::SmallVector<unsigned, 4> AncestorDims;
-  std::string EntryName;
 };
 
 /// "node 'p': message"
@@ -77,10 +74,6 @@ struct PreparedKernel {
   /// The headers of structured constructs (Vulkan).
   llvm::DenseMap<const llvm::BasicBlock *, BlockStructure> Headers;
 };
-
-/// Checks what the backend relies on about the leaf (defined, the right
-/// type, no outputs, sane extents).
-llvm::Error checkLeaf(const llvm::Module &M, const KernelJob &Job);
 
 /// Adds the kernel function of Job to M (a copy of the graph-form module):
 /// void @<entry>(<the leaf's parameters>), with the bounds check around

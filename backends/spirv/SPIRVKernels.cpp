@@ -8,12 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "SPIRVInternal.h"
 
+#include "hpvm/backends/LeafKernel.h"
 #include "hpvm/ir/GraphMetadata.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -66,45 +66,18 @@ Expected<std::string> disassembleSPIRV(ArrayRef<uint32_t> Words) {
 Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
                                                      const SPIRVOptions &Opts) {
   using namespace spirv;
-  auto Graphs = readGraphs(GraphForm);
-  if (!Graphs)
-    return Graphs.takeError();
-
-  std::vector<KernelJob> Jobs;
-  for (const Graph &G : *Graphs) {
-    Error Err = Error::success();
-    forEachNode(G.root(), [&](const Node &N) {
-      if (Err || !N.isLeaf() || !(N.Targets & TargetSPIRV))
-        return;
-      KernelJob Job;
-      Job.N = &N;
-      Job.Flavour = Opts.Flavour;
-      Job.EntryName = getSPIRVEntryName(N.Function);
-      for (const Node *P = N.parent(); P; P = P->parent())
-        Job.AncestorDims.push_back(P->Dims.size());
-      if (Error E = checkLeaf(GraphForm, Job)) {
-        Err = std::move(E);
-        return;
-      }
-      Jobs.push_back(std::move(Job));
-    });
-    if (Err)
-      return Err;
-  }
+  auto Leaves = gpu::collectLeafKernelJobs(
+      GraphForm, TargetSPIRV, "spirv",
+      [](const Node &N) { return getSPIRVEntryName(N.Function); });
+  if (!Leaves)
+    return Leaves.takeError();
 
   std::vector<SPIRVKernel> Kernels;
-  if (Jobs.empty())
+  if (Leaves->Jobs.empty())
     return Kernels;
   // One copy for all kernels: each kernel function is new, and preparing
   // one touches nothing the others use (leaf functions are only inlined).
-  std::unique_ptr<Module> M = CloneModule(GraphForm);
-  M->setModuleIdentifier(GraphForm.getModuleIdentifier() + ".spirv");
-  for (Function &F : *M) {
-    // Frontends at -O0 mark everything optnone/noinline; the kernels are
-    // optimised whatever the host program was compiled with.
-    F.removeFnAttr(Attribute::OptimizeNone);
-    F.removeFnAttr(Attribute::NoInline);
-  }
+  std::unique_ptr<Module> M = gpu::cloneForKernels(GraphForm, ".spirv");
   // What the flavour cannot express: fatal, or a leaf left out.
   auto Unsupported = [&](Error E) -> Error {
     if (!Opts.Skipped)
@@ -112,24 +85,26 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     Opts.Skipped->push_back(toString(std::move(E)));
     return Error::success();
   };
-  for (auto [Index, Job] : enumerate(Jobs)) {
+  for (auto [Index, Leaf] : enumerate(Leaves->Jobs)) {
+    KernelJob Job;
+    static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
+    Job.Flavour = Opts.Flavour;
     // Nodes sharing a leaf function get one kernel each, with distinct
     // names in the copy (the entry point's name is set when emitting).
-    KernelJob Local = Job;
     std::string Entry = Job.EntryName;
-    if (M->getNamedValue(Local.EntryName))
-      Local.EntryName = Entry + ".for." + std::to_string(Index);
-    auto F = buildKernelFunction(*M, Local);
+    if (M->getNamedValue(Entry))
+      Job.EntryName = Entry + ".for." + std::to_string(Index);
+    auto F = buildKernelFunction(*M, Job);
     if (!F)
       return F.takeError();
     PreparedKernel PK;
-    if (Error E = prepareKernel(**F, Local, PK)) {
+    if (Error E = prepareKernel(**F, Job, PK)) {
       if (Error Fatal = Unsupported(std::move(E)))
         return Fatal;
       continue;
     }
-    Local.EntryName = Entry;
-    auto K = emitKernel(PK, Local);
+    Job.EntryName = Entry;
+    auto K = emitKernel(PK, Job);
     if (!K) {
       if (Error Fatal = Unsupported(K.takeError()))
         return Fatal;
@@ -137,7 +112,7 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     }
     if (Opts.Validate)
       if (Error E = validateSPIRV(K->Words, Opts.Flavour))
-        return nodeError(Local, "internal error: " + toString(std::move(E)));
+        return nodeError(Job, "internal error: " + toString(std::move(E)));
     Kernels.push_back(std::move(*K));
   }
   return Kernels;

@@ -73,29 +73,14 @@ using namespace llvm;
 
 namespace hpvm::spirv {
 
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 Error nodeError(const KernelJob &Job, const Twine &Message) {
-  return makeError("node '" + Job.N->path() + "': " + Message);
+  return gpu::nodeError(*Job.N, Message);
 }
 
 Error unsupported(const KernelJob &Job, const Instruction *At,
                   const Twine &What) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  OS << "node '" << Job.N->path() << "' (leaf function '@" << Job.N->Function
-     << "'): the spirv backend (" << toString(Job.Flavour)
-     << ") cannot compile " << What;
-  if (At) {
-    OS << "\n  at:";
-    At->print(OS);
-    if (const DebugLoc &DL = At->getDebugLoc())
-      OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":"
-         << DL.getCol() << ")";
-  }
-  return makeError(OS.str());
+  return gpu::unsupportedIn(
+      *Job.N, "spirv backend (" + Twine(toString(Job.Flavour)) + ")", At, What);
 }
 
 namespace {
@@ -117,29 +102,6 @@ Function *getPlaceholder(Module &M, StringRef Name, unsigned NumArgs) {
     F->addFnAttr(Attribute::NoSync);
   }
   return F;
-}
-
-/// The kernel gets an artificial subprogram when the leaf has one, so that
-/// the inlined body keeps its source lines for diagnostics.
-void addDebugInfo(Function &K, const Function &Leaf) {
-  DISubprogram *LeafSP = Leaf.getSubprogram();
-  if (!LeafSP || !LeafSP->getUnit())
-    return;
-  Module &M = *K.getParent();
-  DIBuilder DIB(M, /*AllowUnresolved=*/false, LeafSP->getUnit());
-  DISubroutineType *Ty =
-      DIB.createSubroutineType(DIB.getOrCreateTypeArray(std::nullopt));
-  DISubprogram *SP = DIB.createFunction(
-      LeafSP->getFile(), K.getName(), K.getName(), LeafSP->getFile(),
-      LeafSP->getLine(), Ty, LeafSP->getScopeLine(),
-      DINode::FlagArtificial | DINode::FlagPrototyped,
-      DISubprogram::SPFlagDefinition);
-  K.setSubprogram(SP);
-  DIB.finalizeSubprogram(SP);
-  DebugLoc Loc = DILocation::get(M.getContext(), LeafSP->getLine(), 0, SP);
-  for (Instruction &I : instructions(K))
-    if (!I.getDebugLoc())
-      I.setDebugLoc(Loc);
 }
 
 void runPasses(Function &F,
@@ -745,122 +707,50 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
 
 } // namespace
 
-Error checkLeaf(const Module &M, const KernelJob &Job) {
-  const Node &N = *Job.N;
-  std::string Problem = leafInterfaceProblem(M, N);
-  if (!Problem.empty())
-    return nodeError(Job, Problem);
-  if (!N.Outputs.empty())
-    return nodeError(Job, "a leaf with outputs is not supported by the spirv "
-                          "backend: a GPU kernel has nowhere to return them; "
-                          "write the results to a buffer instead");
-  return Error::success();
-}
-
 Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
   const Node &N = *Job.N;
-  LLVMContext &Ctx = M.getContext();
   Function *Leaf = M.getFunction(N.Function);
-  if (M.getNamedValue(Job.EntryName))
-    return nodeError(Job, "the name of its kernel, '" + Job.EntryName +
-                              "', is already taken in the module");
-  FunctionType *Ty = FunctionType::get(
-      Type::getVoidTy(Ctx), Leaf->getFunctionType()->params(), false);
-  Function *K =
-      Function::Create(Ty, GlobalValue::ExternalLinkage, Job.EntryName, M);
-  for (auto [I, P] : enumerate(N.Params))
-    K->getArg(I)->setName(P.Name);
-
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", K);
-  IRBuilder<> B(Entry);
-  Function *GlobalId = getPlaceholder(M, GlobalIdFunctionName, 1);
-  SmallVector<Value *, 3> Ids;
-  Value *InBounds = nullptr;
-  for (auto [D, E] : enumerate(N.Dims)) {
-    Value *Id = B.CreateCall(GlobalId, {B.getInt32(D)}, "id" + Twine(D));
-    Ids.push_back(Id);
-    Value *Extent;
-    if (E.isConstant()) {
-      Extent = B.getInt64(E.value());
-    } else {
-      // Like the CPU backend: a bool extent counts 0 or 1 instances,
-      // narrower integers are signed like the ids they bound.
-      Value *P = K->getArg(E.paramIndex());
-      Extent = P->getType()->isIntegerTy(1)
-                   ? B.CreateZExt(P, B.getInt64Ty())
-                   : B.CreateSExtOrTrunc(P, B.getInt64Ty());
+  FunctionType *Ty =
+      FunctionType::get(Type::getVoidTy(M.getContext()),
+                        Leaf->getFunctionType()->params(), false);
+  // Ids from the global invocation id, `id < extent` for every dim around
+  // the leaf (the dispatch is rounded up to whole work groups).
+  auto BuildInstances = [&](Function &K, IRBuilder<> &B) {
+    gpu::InstanceCode IC;
+    append_range(IC.LeafArgs, make_pointer_range(K.args()));
+    Function *GlobalId = getPlaceholder(M, GlobalIdFunctionName, 1);
+    Value *InBounds = nullptr;
+    for (auto [D, E] : enumerate(N.Dims)) {
+      Value *Id = B.CreateCall(GlobalId, {B.getInt32(D)}, "id" + Twine(D));
+      IC.Ids.push_back(Id);
+      Value *In = B.CreateICmpSLT(Id, gpu::extentAsI64(B, E, IC.LeafArgs),
+                                  "in" + Twine(D));
+      InBounds = InBounds ? B.CreateAnd(InBounds, In) : In;
     }
-    Value *In = B.CreateICmpSLT(Id, Extent, "in" + Twine(D));
-    InBounds = InBounds ? B.CreateAnd(InBounds, In) : In;
-  }
-  BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", K);
-  if (InBounds) {
-    BasicBlock *Body = BasicBlock::Create(Ctx, "instance", K, Exit);
-    B.CreateCondBr(InBounds, Body, Exit);
-    B.SetInsertPoint(Body);
-  }
-  SmallVector<Value *, 8> Args(make_pointer_range(K->args()));
-  CallInst *Call = B.CreateCall(Leaf, Args);
-  Call->setCallingConv(Leaf->getCallingConv());
-  B.CreateBr(Exit);
-  B.SetInsertPoint(Exit);
-  B.CreateRetVoid();
-
-  addDebugInfo(*K, *Leaf);
-  InlineFunctionInfo IFI;
-  InlineResult Inlined = InlineFunction(*Call, IFI);
-  if (!Inlined.isSuccess())
-    return nodeError(Job,
-                     "cannot inline leaf function '@" + N.Function +
-                         "' into its kernel: " + Inlined.getFailureReason());
-  inlineTransitively(Leaf, IFI.InlinedCallSites);
-  if (!K->getSubprogram())
-    stripDebugInfo(*K);
-
-  // Instance ids: level 0 is the invocation's id, computed above; ancestors'
-  // ids come from the push constants.
-  if (Function *IdFn = M.getFunction(InstanceIdFunctionName)) {
-    SmallVector<CallInst *, 8> Calls;
-    for (User *U : IdFn->users())
-      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getFunction() == K)
-        Calls.push_back(CI);
-    for (CallInst *CI : Calls) {
-      auto *LevelC = CI->arg_size() == 2
-                         ? dyn_cast<ConstantInt>(CI->getArgOperand(0))
-                         : nullptr;
-      auto *DimC = CI->arg_size() == 2
-                       ? dyn_cast<ConstantInt>(CI->getArgOperand(1))
-                       : nullptr;
-      if (CI->getCalledFunction() != IdFn || !CI->getType()->isIntegerTy(64) ||
-          !LevelC || !DimC)
-        return unsupported(Job, CI,
-                           "a malformed instance-id call (level and dim "
-                           "must be constants, the result an i64)");
-      uint64_t Level = LevelC->getZExtValue(), Dim = DimC->getZExtValue();
-      Value *Id;
-      if (Level == 0) {
-        if (Dim >= Ids.size())
-          return nodeError(Job, "reads instance id (0, " + Twine(Dim) +
-                                    ") but the node has " + Twine(Ids.size()) +
-                                    " dims");
-        Id = Ids[Dim];
-      } else {
-        if (Level > Job.AncestorDims.size() ||
-            Dim >= Job.AncestorDims[Level - 1])
-          return nodeError(Job, "reads instance id (" + Twine(Level) + ", " +
-                                    Twine(Dim) +
-                                    "), but no ancestor at that level has "
-                                    "that dim");
-        IRBuilder<> IB(CI);
-        Id = IB.CreateCall(getPlaceholder(M, OuterIdFunctionName, 2),
-                           {IB.getInt32(Level), IB.getInt32(Dim)},
-                           "outer.id." + Twine(Level) + "." + Twine(Dim));
-      }
-      CI->replaceAllUsesWith(Id);
-      CI->eraseFromParent();
+    LLVMContext &Ctx = M.getContext();
+    BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", &K);
+    IC.Body = &K.getEntryBlock();
+    if (InBounds) {
+      IC.Body = BasicBlock::Create(Ctx, "instance", &K, Exit);
+      B.CreateCondBr(InBounds, IC.Body, Exit);
+      B.SetInsertPoint(IC.Body);
     }
-  }
-  return K;
+    B.CreateBr(Exit);
+    B.SetInsertPoint(Exit);
+    B.CreateRetVoid();
+    return IC;
+  };
+  // Ancestors' ids come from the push constants.
+  auto OuterId = [&](IRBuilder<> &B, unsigned Level, unsigned Dim) -> Value * {
+    return B.CreateCall(getPlaceholder(M, OuterIdFunctionName, 2),
+                        {B.getInt32(Level), B.getInt32(Dim)},
+                        "outer.id." + Twine(Level) + "." + Twine(Dim));
+  };
+  auto Unsupported = [&](const Instruction *At, const Twine &What) {
+    return unsupported(Job, At, What);
+  };
+  return gpu::buildLeafKernel(M, Job, Ty,
+                              {BuildInstances, OuterId, Unsupported});
 }
 
 Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {

@@ -138,6 +138,11 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
           (Leaf.N->Targets ? targetsToString(Leaf.N->Targets) : "none") + ")");
     if (A.target == HPVM_TARGET_CPU && !A.cpu_fn)
       bad(Which + " is for the CPU but has no cpu_fn");
+    if (A.target == HPVM_TARGET_NVPTX &&
+        (!A.code || !A.entry ||
+         static_cast<const char *>(A.code)[A.code_size] != '\0'))
+      bad(Which + " is PTX but has no code, no entry, or no NUL after its " +
+          std::to_string(A.code_size) + " bytes of text");
     auto [Prev, New] = Seen.emplace(std::make_pair(&Leaf, A.target), I);
     if (!New)
       bad(Which + " is a second " + artifactTargetName(A.target) +

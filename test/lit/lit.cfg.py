@@ -1,5 +1,6 @@
 # lit configuration for HPVM's FileCheck tests.
 import os
+import sys
 import lit.formats
 
 config.name = "HPVM"
@@ -54,3 +55,40 @@ if os.path.exists(pocl_icd) and shutil.which("clinfo"):
     if re.search(r"\n\s*IL version\s+\(n/a\)", info):
         config.available_features.add("pocl-without-spirv")
         config.substitutions.append(("%pocl-icd", pocl_icd))
+# The NVPTX tests assemble every PTX module they emit with NVIDIA's ptxas
+# (from the CUDA toolkit) for the SM they chose, and read libdevice for math
+# functions PTX has no instruction for. Both are searched where the backend
+# and CUDA put them; without them those tests say UNSUPPORTED.
+def find_cuda(relative):
+    roots = [os.environ.get(v) for v in ("CUDA_PATH", "CUDA_HOME")]
+    roots += ["/usr/local/cuda", "/usr/lib/cuda"]
+    for root in roots:
+        if root and os.path.isfile(os.path.join(root, relative)):
+            return os.path.join(root, relative)
+    return None
+
+ptxas = shutil.which("ptxas") or find_cuda(os.path.join("bin", "ptxas"))
+if ptxas:
+    config.available_features.add("ptxas")
+    # Longest first: lit substitutes in order, and %ptxas is a prefix.
+    config.substitutions.append(("%ptxas-each", "%s %s %s" % (
+        sys.executable,
+        os.path.join(config.test_source_root, "nvptx", "ptxas-each.py"),
+        ptxas)))
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found (not on PATH, nor in bin/ of $CUDA_PATH, "
+                    "$CUDA_HOME, /usr/local/cuda, /usr/lib/cuda): emitted "
+                    "PTX is not assembled, and tests that need ptxas are "
+                    "UNSUPPORTED")
+
+libdevice = find_cuda(os.path.join("nvvm", "libdevice", "libdevice.10.bc")) or (
+    "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"
+    if os.path.isfile("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc")
+    else None)
+if libdevice:
+    config.available_features.add("libdevice")
+else:
+    lit_config.note("libdevice.10.bc not found (nvvm/libdevice/ of $CUDA_PATH, "
+                    "$CUDA_HOME, /usr/local/cuda, /usr/lib/cuda): NVPTX tests "
+                    "of math functions that need it are UNSUPPORTED")

@@ -4,16 +4,21 @@
 //   hpvm-backend --target=cpu in.ll -filetype=obj -mcpu=haswell -o kernels.o
 //   hpvm-backend --target=spirv in.ll -S -o kernels.spvasm
 //   hpvm-backend --target=spirv --spirv-node=g/leaf in.ll -o leaf.spv
+//   hpvm-backend --target=nvptx in.ll -S -o kernels.ptx
+//   hpvm-backend --target=nvptx --nvptx-sm=sm_90 --nvptx-dir=ptx/ in.ll
 //
 // llc for HPVM: reads a module in graph form (hpvm-opt --extract's output),
 // checks it with the graph-form verifier, compiles every leaf the target may
 // run and writes the kernels as bitcode (default), textual IR (-S), an object
 // file or assembly (-filetype=obj|asm); for spirv, the disassembly of every
-// kernel (-S) or one kernel's binary module. Errors are printed as
-// "hpvm-backend: error: ..." and give exit status 1.
+// kernel (-S) or one kernel's binary module; for nvptx, every kernel's PTX
+// module (-S), one kernel's (--nvptx-node), or one file per kernel in a
+// folder (--nvptx-dir). Errors are printed as "hpvm-backend: error: ..." and
+// give exit status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "hpvm/backends/CPUBackend.h"
+#include "hpvm/backends/NVPTXBackend.h"
 #include "hpvm/backends/SPIRVBackend.h"
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphFormVerifier.h"
@@ -29,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -40,7 +46,7 @@ static const char *ToolName = "hpvm-backend";
 
 static cl::OptionCategory Category("hpvm-backend options");
 static cl::opt<std::string> TargetName("target", cl::Required,
-                                       cl::desc("Backend: cpu or spirv"),
+                                       cl::desc("Backend: cpu, nvptx or spirv"),
                                        cl::value_desc("name"),
                                        cl::cat(Category));
 static cl::opt<std::string> InputFilename(cl::Positional,
@@ -92,6 +98,31 @@ static cl::opt<std::string> SPIRVNode(
     cl::desc("The node (path) whose binary SPIR-V module to write; needed "
              "without -S when there are several kernels"),
     cl::value_desc("path"), cl::cat(Category));
+
+static cl::opt<std::string>
+    NVPTXSM("nvptx-sm",
+            cl::desc("GPU architecture of the PTX (default: sm_80)"),
+            cl::value_desc("sm_NN"), cl::cat(Category));
+static cl::opt<std::string> NVPTXVersion(
+    "nvptx-ptx-version",
+    cl::desc("PTX ISA version written in .version, e.g. 7.8 or 78 (default: "
+             "7.8)"),
+    cl::value_desc("version"), cl::cat(Category));
+static cl::opt<std::string> NVPTXLibdevice(
+    "nvptx-libdevice",
+    cl::desc("libdevice.10.bc for math functions PTX has no instruction for "
+             "(default: searched in the CUDA toolkit)"),
+    cl::value_desc("file"), cl::cat(Category));
+static cl::opt<std::string> NVPTXNode(
+    "nvptx-node",
+    cl::desc("The node (path) whose PTX module to write; needed without -S "
+             "or --nvptx-dir when there are several kernels"),
+    cl::value_desc("path"), cl::cat(Category));
+static cl::opt<std::string> NVPTXDir(
+    "nvptx-dir",
+    cl::desc("Write each kernel's PTX module to <dir>/<node path, '/' as "
+             "'.'>.ptx (for ptxas)"),
+    cl::value_desc("dir"), cl::cat(Category));
 
 static int fail(const Twine &Message) {
   WithColor::error(errs(), ToolName) << Message << "\n";
@@ -162,17 +193,88 @@ static int writeSPIRV(const Module &M) {
   return 0;
 }
 
+/// Every kernel's PTX module (-S, each after a comment naming it), one
+/// kernel's (--nvptx-node, or the only one), or one file per kernel
+/// (--nvptx-dir).
+static int writeNVPTX(const Module &M) {
+  hpvm::NVPTXOptions Opts;
+  if (!NVPTXSM.empty()) {
+    auto SM = hpvm::parseNVPTXSM(NVPTXSM);
+    if (!SM)
+      return fail("--nvptx-sm: " + toString(SM.takeError()));
+    Opts.SM = *SM;
+  }
+  if (!NVPTXVersion.empty()) {
+    auto V = hpvm::parsePTXVersion(NVPTXVersion);
+    if (!V)
+      return fail("--nvptx-ptx-version: " + toString(V.takeError()));
+    Opts.PTXVersion = *V;
+  }
+  Opts.LibdevicePath = NVPTXLibdevice;
+  auto Kernels = hpvm::buildNVPTXKernels(M, Opts);
+  if (!Kernels)
+    return fail(toString(Kernels.takeError()));
+  std::vector<const hpvm::NVPTXKernel *> Chosen;
+  for (const hpvm::NVPTXKernel &K : *Kernels)
+    if (NVPTXNode.empty() || K.NodePath == NVPTXNode)
+      Chosen.push_back(&K);
+  if (!NVPTXNode.empty() && Chosen.empty())
+    return fail("no nvptx kernel for node '" + NVPTXNode + "'");
+
+  if (!NVPTXDir.empty()) {
+    if (std::error_code EC = sys::fs::create_directories(NVPTXDir))
+      return fail("cannot create '" + NVPTXDir + "': " + EC.message());
+    for (const hpvm::NVPTXKernel *K : Chosen) {
+      std::string File = K->NodePath;
+      std::replace(File.begin(), File.end(), '/', '.');
+      SmallString<256> Path(NVPTXDir);
+      sys::path::append(Path, File + ".ptx");
+      std::error_code EC;
+      ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
+      if (EC)
+        return fail("cannot open '" + Path + "': " + EC.message());
+      Out.os() << K->PTX;
+      Out.keep();
+    }
+    if (OutputFilename == "-")
+      return 0;
+  }
+
+  if (!OutputAssembly && Chosen.size() != 1) {
+    std::string Paths;
+    for (const hpvm::NVPTXKernel *K : Chosen)
+      Paths += (Paths.empty() ? "" : ", ") + K->NodePath;
+    return fail(Twine(Chosen.size()) + " nvptx kernels (" + Paths +
+                "): choose one with --nvptx-node=<path>, write one file "
+                "each with --nvptx-dir=<dir>, or all of them with -S");
+  }
+  std::error_code EC;
+  ToolOutputFile Out(OutputFilename, EC, sys::fs::OF_Text);
+  if (EC)
+    return fail("cannot open '" + OutputFilename + "': " + EC.message());
+  for (const hpvm::NVPTXKernel *K : Chosen) {
+    if (OutputAssembly)
+      Out.os() << "// node '" << K->NodePath << "', entry '" << K->EntryName
+               << "'\n";
+    Out.os() << K->PTX;
+  }
+  Out.keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(argc, argv, "HPVM backend driver\n");
 
-  if (TargetName != "cpu" && TargetName != "spirv")
+  if (TargetName != "cpu" && TargetName != "spirv" && TargetName != "nvptx")
     return fail("unknown or unsupported target '" + TargetName +
-                "' (supported: cpu, spirv)");
+                "' (supported: cpu, nvptx, spirv)");
   if (TargetName == "spirv" && OutputFileType != FileType::Bitcode)
     return fail("-filetype applies to --target=cpu; spirv writes a binary "
                 "module, or its disassembly with -S");
+  if (TargetName == "nvptx" && OutputFileType != FileType::Bitcode)
+    return fail("-filetype applies to --target=cpu; nvptx writes PTX");
   if (OutputAssembly && OutputFileType != FileType::Bitcode)
     return fail("-S (textual IR) and -filetype=obj/asm exclude each other");
   if (OptLevel < '0' || OptLevel > '3')
@@ -203,6 +305,8 @@ int main(int argc, char **argv) {
 
   if (TargetName == "spirv")
     return writeSPIRV(*M);
+  if (TargetName == "nvptx")
+    return writeNVPTX(*M);
 
   auto Kernels = hpvm::buildCPUKernels(*M, Opts);
   if (!Kernels)

@@ -2,6 +2,8 @@
 //-------------------------===//
 //
 //   hpvm-clang [clang options] [--hpvm-target=cpu,nvptx,spirv]
+//              [--hpvm-nvptx-sm=sm_NN] [--hpvm-nvptx-ptx-version=V]
+//              [--hpvm-nvptx-libdevice=FILE]
 //              [-emit-hpvm-ir] [--dfg-dot=FILE] inputs...
 //
 // A clang-like driver built on Clang's libraries. Options are parsed with
@@ -65,6 +67,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace llvm;
@@ -236,6 +239,10 @@ struct Options {
   bool EmitLLVM = false;
   /// -march=: also the processor the kernels are optimised for.
   std::string March;
+#if HPVM_HAVE_PROGRAM
+  /// --hpvm-nvptx-*: the SM, PTX version and libdevice of PTX kernels.
+  hpvm::NVPTXOptions NVPTX;
+#endif
 };
 
 void printHelp() {
@@ -248,10 +255,59 @@ void printHelp() {
          << "  -emit-hpvm-ir         write the region form (.ll with -S, "
             ".bc otherwise) instead of code\n"
          << "  --dfg-dot=<file>      write the dataflow graphs as Graphviz "
-            "DOT\n\n"
+            "DOT\n"
+         << "  --hpvm-nvptx-sm=<sm>  GPU architecture of PTX kernels, e.g. "
+            "sm_90 (default: sm_80)\n"
+         << "  --hpvm-nvptx-ptx-version=<v>\n"
+         << "                        PTX ISA version of PTX kernels, e.g. 8.0 "
+            "(default: 7.8)\n"
+         << "  --hpvm-nvptx-libdevice=<file>\n"
+         << "                        libdevice.10.bc for math functions "
+            "(default: searched\n"
+         << "                        in the CUDA toolkit)\n\n"
          << "Other options are Clang's: -o -c -S -O0..3 -I -D -U -std= -L -l "
             "-g -W... -v -save-temps -fsyntax-only.\n"
          << "See docs/c-frontend.md.\n";
+}
+
+/// --hpvm-nvptx-sm=, --hpvm-nvptx-ptx-version=, --hpvm-nvptx-libdevice=.
+bool parseNVPTXOption(StringRef S, Options &O) {
+#if HPVM_HAVE_PROGRAM
+  auto [Name, Value] = S.split('=');
+  if (!S.contains('=') || Value.empty()) {
+    error() << Name << " needs a value: " << Name << "=<value>\n";
+    return false;
+  }
+  if (Name == "--hpvm-nvptx-sm") {
+    auto SM = hpvm::parseNVPTXSM(Value);
+    if (!SM) {
+      error() << Name << ": " << toString(SM.takeError()) << "\n";
+      return false;
+    }
+    O.NVPTX.SM = *SM;
+    return true;
+  }
+  if (Name == "--hpvm-nvptx-ptx-version") {
+    auto V = hpvm::parsePTXVersion(Value);
+    if (!V) {
+      error() << Name << ": " << toString(V.takeError()) << "\n";
+      return false;
+    }
+    O.NVPTX.PTXVersion = *V;
+    return true;
+  }
+  if (Name == "--hpvm-nvptx-libdevice") {
+    O.NVPTX.LibdevicePath = Value.str();
+    return true;
+  }
+  error() << "unknown argument: '" << S
+          << "' (NVPTX options: --hpvm-nvptx-sm=, --hpvm-nvptx-ptx-version=, "
+             "--hpvm-nvptx-libdevice=)\n";
+  return false;
+#else
+  error() << "'" << S << "': this build has no NVPTX backend\n";
+  return false;
+#endif
 }
 
 std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
@@ -269,6 +325,9 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     else if (S == "--dfg-dot" || S == "-dfg-dot") {
       error() << "--dfg-dot needs a file: --dfg-dot=FILE\n";
       return std::nullopt;
+    } else if (S.starts_with("--hpvm-nvptx-")) {
+      if (!parseNVPTXOption(S, O))
+        return std::nullopt;
     } else
       ClangArgs.push_back(A);
   }
@@ -392,6 +451,14 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
   O.Targets = Targets.empty() ? defaultTargets() : parseTargetList(Targets);
   if (!Targets.empty() && !O.Targets)
     return std::nullopt;
+#if HPVM_HAVE_PROGRAM
+  // Once, before any input is compiled, rather than once per input.
+  if (O.Targets & hpvm::TargetNVPTX)
+    if (Error E = hpvm::checkNVPTXOptions(O.NVPTX)) {
+      error() << "nvptx target: " << toString(std::move(E)) << "\n";
+      return std::nullopt;
+    }
+#endif
   unsigned Compiled = 0;
   for (const Input &In : O.Inputs)
     Compiled += In.K != Input::Other;
@@ -473,11 +540,18 @@ bool appendDot(Module &GraphForm, raw_ostream &OS) {
 }
 
 /// -save-temps: <input stem>.<what> in the current directory, or with
-/// -save-temps=obj <output without extension>.<what> next to the output.
+/// -save-temps=obj <output without extension>.<what> next to the output
+/// (<output without extension>.<input stem>.<what> when one command
+/// compiles several inputs, which would otherwise overwrite each other's).
 std::string tempBase(const Options &O, const Input &In) {
   if (O.SaveTempsObj && !O.Output.empty()) {
     SmallString<256> P(O.Output);
     sys::path::replace_extension(P, "");
+    unsigned Compiled = 0;
+    for (const Input &I : O.Inputs)
+      Compiled += I.K != Input::Other;
+    if (Compiled > 1)
+      P += "." + stem(In.Path);
     return P.str().str();
   }
   return stem(In.Path);
@@ -716,6 +790,7 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
   hpvm::ProgramOptions PO;
   PO.Targets = O.Targets;
   PO.CPU.CPU = O.March; // empty: the host's processor
+  PO.NVPTX = O.NVPTX;
   auto Program = hpvm::compileProgram(std::move(M), PO);
   if (!Program) {
     error() << toString(Program.takeError()) << "\n";
@@ -730,6 +805,21 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
     if (!writeModule(Host, Stem + ".host.ll", true) ||
         (Kernels && !writeModule(*Kernels, Stem + ".kernels.ll", true)))
       return false;
+    // One PTX module per kernel, named after its node (entry names repeat
+    // when nodes share a leaf function), for ptxas or cuobjdump.
+    for (const hpvm::NVPTXKernel &K : Program->NVPTXKernels) {
+      std::string Node = K.NodePath;
+      std::replace(Node.begin(), Node.end(), '/', '.');
+      std::string Path = Stem + "." + Node + ".ptx";
+      std::error_code EC;
+      ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
+      if (EC) {
+        error() << "cannot write '" << Path << "': " << EC.message() << "\n";
+        return false;
+      }
+      Out.os() << K.PTX;
+      Out.keep();
+    }
   }
 
   // The host code goes through Clang's backend at the user's -O level; the

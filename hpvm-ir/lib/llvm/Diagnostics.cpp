@@ -42,15 +42,21 @@ void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
     OS << "function '" << F->getName() << "'";
   if (!Node.empty())
     OS << (F ? ", " : "") << "node '" << Node << "'";
-  OS << (F || !Node.empty() ? ": " : "") << Message;
-  if (At) {
-    OS << "\n  at:";
-    At->print(OS);
-    if (const DebugLoc &DL = At->getDebugLoc())
-      OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":"
-         << DL.getCol() << ")";
-  }
+  OS << (F || !Node.empty() ? ": " : "") << Message << atInstruction(At);
   DP << OS.str();
+}
+
+std::string atInstruction(const Instruction *At) {
+  if (!At)
+    return "";
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "\n  at:";
+  At->print(OS);
+  if (const DebugLoc &DL = At->getDebugLoc())
+    OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":" << DL.getCol()
+       << ")";
+  return OS.str();
 }
 
 std::string describe(const Value *V) {

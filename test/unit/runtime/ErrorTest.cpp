@@ -158,6 +158,46 @@ TEST(Errors, ArtifactsMustMatchLeaves) {
               "the node (the first is #0)");
 }
 
+// hpvm-clang --hpvm-target=cpu,nvptx embeds PTX text with a NUL after it
+// (hpvm_rt.h). Such a program runs where no device takes PTX (here: the
+// CPU alone); PTX without its NUL, or without code or entry, is a bad
+// program rather than a read past the end in some CUDA driver.
+TEST(Errors, NVPTXArtifactsAreTextEndingInANul) {
+  static const char PTX[] = ".version 7.8\n.target sm_80\n";
+  auto WithPTX = [](TestProgram &P, std::vector<hpvm_artifact> &Arts,
+                    size_t Size, const char *Entry) {
+    Arts = {P.Desc.artifacts[0], hpvm_artifact{}};
+    Arts[1].node = "ptx/leaf";
+    Arts[1].target = HPVM_TARGET_NVPTX;
+    Arts[1].code = PTX;
+    Arts[1].code_size = Size;
+    Arts[1].entry = Entry;
+    P.Desc.artifacts = Arts.data();
+    P.Desc.num_artifacts = 2;
+  };
+  Graph G = oneLeaf("ptx");
+  int64_t N = 7;
+  Ran = 0;
+  TestProgram Good({&G}, {{"ptx/leaf", HPVM_TARGET_CPU, countKernel}});
+  std::vector<hpvm_artifact> GoodArts;
+  WithPTX(Good, GoodArts, sizeof(PTX) - 1, "hpvm_nvptx_leaf");
+  EXPECT_EQ(Good.launch("ptx", {&N}), HPVM_OK) << hpvm_error_message();
+  EXPECT_EQ(Ran.load(), 7);
+
+  TestProgram NoNul({&G}, {{"ptx/leaf", HPVM_TARGET_CPU, countKernel}});
+  std::vector<hpvm_artifact> NoNulArts;
+  WithPTX(NoNul, NoNulArts, sizeof(PTX) - 2, "hpvm_nvptx_leaf");
+  expectError(NoNul.launch("ptx", {&N}), HPVM_ERR_BAD_PROGRAM,
+              "artifact #1 (node 'ptx/leaf') is PTX but has no code, no "
+              "entry, or no NUL after its 26 bytes of text");
+
+  TestProgram NoEntry({&G}, {{"ptx/leaf", HPVM_TARGET_CPU, countKernel}});
+  std::vector<hpvm_artifact> NoEntryArts;
+  WithPTX(NoEntry, NoEntryArts, sizeof(PTX) - 1, nullptr);
+  expectError(NoEntry.launch("ptx", {&N}), HPVM_ERR_BAD_PROGRAM,
+              "is PTX but has no code, no entry");
+}
+
 TEST(Errors, StreamingEdgesAreReportedNotRun) {
   Graph G("stream");
   Node &R = G.root();

@@ -12,6 +12,7 @@
 #define HPVM_BACKENDS_PROGRAM_H
 
 #include "hpvm/backends/CPUBackend.h"
+#include "hpvm/backends/NVPTXBackend.h"
 #include "hpvm/backends/SPIRVBackend.h"
 #include "hpvm/ir/Graph.h"
 
@@ -26,6 +27,7 @@ struct ProgramOptions {
   /// The targets to compile leaves for.
   TargetMask Targets = TargetCPU;
   CPUOptions CPU;
+  NVPTXOptions NVPTX;
 };
 
 struct CompiledProgram {
@@ -34,6 +36,8 @@ struct CompiledProgram {
   std::unique_ptr<llvm::Module> Host;
   /// The optimised CPU kernels (null without the cpu target).
   std::unique_ptr<llvm::Module> CPUKernels;
+  /// The PTX kernels, already embedded in Host.
+  std::vector<NVPTXKernel> NVPTXKernels;
   /// The SPIR-V kernels (Vulkan flavour), already embedded in Host.
   std::vector<SPIRVKernel> SPIRVKernels;
   /// The same leaves in the OpenCL flavour, embedded as HPVM_TARGET_OPENCL

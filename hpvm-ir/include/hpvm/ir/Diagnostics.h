@@ -51,6 +51,11 @@ private:
 /// How a diagnostic names a value: "%x", "@g" or "i64 4".
 std::string describe(const llvm::Value *V);
 
+/// "\n  at: <instruction> (file:line:col)", the tail of every diagnostic
+/// that has an offending instruction (the location only if it has one);
+/// "" for null.
+std::string atInstruction(const llvm::Instruction *At);
+
 /// True once an error was reported through reportError in this process.
 bool hadErrors();
 

@@ -55,7 +55,9 @@ typedef struct hpvm_artifact {
   const char *node;   /* the node's path, "graph/child/leaf" */
   uint32_t target;    /* one enum hpvm_target */
   hpvm_cpu_kernel_fn cpu_fn; /* HPVM_TARGET_CPU */
-  const void *code;   /* HPVM_TARGET_NVPTX: PTX text; HPVM_TARGET_SPIRV,
+  const void *code;   /* HPVM_TARGET_NVPTX: PTX text followed by a NUL
+                         (what cuModuleLoadData takes), which code_size
+                         does not count; HPVM_TARGET_SPIRV,
                          HPVM_TARGET_OPENCL: SPIR-V words */
   size_t code_size;   /* in bytes */
   const char *entry;  /* the kernel's entry point in `code` */
