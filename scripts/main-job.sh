@@ -17,16 +17,17 @@ OUT=out/image-pipeline
 mkdir -p "$OUT"
 
 echo "== compile $SRC with hpvm-clang"
-"$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv --dfg-dot="$OUT/pipeline.dot" \
+"$HPVM_CLANG" -O3 --hpvm-target=cpu,nvptx,spirv --dfg-dot="$OUT/pipeline.dot" \
   "$SRC/main.c" "$SRC/pipeline.c" -o "$OUT/image-pipeline"
 dot -Tpng "$OUT/pipeline.dot" -o "$OUT/pipeline.png"
 echo "DFG: $OUT/pipeline.dot, picture: $OUT/pipeline.png"
 
-# Every device this machine has: the CPU always, Vulkan where a driver is
-# installed (Mesa's lavapipe here, a GPU in the field), OpenCL where a device
-# ingests SPIR-V (Intel's CPU runtime here).
+# Every device this machine has: the CPU always, CUDA where an NVIDIA driver
+# and GPU are present, Vulkan where a driver is installed (Mesa's lavapipe
+# here, a GPU in the field), OpenCL where a device ingests SPIR-V (Intel's
+# CPU runtime here).
 devices=cpu
-for kind in vulkan opencl; do
+for kind in cuda vulkan opencl; do
   if HPVM_DEVICES=$kind HPVM_DEVICES_STRICT=1 "$OUT/image-pipeline" 8 8 >/dev/null 2>&1; then
     devices="$devices $kind"
   else
