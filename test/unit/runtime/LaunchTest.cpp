@@ -3,6 +3,7 @@
 #include "RuntimeTestSupport.h"
 
 #include <algorithm>
+#include <csignal>
 #include <mutex>
 #include <numeric>
 
@@ -549,6 +550,18 @@ TEST(Launch, ManyHostThreadsLaunchAtOnce) {
   for (std::thread &T : Threads)
     T.join();
   EXPECT_EQ(Failures.load(), 0);
+}
+
+// The device tests trust GuardedArray to turn a buffer declared larger than
+// its host memory into an immediate fault: its last byte must be usable and
+// the next one must not.
+TEST(TestSupport, GuardedArrayFaultsJustPastItsEnd) {
+  GuardedArray<uint64_t> A(3, 7);
+  volatile char *End = reinterpret_cast<volatile char *>(A.data() + A.size());
+  End[-1] = 1;
+  EXPECT_EQ(A[0], 7u);
+  EXPECT_EQ(A[2] >> 56, 1u);
+  EXPECT_EXIT(End[0] = 1, testing::KilledBySignal(SIGSEGV), "");
 }
 
 } // namespace

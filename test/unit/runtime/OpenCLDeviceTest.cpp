@@ -344,10 +344,13 @@ TEST_F(OpenCLTest, AncestorIdsAndConcurrentLaunches) {
 }
 
 TEST_F(OpenCLTest, ValuesArriveInTheirSlotTypes) {
+  // The host memory ends at a guard page: a declared size larger than it
+  // faults here rather than corrupting the heap (see the Vulkan test).
+  GuardedArray<uint64_t> Out(8, 0xdeadbeefdeadbeefull);
   Graph G("cl_slots", Node::Kind::Leaf);
   Node &R = G.root();
   R.Function = "slots";
-  R.addBuffer("out", Access::Out, Extent::constant(64));
+  R.addBuffer("out", Access::Out, Extent::constant(Out.bytes()));
   for (auto [Name, Type] :
        {std::pair<const char *, ScalarType>{"i1", ScalarType::I1},
         {"i8", ScalarType::I8},
@@ -358,7 +361,6 @@ TEST_F(OpenCLTest, ValuesArriveInTheirSlotTypes) {
         {"i64", ScalarType::I64}})
     R.addValue(Name, Type);
   Program P({&G}, {{"cl_slots", HPVM_TARGET_OPENCL, nullptr, slotsCL()}});
-  std::vector<uint64_t> Out(8, 0xdeadbeefdeadbeefull);
   uint64_t *PO = Out.data();
   bool I1 = true;
   int8_t I8 = -5;

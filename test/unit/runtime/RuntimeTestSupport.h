@@ -21,8 +21,12 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <sys/mman.h>
 #include <thread>
+#include <type_traits>
+#include <unistd.h>
 #include <vector>
 
 namespace hpvm::rttest {
@@ -169,6 +173,49 @@ public:
     rt::Runtime &RT = rt::Runtime::get();
     RT.setScheduler(rt::makeScheduler("hint", RT.coherence()));
   }
+};
+
+/// Host memory for N elements of T that ends exactly where an inaccessible
+/// page begins. The runtime copies a buffer's declared bytes each way; a
+/// declared size larger than the memory behind it then faults on the spot,
+/// where a std::vector would have its neighbour's heap header overwritten
+/// and glibc abort at some later, unrelated free.
+template <typename T> class GuardedArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+  GuardedArray(size_t N, T Fill) : N(N) {
+    size_t Page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    size_t Bytes = N * sizeof(T);
+    Length = (Bytes + Page - 1) / Page * Page + Page;
+    void *M = mmap(nullptr, Length, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (M == MAP_FAILED)
+      throw std::runtime_error("GuardedArray: mmap failed");
+    Base = static_cast<char *>(M);
+    char *Guard = Base + Length - Page;
+    if (mprotect(Guard, Page, PROT_NONE) != 0) {
+      munmap(Base, Length);
+      throw std::runtime_error("GuardedArray: mprotect failed");
+    }
+    // A whole number of elements before a page boundary: aligned for T.
+    Data = reinterpret_cast<T *>(Guard - Bytes);
+    for (size_t I = 0; I != N; ++I)
+      Data[I] = Fill;
+  }
+  ~GuardedArray() { munmap(Base, Length); }
+  GuardedArray(const GuardedArray &) = delete;
+  GuardedArray &operator=(const GuardedArray &) = delete;
+
+  T *data() { return Data; }
+  size_t size() const { return N; }
+  size_t bytes() const { return N * sizeof(T); }
+  T &operator[](size_t I) { return Data[I]; }
+
+private:
+  size_t N, Length;
+  char *Base;
+  T *Data;
 };
 
 /// Launches of Path per device, from the runtime's stats.
