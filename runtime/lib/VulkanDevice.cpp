@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceSupport.h"
 #include "PlanBuilder.h"
 #include "VulkanApi.h"
 #include "VulkanSpirv.h"
@@ -91,37 +92,6 @@ const char *typeName(VkPhysicalDeviceType T) {
   default:
     return "other";
   }
-}
-
-/// Size classes for pooling: exact reuse for repeated launches of one
-/// program, without pooling every odd size separately.
-size_t sizeClass(size_t Bytes) {
-  Bytes = std::max<size_t>(Bytes, 4);
-  size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
-  return (Bytes + Step - 1) / Step * Step;
-}
-
-/// A fast 64-bit hash of the module's bytes and the entry point's name,
-/// eight bytes per step.
-uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
-  const unsigned char *P = static_cast<const unsigned char *>(Code);
-  uint64_t H = 0x9e3779b97f4a7c15ull ^ Bytes;
-  auto Mix = [&H](uint64_t W) {
-    H = (H ^ W) * 0xff51afd7ed558ccdull;
-    H ^= H >> 32;
-  };
-  size_t I = 0;
-  for (; I + 8 <= Bytes; I += 8) {
-    uint64_t W;
-    std::memcpy(&W, P + I, 8);
-    Mix(W);
-  }
-  uint64_t Tail = 0;
-  std::memcpy(&Tail, P + I, Bytes - I);
-  Mix(Tail);
-  for (const char *C = Entry; *C; ++C)
-    Mix(static_cast<unsigned char>(*C));
-  return H;
 }
 
 struct Instance {
@@ -245,10 +215,7 @@ private:
   std::unordered_map<uint64_t, std::vector<std::unique_ptr<Pipeline>>>
       Pipelines;
   std::mutex ClockM;
-  // The offset host - device time lies in [OffsetLo, OffsetHi]: every
-  // submission bounds it by its submit and fence times.
-  int64_t OffsetLo = 0, OffsetHi = 0;
-  bool Calibrated = false;
+  ClockOffset Clock;
 
   std::atomic<uint64_t> NumPipelines{0}, NumHits{0}, NumSubmits{0},
       NumDispatches{0}, NumStagingBytes{0}, NumAllocations{0}, NumPooled{0};
@@ -885,10 +852,8 @@ void VulkanDeviceImpl::finish(Submission *S) {
 }
 
 void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
-  // Each submission bounds the offset between the clocks: the work started
-  // after the submit and ended before the fence was seen. Intersecting the
-  // bounds of every submission narrows it down; if the clocks drift apart
-  // the intersection empties and the estimate starts over.
+  // The work ran between the submit and the moment the fence was seen,
+  // which bounds the offset between the clocks (ClockOffset).
   struct Span {
     Submission *Of;
     double Start, End;
@@ -910,20 +875,13 @@ void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
   if (!N)
     return;
   double First = Spans[0].Start, Last = Spans[N - 1].End;
-  int64_t Lo = static_cast<int64_t>(S->Submitted) - static_cast<int64_t>(First);
-  int64_t Hi = static_cast<int64_t>(Done) - static_cast<int64_t>(Last);
   int64_t Offset;
   {
     std::lock_guard<std::mutex> L(ClockM);
-    if (!Calibrated || std::max(Lo, OffsetLo) > std::min(Hi, OffsetHi)) {
-      OffsetLo = Lo;
-      OffsetHi = std::max(Lo, Hi);
-      Calibrated = true;
-    } else {
-      OffsetLo = std::max(Lo, OffsetLo);
-      OffsetHi = std::min(Hi, OffsetHi);
-    }
-    Offset = OffsetLo;
+    Offset = Clock.update(static_cast<int64_t>(S->Submitted),
+                          static_cast<int64_t>(Done),
+                          static_cast<int64_t>(First),
+                          static_cast<int64_t>(Last));
   }
   for (unsigned I = 0; I != N; ++I) {
     uint64_t Start =
