@@ -878,10 +878,9 @@ void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
   int64_t Offset;
   {
     std::lock_guard<std::mutex> L(ClockM);
-    Offset = Clock.update(static_cast<int64_t>(S->Submitted),
-                          static_cast<int64_t>(Done),
-                          static_cast<int64_t>(First),
-                          static_cast<int64_t>(Last));
+    Offset = Clock.update(
+        static_cast<int64_t>(S->Submitted), static_cast<int64_t>(Done),
+        static_cast<int64_t>(First), static_cast<int64_t>(Last));
   }
   for (unsigned I = 0; I != N; ++I) {
     uint64_t Start =

@@ -37,8 +37,8 @@ void cellKernel(void *const *Args, void *const *Outs, const uint64_t *Dims,
         static_cast<int64_t>(Plane * 1000000 + Row * 10000 + Col * 100 + I);
 }
 
-void nopKernel(void *const *, void *const *, const uint64_t *,
-               const uint64_t *, uint64_t, uint64_t) {}
+void nopKernel(void *const *, void *const *, const uint64_t *, const uint64_t *,
+               uint64_t, uint64_t) {}
 
 /// planes [p] -> grid [rows, cols] -> cell [n]; with Extra, the grid node
 /// has a second child, which makes it ineligible for a grid launch.
@@ -128,7 +128,8 @@ TEST(GridLaunch, ParentWithMoreThanTheLeafRunsPerInstance) {
 TEST(GridLaunch, DeviceThatCannotGetsOneLaunchPerParentInstance) {
   // The fake GPU does not implement canLaunchGrid: the executor falls back
   // to launching per instance, with the right outer ids.
-  ScopedDevice Gpu(std::make_unique<FakeDevice>("fake-grid", HPVM_TARGET_NVPTX));
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-grid", HPVM_TARGET_NVPTX));
   Graph G = cellGraph("cells_gpu", /*Extra=*/false);
   TestProgram P({&G}, {{"cells_gpu/grid/cell", HPVM_TARGET_NVPTX, cellKernel}});
   runCells(P, "cells_gpu", 2, 3, 5, 7);
@@ -141,7 +142,8 @@ TEST(GridLaunch, TraceShowsOneLeafEventPerGridLaunch) {
   T.clear();
   T.enable(testing::TempDir() + "grid-trace.json");
   Graph G = cellGraph("cells_traced", /*Extra=*/false);
-  TestProgram P({&G}, {{"cells_traced/grid/cell", HPVM_TARGET_CPU, cellKernel}});
+  TestProgram P({&G},
+                {{"cells_traced/grid/cell", HPVM_TARGET_CPU, cellKernel}});
   runCells(P, "cells_traced", 1, 4, 6, 9);
   std::string Text = T.json();
   T.disable();
@@ -151,7 +153,8 @@ TEST(GridLaunch, TraceShowsOneLeafEventPerGridLaunch) {
   ASSERT_TRUE(parseJson(Text, J, Error)) << Error;
   unsigned Leaf = 0;
   for (const Json &E : J.get("traceEvents")->Items)
-    if (const Json *N = E.get("name"); N && N->Str == "cells_traced/grid/cell") {
+    if (const Json *N = E.get("name");
+        N && N->Str == "cells_traced/grid/cell") {
       ++Leaf;
       EXPECT_EQ(E.get("args")->get("instances")->Num, 4 * 6 * 9);
     }

@@ -13,6 +13,7 @@
 
 #include "RuntimeTestSupport.h"
 
+#include "hpvm/rt/Cuda.h"
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Vulkan.h"
 
@@ -103,13 +104,16 @@ void useFakeLoader() {
 
 TEST(LazyDiscovery, KindsSayWhatTheyRunAndWhetherTheyAreEager) {
   const std::vector<rt::DeviceKind> &Kinds = rt::deviceKinds();
-  ASSERT_EQ(Kinds.size(), 2u);
+  ASSERT_EQ(Kinds.size(), 3u);
   EXPECT_STREQ(Kinds[0].Name, "cpu");
   EXPECT_EQ(Kinds[0].Targets, uint32_t(HPVM_TARGET_CPU));
   EXPECT_TRUE(Kinds[0].Eager);
-  EXPECT_STREQ(Kinds[1].Name, "vulkan");
-  EXPECT_EQ(Kinds[1].Targets, uint32_t(HPVM_TARGET_SPIRV));
+  EXPECT_STREQ(Kinds[1].Name, "cuda");
+  EXPECT_EQ(Kinds[1].Targets, uint32_t(HPVM_TARGET_NVPTX));
   EXPECT_FALSE(Kinds[1].Eager);
+  EXPECT_STREQ(Kinds[2].Name, "vulkan");
+  EXPECT_EQ(Kinds[2].Targets, uint32_t(HPVM_TARGET_SPIRV));
+  EXPECT_FALSE(Kinds[2].Eager);
 }
 
 TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
@@ -118,15 +122,19 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
   // discovered late uses what the runtime read when it started.
   rt::VulkanOptions Missing;
   Missing.Loader = "/nonexistent/hpvm-lazy/libvulkan.so.1";
+  rt::CudaOptions NoDriver;
+  NoDriver.Driver = "/nonexistent/hpvm-lazy/libcuda.so.1";
   rt::DiscoveryContext Ctx{Pool, [](void *) { return rt::MemorySpace(1); },
                            nullptr};
   Ctx.Vulkan = &Missing;
+  Ctx.Cuda = &NoDriver;
 
   rt::Discovery Lazy = rt::discoverDevices(Ctx, "", false, /*Lazy=*/true);
   ASSERT_EQ(Lazy.Devices.size(), 1u);
   EXPECT_EQ(Lazy.Devices[0]->name(), "cpu");
-  ASSERT_EQ(Lazy.Deferred.size(), 1u);
-  EXPECT_STREQ(Lazy.Deferred[0]->Name, "vulkan");
+  ASSERT_EQ(Lazy.Deferred.size(), 2u);
+  EXPECT_STREQ(Lazy.Deferred[0]->Name, "cuda");
+  EXPECT_STREQ(Lazy.Deferred[1]->Name, "vulkan");
   EXPECT_TRUE(Lazy.Notes.empty());
 
   // Named kinds are discovered now, lazy or not, and report themselves.
@@ -147,10 +155,20 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
   EXPECT_TRUE(CpuOnly.Deferred.empty());
 
   // A deferred kind found later without devices is silent: nobody asked.
-  rt::Discovery Late = rt::discoverKind(Ctx, *Lazy.Deferred[0]);
-  EXPECT_TRUE(Late.Devices.empty());
-  EXPECT_TRUE(Late.Notes.empty());
-  EXPECT_TRUE(Late.Error.empty());
+  for (const rt::DeviceKind *K : Lazy.Deferred) {
+    rt::Discovery Late = rt::discoverKind(Ctx, *K);
+    EXPECT_TRUE(Late.Devices.empty());
+    EXPECT_TRUE(Late.Notes.empty());
+    EXPECT_TRUE(Late.Error.empty());
+  }
+
+  // The settings come from the context for CUDA too.
+  rt::Discovery Cuda = rt::discoverDevices(Ctx, "cuda", false, true);
+  ASSERT_EQ(Cuda.Notes.size(), 1u);
+  EXPECT_NE(Cuda.Notes[0].find("HPVM_DEVICES: 'cuda' has no device: "
+                               "/nonexistent/hpvm-lazy/libcuda.so.1 not found"),
+            std::string::npos)
+      << Cuda.Notes[0];
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,11 +216,12 @@ void cpuProgramThenSpirvProgram() {
 }
 
 TEST(LazyDiscoveryDeathTest, CpuProgramDoesNotOpenTheVulkanLoader) {
+  // CUDA stays pending throughout: no program has a PTX artifact.
   std::string Expected =
-      "cpu: code 0 opened no pending vulkan devices 1\n"
-      "bad: code 2 opened no pending vulkan\n"
+      "cpu: code 0 opened no pending cuda,vulkan devices 1\n"
+      "bad: code 2 opened no pending cuda,vulkan\n"
       "spirv: code 0 opened " +
-      std::string(OpensLoader ? "yes" : "no") + " pending none discoveries " +
+      std::string(OpensLoader ? "yes" : "no") + " pending cuda discoveries " +
       (OpensLoader ? "1" : "0") +
       "\n"
       "spirv only: code 4: no device can run node 'lazy_spirv_only': it has "
@@ -306,7 +325,7 @@ void concurrentLoadsDuringLaunches() {
 TEST(LazyDiscoveryDeathTest, ConcurrentLoadersDiscoverOnce) {
   EXPECT_EXIT(concurrentLoadsDuringLaunches(), testing::ExitedWithCode(0),
               std::string("failures 0 busy failures 0 discoveries ") +
-                  (OpensLoader ? "1" : "0") + " pending none\n");
+                  (OpensLoader ? "1" : "0") + " pending cuda\n");
 }
 
 } // namespace

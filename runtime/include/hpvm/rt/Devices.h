@@ -1,6 +1,6 @@
 //===- Devices.h - Finding the devices of this machine ----------*- C++ -*-===//
 //
-// Each kind of device (cpu, vulkan; cuda, opencl later) is one entry of
+// Each kind of device (cpu, cuda, vulkan; opencl later) is one entry of
 // deviceKinds(): a name for HPVM_DEVICES, the targets its devices run, and a
 // function that finds the devices of that kind, loading its driver if it has
 // one. Adding a kind is adding its entry; a kind whose driver is missing
@@ -27,6 +27,7 @@ namespace hpvm::rt {
 
 class ThreadPool;
 class Trace;
+struct CudaOptions;
 struct VulkanOptions;
 
 /// What a device kind's discovery may use.
@@ -42,6 +43,8 @@ struct DiscoveryContext {
   /// so that a kind discovered later still uses those; null reads the
   /// environment now.
   const VulkanOptions *Vulkan = nullptr;
+  /// The same for HPVM_CUDA_*.
+  const CudaOptions *Cuda = nullptr;
 };
 
 struct DeviceKind {

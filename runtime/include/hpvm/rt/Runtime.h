@@ -31,6 +31,7 @@ class Program;
 struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
+struct CudaOptions;
 struct VulkanOptions;
 
 class Runtime {
@@ -110,6 +111,8 @@ private:
   std::atomic<uint32_t> PendingTargets{0};
   /// HPVM_VULKAN_* as read at start-up, for a discovery that comes later.
   std::unique_ptr<VulkanOptions> VulkanSettings;
+  /// HPVM_CUDA_* likewise.
+  std::unique_ptr<CudaOptions> CudaSettings;
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;
