@@ -51,7 +51,8 @@ struct Config {
   int RetainFails = -1;
   unsigned MaxGridYZ = 65535;
   int MaxThreads = 1024;
-  unsigned DelayUs = 200;
+  // Read by the stream threads without the lock.
+  std::atomic<unsigned> DelayUs{200};
 } Cfg;
 
 std::mutex M; // everything below, except what the stream threads run
@@ -96,7 +97,8 @@ struct Stream {
       L.unlock();
       // Late enough that reading a buffer before its copy is done, or
       // reusing a staging buffer too early, shows.
-      std::this_thread::sleep_for(std::chrono::microseconds(Cfg.DelayUs));
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(Cfg.DelayUs.load()));
       Op();
       L.lock();
       Busy = false;
