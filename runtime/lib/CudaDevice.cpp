@@ -30,7 +30,7 @@
 //   each is measured from an anchor event whose place on the device time
 //   line is known; anchors are renewed every 10 s because differences come
 //   as float milliseconds, which lose microseconds after about 16 s. Device
-//   time is placed on the host's as the Vulkan device does (ClockOffset).
+//   time is placed on the host's as the Vulkan device does (DeviceClock).
 // * Errors that leave the context unusable (an illegal address, a failed
 //   launch) make every later call fail with the first reason.
 //
@@ -39,6 +39,7 @@
 #include "CudaApi.h"
 #include "DeviceSupport.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 
 #include "hpvm/backends/NVPTXABI.h"
 #include "hpvm/ir/Graph.h"
@@ -213,9 +214,9 @@ private:
   std::mutex ModM;
   std::unordered_map<uint64_t, std::vector<std::unique_ptr<Module>>> Modules;
 
-  std::mutex ClockM;
+  std::mutex ClockM; // the anchors; the clock keeps its own lock
   std::shared_ptr<Anchor> Current, Next;
-  ClockOffset Clock;
+  DeviceClock Clock;
 
   std::atomic<uint64_t> NumModules{0}, NumHits{0}, NumLaunches{0},
       NumGridLaunches{0}, NumStagingBytes{0}, NumStagingAllocs{0},
@@ -411,7 +412,7 @@ void CudaDeviceImpl::checkUsable() {
 
 void *CudaDeviceImpl::allocate(size_t Bytes) {
   checkUsable();
-  size_t Class = sizeClass(Bytes);
+  size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
     auto It = FreeBuffers.find(Class);
@@ -508,7 +509,7 @@ void CudaDeviceImpl::poolStaging(StagingBuf *S) {
 }
 
 StagingBuf *CudaDeviceImpl::takeStaging(size_t Bytes) {
-  size_t Class = sizeClass(Bytes);
+  size_t Class = poolSizeClass(Bytes);
   {
     std::unique_lock<std::mutex> L(StgM);
     reapStaging();
@@ -631,11 +632,9 @@ void CudaDeviceImpl::traceRecord(Record *R, uint64_t Done) {
         F.cuEventElapsedTime(&EndMs, R->From->Event, R->End) != CUDA_SUCCESS)
       return;
     Base = R->From->BaseNs;
-    Offset = Clock.update(static_cast<int64_t>(R->Submitted),
-                          static_cast<int64_t>(Done),
-                          static_cast<int64_t>(Base + double(StartMs) * 1e6),
-                          static_cast<int64_t>(Base + double(EndMs) * 1e6));
   }
+  Offset = Clock.offset(R->Submitted, Done, Base + double(StartMs) * 1e6,
+                        Base + double(EndMs) * 1e6);
   auto Host = [&](float Ms) {
     return static_cast<uint64_t>(static_cast<int64_t>(Base + double(Ms) * 1e6) +
                                  Offset);

@@ -1,8 +1,17 @@
-//===- DeviceSupport.h - Pieces the executor and GPU devices share -*- C++ -*-
+//===- DeviceSupport.h - What the GPU-style devices share --------*- C++
+//-*-===//
 //
-// Small things more than one device needs: stack arrays for launches that
-// must not allocate, the size classes of buffer pools, the hash of module
-// caches, and placing device clocks on the host time line.
+// The Vulkan and OpenCL devices both cache compiled modules by a hash of
+// their words, pool freed buffers by size class, and place device-clock
+// events on the host time line.
+//
+// DeviceClock: Vulkan timestamps and OpenCL profiling counters tick on the
+// device's own clock. Without a calibration extension, each piece of device
+// work still bounds the offset between the clocks: it started after the host
+// submitted it and ended before the host saw it finish. Intersecting the bounds
+// of every submission narrows the offset down; if the clocks drift apart the
+// intersection empties and the estimate starts over. A device event placed
+// with it always lies inside its launch's host event.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_LIB_DEVICESUPPORT_H
@@ -12,35 +21,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
+#include <mutex>
 
 namespace hpvm::rt {
 
-/// An array that lives on the stack unless it is unusually long, so that a
-/// launch allocates nothing for ordinary nodes.
-template <typename T, size_t N> class SmallArray {
-public:
-  explicit SmallArray(size_t Size)
-      : Ptr(Size <= N ? Inline : (Heap.reset(new T[Size]), Heap.get())) {}
-  T &operator[](size_t I) { return Ptr[I]; }
-  T *data() { return Ptr; }
-
-private:
-  T Inline[N];
-  std::unique_ptr<T[]> Heap;
-  T *Ptr;
-};
-
-/// Size classes for pooling freed buffers: exact reuse for repeated
-/// launches of one program, without pooling every odd size separately.
-inline size_t sizeClass(size_t Bytes) {
+/// Size classes for pooling: exact reuse for repeated launches of one
+/// program, without pooling every odd size separately.
+inline size_t poolSizeClass(size_t Bytes) {
   Bytes = std::max<size_t>(Bytes, 4);
   size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
   return (Bytes + Step - 1) / Step * Step;
 }
 
-/// A fast 64-bit hash of a module's bytes and its entry point's name, eight
-/// bytes per step; caches confirm a hit by comparing the bytes.
+/// A fast 64-bit hash of a module's bytes and its entry point's name,
+/// eight bytes per step (a hit is confirmed by comparing the words).
 inline uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
   const unsigned char *P = static_cast<const unsigned char *>(Code);
   uint64_t H = 0x9e3779b97f4a7c15ull ^ Bytes;
@@ -62,21 +56,17 @@ inline uint64_t moduleHash(const void *Code, size_t Bytes, const char *Entry) {
   return H;
 }
 
-/// The offset host time - device time, learnt from spans of device work
-/// that are known to lie between two host readings: the work started after
-/// the host submitted it and ended before the host saw it finish. Each span
-/// bounds the offset; intersecting the bounds of all spans narrows it down,
-/// and if the clocks drift apart the intersection empties and the estimate
-/// starts over. Not thread-safe: callers hold their clock lock.
-class ClockOffset {
+class DeviceClock {
 public:
-  /// Adds the span [DeviceStart, DeviceEnd] (device ns) that ran between
-  /// host times Submitted and Done; returns the offset to add to device
-  /// times.
-  int64_t update(int64_t Submitted, int64_t Done, int64_t DeviceStart,
-                 int64_t DeviceEnd) {
-    int64_t Lo = Submitted - DeviceStart;
-    int64_t Hi = Done - DeviceEnd;
+  /// Work submitted at host time Submitted (ns) and seen finished at Done
+  /// ran on the device from DeviceFirst to DeviceLast (device ns). Returns
+  /// the offset to add to device times to put them on the host time line.
+  int64_t offset(uint64_t Submitted, uint64_t Done, double DeviceFirst,
+                 double DeviceLast) {
+    int64_t Lo =
+        static_cast<int64_t>(Submitted) - static_cast<int64_t>(DeviceFirst);
+    int64_t Hi = static_cast<int64_t>(Done) - static_cast<int64_t>(DeviceLast);
+    std::lock_guard<std::mutex> L(M);
     if (!Calibrated || std::max(Lo, OffsetLo) > std::min(Hi, OffsetHi)) {
       OffsetLo = Lo;
       OffsetHi = std::max(Lo, Hi);
@@ -89,7 +79,8 @@ public:
   }
 
 private:
-  // The offset lies in [OffsetLo, OffsetHi].
+  std::mutex M;
+  // The offset host - device lies in [OffsetLo, OffsetHi].
   int64_t OffsetLo = 0, OffsetHi = 0;
   bool Calibrated = false;
 };

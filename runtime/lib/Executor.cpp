@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
-#include "DeviceSupport.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 
 #include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Error.h"

@@ -200,7 +200,7 @@ private:
   std::mutex BrokenM;
   std::string BrokenWhy;
 
-  // Lock order: PendingM, then QueueM; BufM, SubM, PipeM, ClockM alone.
+  // Lock order: PendingM, then QueueM; BufM, SubM, PipeM alone.
   std::mutex QueueM;
   std::mutex PendingM;
   Submission *Pending = nullptr;
@@ -214,8 +214,7 @@ private:
   std::mutex PipeM;
   std::unordered_map<uint64_t, std::vector<std::unique_ptr<Pipeline>>>
       Pipelines;
-  std::mutex ClockM;
-  ClockOffset Clock;
+  DeviceClock Clock;
 
   std::atomic<uint64_t> NumPipelines{0}, NumHits{0}, NumSubmits{0},
       NumDispatches{0}, NumStagingBytes{0}, NumAllocations{0}, NumPooled{0};
@@ -610,7 +609,7 @@ void VulkanDeviceImpl::destroyBuffer(VkBuf *B) {
 
 void *VulkanDeviceImpl::allocate(size_t Bytes) {
   checkUsable();
-  size_t Class = sizeClass(Bytes);
+  size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
     auto It = FreeBuffers.find(Class);
@@ -661,7 +660,7 @@ void VulkanDeviceImpl::free(void *Ptr) {
 }
 
 VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
-  size_t Class = sizeClass(Bytes);
+  size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
     auto It = FreeStaging.find(Class);
@@ -852,8 +851,7 @@ void VulkanDeviceImpl::finish(Submission *S) {
 }
 
 void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
-  // The work ran between the submit and the moment the fence was seen,
-  // which bounds the offset between the clocks (ClockOffset).
+  // The batch and the launch ran between the submit and the fence.
   struct Span {
     Submission *Of;
     double Start, End;
@@ -874,14 +872,8 @@ void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
   }
   if (!N)
     return;
-  double First = Spans[0].Start, Last = Spans[N - 1].End;
-  int64_t Offset;
-  {
-    std::lock_guard<std::mutex> L(ClockM);
-    Offset = Clock.update(
-        static_cast<int64_t>(S->Submitted), static_cast<int64_t>(Done),
-        static_cast<int64_t>(First), static_cast<int64_t>(Last));
-  }
+  int64_t Offset =
+      Clock.offset(S->Submitted, Done, Spans[0].Start, Spans[N - 1].End);
   for (unsigned I = 0; I != N; ++I) {
     uint64_t Start =
         static_cast<uint64_t>(static_cast<int64_t>(Spans[I].Start) + Offset);
