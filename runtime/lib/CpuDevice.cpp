@@ -6,14 +6,21 @@
 // inside launch(), with the calling thread taking part, so wait() has
 // nothing left to do.
 //
+// A grid launch (a replicated parent whose only child is this leaf) is one
+// parallel loop over parent instances x first leaf dimension: the chunks
+// cover instances of several parents at once, instead of one loop per
+// parent instance, each with its own frame and task.
+//
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/ThreadPool.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 using namespace hpvm::rt;
 
@@ -47,6 +54,10 @@ public:
   }
 
   void launch(const KernelLaunch &L, LaunchToken &) override {
+    if (L.Grid) {
+      launchGrid(L);
+      return;
+    }
     hpvm_cpu_kernel_fn Fn = L.Artifact->cpu_fn;
     uint64_t N = L.Dims[0];
     uint64_t Parts = Pool.size() * ChunksPerThread;
@@ -56,6 +67,7 @@ public:
     });
   }
   void wait(LaunchToken &) override {}
+  bool canLaunchGrid(const KernelLaunch &) const override { return true; }
 
   std::string description() const override {
     return "cpu (" + std::to_string(Pool.size()) + " threads)";
@@ -64,6 +76,39 @@ public:
 private:
   ThreadPool &Pool;
   std::string Name;
+
+  void launchGrid(const KernelLaunch &L) {
+    hpvm_cpu_kernel_fn Fn = L.Artifact->cpu_fn;
+    const uint64_t *PD = L.ParentDims;
+    uint64_t N = L.Dims[0];
+    // The executor checked that all instances together fit 64 bits.
+    uint64_t Total = PD[0] * PD[1] * PD[2] * N;
+    uint64_t Parts = Pool.size() * ChunksPerThread;
+    uint64_t Grain = Total / Parts + (Total % Parts != 0);
+    size_t NumIds = 3 * size_t(L.OuterLevels);
+    Pool.parallelFor(Total, Grain, [&](uint64_t Begin, uint64_t End) {
+      // This chunk's copy of the outer ids, level 1 rewritten per parent
+      // instance; on the stack unless the nest is unusually deep.
+      constexpr size_t InlineIds = 24;
+      uint64_t Inline[InlineIds];
+      std::unique_ptr<uint64_t[]> Heap;
+      uint64_t *Ids = Inline;
+      if (NumIds > InlineIds) {
+        Heap.reset(new uint64_t[NumIds]);
+        Ids = Heap.get();
+      }
+      std::memcpy(Ids, L.OuterIds, NumIds * sizeof(uint64_t));
+      while (Begin < End) {
+        uint64_t P = Begin / N, First = Begin % N;
+        uint64_t Last = std::min(N, First + (End - Begin));
+        Ids[0] = P / (PD[1] * PD[2]);
+        Ids[1] = P / PD[2] % PD[1];
+        Ids[2] = P % PD[2];
+        Fn(L.Args, nullptr, L.Dims, Ids, First, Last);
+        Begin += Last - First;
+      }
+    });
+  }
 };
 
 } // namespace

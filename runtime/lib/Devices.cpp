@@ -2,6 +2,7 @@
 
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/OpenCL.h"
+#include "hpvm/rt/Cuda.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
@@ -37,11 +38,17 @@ std::vector<std::string> splitList(const std::string &Text) {
 } // namespace
 
 const std::vector<DeviceKind> &hpvm::rt::deviceKinds() {
-  // One line per kind; GPU kinds register here when they land. Only the
+  // One line per kind; OpenCL registers here when it lands. Only the
   // CPU is eager: the others load drivers that CPU-only programs must not
   // pay for.
   static const std::vector<DeviceKind> Kinds = {
       {"cpu", HPVM_TARGET_CPU, /*Eager=*/true, discoverCpu},
+      {"cuda", HPVM_TARGET_NVPTX, /*Eager=*/false,
+       [](const DiscoveryContext &Ctx,
+          std::vector<std::unique_ptr<Device>> &Out) {
+         return discoverCudaDevices(
+             Ctx, Ctx.Cuda ? *Ctx.Cuda : CudaOptions::fromEnvironment(), Out);
+       }},
       {"vulkan", HPVM_TARGET_SPIRV, /*Eager=*/false,
        [](const DiscoveryContext &Ctx,
           std::vector<std::unique_ptr<Device>> &Out) {

@@ -12,6 +12,7 @@
 
 #include "Executor.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 
 #include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Error.h"
@@ -24,21 +25,6 @@ using namespace hpvm;
 using namespace hpvm::rt;
 
 namespace {
-
-/// An array that lives on the stack unless it is unusually long, so that a
-/// launch allocates nothing for ordinary nodes.
-template <typename T, size_t N> class SmallArray {
-public:
-  explicit SmallArray(size_t Size)
-      : Ptr(Size <= N ? Inline : (Heap.reset(new T[Size]), Heap.get())) {}
-  T &operator[](size_t I) { return Ptr[I]; }
-  T *data() { return Ptr; }
-
-private:
-  T Inline[N];
-  std::unique_ptr<T[]> Heap;
-  T *Ptr;
-};
 
 uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args,
                     const char *What, unsigned Which) {
@@ -110,10 +96,20 @@ void Executor::runNode(const NodePlan &P, void *const *Args, void *const *Outs,
     runInternal(P, Args, Outs, OuterIds, Ctx);
 }
 
-void Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
-                       const uint64_t *OuterIds, LaunchContext &Ctx) {
+bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+                       const uint64_t *OuterIds, LaunchContext &Ctx,
+                       const uint64_t *ParentDims) {
   KernelLaunch L;
   uint64_t Instances = evalDims(P, Args, L.Dims);
+  if (ParentDims) {
+    L.Grid = true;
+    std::memcpy(L.ParentDims, ParentDims, sizeof(L.ParentDims));
+    // Too many for one launch to count: one launch per parent instance
+    // still can.
+    uint64_t Parents = ParentDims[0] * ParentDims[1] * ParentDims[2];
+    if (__builtin_mul_overflow(Instances, Parents, &Instances))
+      return false;
+  }
 
   size_t NumBuffers = P.BufferParams.size();
   // Byte sizes are needed only when coherence or the scheduler looks.
@@ -163,6 +159,11 @@ void Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
   L.OuterIds = OuterIds;
   L.OuterLevels = P.Depth;
+  if (L.Grid && !D.canLaunchGrid(L)) {
+    if (Sched)
+      Sched->finished(Q, Choice, 0);
+    return false;
+  }
 
   // Off the host, or with copies elsewhere, buffers go through coherence
   // and the leaf gets pointers to this device's copies.
@@ -201,6 +202,24 @@ void Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       Sched->finished(Q, Choice, 0);
     throw;
   }
+  return true;
+}
+
+bool Executor::runGrid(const NodePlan &P, void *const *Args,
+                       const uint64_t Dims[3], const uint64_t *OuterIds,
+                       LaunchContext &Ctx) {
+  // One frame binds the leaf's arguments, which are the same for every
+  // instance; its level-1 ids stay 0, the device supplies them.
+  struct FrameGuard {
+    const NodePlan &P;
+    Frame *F;
+    ~FrameGuard() { P.returnFrame(F); }
+  } G{P, P.takeFrame()};
+  Frame &F = *G.F;
+  bindFrame(F, Args, OuterIds, Ctx);
+  F.OuterIds[0] = F.OuterIds[1] = F.OuterIds[2] = 0;
+  return runLeaf(*P.Children[0], F.ChildArgs.data() + P.ParamBase[0], nullptr,
+                 F.OuterIds.data(), Ctx, Dims);
 }
 
 void Executor::bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
@@ -254,7 +273,7 @@ void Executor::runInternal(const NodePlan &P, void *const *Args,
           std::memcpy(Outs[K], &F->Slots[P.OutputSlots[K]],
                       typeSize(P.N->Outputs[K].Type));
       P.returnFrame(F);
-    } else {
+    } else if (!(P.GridLeaf && runGrid(P, Args, Dims, OuterIds, Ctx))) {
       // Each chunk of instances reuses one frame; instances run their
       // child graphs concurrently across chunks.
       uint64_t Grain = std::max<uint64_t>(1, Instances / (Pool.size() * 4));

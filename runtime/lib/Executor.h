@@ -3,8 +3,9 @@
 // Runs one launch of a graph: internal nodes start a child when every
 // incoming dependency and value edge is done, and run independent children
 // at the same time as tasks on the thread pool; replicated internal nodes
-// run their child graph once per instance; leaves go to the device the
-// scheduler picks, with their buffers made coherent there first.
+// run their child graph once per instance (or, when that graph is one
+// replicated leaf and its device can, as one grid launch); leaves go to the
+// device the scheduler picks, with their buffers made coherent there first.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_LIB_EXECUTOR_H
@@ -33,7 +34,13 @@ private:
 
   void runNode(const NodePlan &P, void *const *Args, void *const *Outs,
                const uint64_t *OuterIds, LaunchContext &Ctx);
-  void runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+  /// With ParentDims, runs the leaf for every instance of its parent as one
+  /// grid launch, or returns false, having done nothing, when the device
+  /// the scheduler picks cannot.
+  bool runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+               const uint64_t *OuterIds, LaunchContext &Ctx,
+               const uint64_t *ParentDims = nullptr);
+  bool runGrid(const NodePlan &P, void *const *Args, const uint64_t Dims[3],
                const uint64_t *OuterIds, LaunchContext &Ctx);
   void runInternal(const NodePlan &P, void *const *Args, void *const *Outs,
                    const uint64_t *OuterIds, LaunchContext &Ctx);

@@ -233,6 +233,12 @@ public:
     P->OutputSlots.assign(N.Outputs.size(), 0);
     for (const OutputBinding &B : N.OutputBindings)
       P->OutputSlots[B.ParentOutput] = P->OutBase[B.Child] + B.ChildOutput;
+
+    // One child means no edges, so every argument of the leaf is bound to
+    // a parameter of this node or a constant.
+    const Node *Only = NumChildren == 1 ? N.Children[0].get() : nullptr;
+    P->GridLeaf = P->Replicated && Only && Only->isLeaf() &&
+                  !Only->Dims.empty() && Only->Outputs.empty();
     return P;
   }
 

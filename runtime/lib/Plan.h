@@ -72,6 +72,11 @@ struct NodePlan {
   std::vector<unsigned> Roots;
   /// Per output of this node: the slot holding it when the children finish.
   std::vector<unsigned> OutputSlots;
+  /// A replicated node whose child graph is one replicated leaf without
+  /// outputs: the leaf's arguments (this node's parameters and constants)
+  /// are the same in every instance, so all instances may run as one grid
+  /// launch (KernelLaunch::Grid) on a device that can.
+  bool GridLeaf = false;
 
   /// Frames of finished executions, reused to avoid allocating per launch.
   Frame *takeFrame() const;

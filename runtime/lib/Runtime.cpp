@@ -11,6 +11,7 @@
 #include "Executor.h"
 #include "Program.h"
 
+#include "hpvm/rt/Cuda.h"
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/OpenCL.h"
@@ -108,13 +109,14 @@ void Runtime::configure() {
   if (const char *Path = env("HPVM_TRACE"))
     TheTrace.enable(Path);
 
-  // Read now whether or not Vulkan is ever looked for, like every HPVM_*
-  // setting: a bad value fails every launch, and a kind discovered later
-  // still sees the settings the process started with.
+  // Read now whether or not Vulkan or CUDA is ever looked for, like every
+  // HPVM_* setting: a bad value fails every launch, and a kind discovered
+  // later still sees the settings the process started with.
   VulkanSettings =
       std::make_unique<VulkanOptions>(VulkanOptions::fromEnvironment());
   OpenCLSettings =
       std::make_unique<OpenCLOptions>(OpenCLOptions::fromEnvironment());
+  CudaSettings = std::make_unique<CudaOptions>(CudaOptions::fromEnvironment());
 
   // Kinds that HPVM_DEVICES names are discovered now, so that strict mode
   // reports a missing one at once; with nothing named, only the CPU is,
@@ -145,6 +147,7 @@ DiscoveryContext Runtime::discoveryContext() {
       this, &TheTrace};
   DC.Vulkan = VulkanSettings.get();
   DC.OpenCL = OpenCLSettings.get();
+  DC.Cuda = CudaSettings.get();
   return DC;
 }
 

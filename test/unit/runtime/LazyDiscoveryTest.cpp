@@ -13,6 +13,7 @@
 
 #include "RuntimeTestSupport.h"
 
+#include "hpvm/rt/Cuda.h"
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
@@ -104,17 +105,20 @@ void useFakeLoader() {
 
 TEST(LazyDiscovery, KindsSayWhatTheyRunAndWhetherTheyAreEager) {
   const std::vector<rt::DeviceKind> &Kinds = rt::deviceKinds();
-  ASSERT_EQ(Kinds.size(), 3u);
+  ASSERT_EQ(Kinds.size(), 4u);
   EXPECT_STREQ(Kinds[0].Name, "cpu");
   EXPECT_EQ(Kinds[0].Targets, uint32_t(HPVM_TARGET_CPU));
   EXPECT_TRUE(Kinds[0].Eager);
-  EXPECT_STREQ(Kinds[1].Name, "vulkan");
-  EXPECT_EQ(Kinds[1].Targets, uint32_t(HPVM_TARGET_SPIRV));
+  EXPECT_STREQ(Kinds[1].Name, "cuda");
+  EXPECT_EQ(Kinds[1].Targets, uint32_t(HPVM_TARGET_NVPTX));
   EXPECT_FALSE(Kinds[1].Eager);
-  // OpenCL-flavour SPIR-V is an artifact target of its own.
-  EXPECT_STREQ(Kinds[2].Name, "opencl");
-  EXPECT_EQ(Kinds[2].Targets, uint32_t(HPVM_TARGET_OPENCL));
+  EXPECT_STREQ(Kinds[2].Name, "vulkan");
+  EXPECT_EQ(Kinds[2].Targets, uint32_t(HPVM_TARGET_SPIRV));
   EXPECT_FALSE(Kinds[2].Eager);
+  // OpenCL-flavour SPIR-V is an artifact target of its own.
+  EXPECT_STREQ(Kinds[3].Name, "opencl");
+  EXPECT_EQ(Kinds[3].Targets, uint32_t(HPVM_TARGET_OPENCL));
+  EXPECT_FALSE(Kinds[3].Eager);
 }
 
 TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
@@ -123,19 +127,23 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
   // discovered late uses what the runtime read when it started.
   rt::VulkanOptions Missing;
   Missing.Loader = "/nonexistent/hpvm-lazy/libvulkan.so.1";
+  rt::CudaOptions NoDriver;
+  NoDriver.Driver = "/nonexistent/hpvm-lazy/libcuda.so.1";
   rt::DiscoveryContext Ctx{Pool, [](void *) { return rt::MemorySpace(1); },
                            nullptr};
   Ctx.Vulkan = &Missing;
   rt::OpenCLOptions MissingCL;
   MissingCL.Loader = "/nonexistent/hpvm-lazy/libOpenCL.so.1";
   Ctx.OpenCL = &MissingCL;
+  Ctx.Cuda = &NoDriver;
 
   rt::Discovery Lazy = rt::discoverDevices(Ctx, "", false, /*Lazy=*/true);
   ASSERT_EQ(Lazy.Devices.size(), 1u);
   EXPECT_EQ(Lazy.Devices[0]->name(), "cpu");
-  ASSERT_EQ(Lazy.Deferred.size(), 2u);
-  EXPECT_STREQ(Lazy.Deferred[0]->Name, "vulkan");
-  EXPECT_STREQ(Lazy.Deferred[1]->Name, "opencl");
+  ASSERT_EQ(Lazy.Deferred.size(), 3u);
+  EXPECT_STREQ(Lazy.Deferred[0]->Name, "cuda");
+  EXPECT_STREQ(Lazy.Deferred[1]->Name, "vulkan");
+  EXPECT_STREQ(Lazy.Deferred[2]->Name, "opencl");
   EXPECT_TRUE(Lazy.Notes.empty());
 
   // Named kinds are discovered now, lazy or not, and report themselves.
@@ -171,6 +179,13 @@ TEST(LazyDiscovery, OnlyUnnamedKindsAreDeferred) {
                                   "'/nonexistent/hpvm-lazy/libOpenCL.so.1'"),
             std::string::npos)
       << NamedCL.Notes[0];
+  // The settings come from the context for CUDA too.
+  rt::Discovery Cuda = rt::discoverDevices(Ctx, "cuda", false, true);
+  ASSERT_EQ(Cuda.Notes.size(), 1u);
+  EXPECT_NE(Cuda.Notes[0].find("HPVM_DEVICES: 'cuda' has no device: "
+                               "/nonexistent/hpvm-lazy/libcuda.so.1 not found"),
+            std::string::npos)
+      << Cuda.Notes[0];
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,11 +233,12 @@ void cpuProgramThenSpirvProgram() {
 }
 
 TEST(LazyDiscoveryDeathTest, CpuProgramDoesNotOpenTheVulkanLoader) {
+  // CUDA stays pending throughout: no program has a PTX artifact.
   std::string Expected =
-      "cpu: code 0 opened no pending vulkan,opencl devices 1\n"
-      "bad: code 2 opened no pending vulkan,opencl\n"
+      "cpu: code 0 opened no pending cuda,vulkan,opencl devices 1\n"
+      "bad: code 2 opened no pending cuda,vulkan,opencl\n"
       "spirv: code 0 opened " +
-      std::string(OpensLoader ? "yes" : "no") + " pending opencl discoveries " +
+      std::string(OpensLoader ? "yes" : "no") + " pending cuda,opencl discoveries " +
       (OpensLoader ? "1" : "0") +
       "\n"
       "spirv only: code 4: no device can run node 'lazy_spirv_only': it has "
@@ -326,7 +342,7 @@ void concurrentLoadsDuringLaunches() {
 TEST(LazyDiscoveryDeathTest, ConcurrentLoadersDiscoverOnce) {
   EXPECT_EXIT(concurrentLoadsDuringLaunches(), testing::ExitedWithCode(0),
               std::string("failures 0 busy failures 0 discoveries ") +
-                  (OpensLoader ? "1" : "0") + " pending opencl\n");
+                  (OpensLoader ? "1" : "0") + " pending cuda,opencl\n");
 }
 
 } // namespace

@@ -19,6 +19,10 @@ int main(int argc, char **argv) {
         "HPVM_VULKAN_LOADER", "HPVM_VULKAN_STAGING"})
     unsetenv(Name);
   setenv("HPVM_NUM_THREADS", "4", 1);
+  // Tests give their NVPTX leaves fake devices; a GPU the runtime found by
+  // itself would be a second candidate and change where they run. The CUDA
+  // tests create their devices explicitly, from the driver they choose.
+  setenv("HPVM_CUDA_DRIVER", "/nonexistent/hpvm-rt-tests/libcuda.so.1", 1);
   testing::InitGoogleTest(&argc, argv);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   return RUN_ALL_TESTS();

@@ -46,6 +46,10 @@ struct ArtifactSpec {
   std::string Node;
   uint32_t Target;
   hpvm_cpu_kernel_fn Fn;
+  /// For devices that read code (PTX, SPIR-V bytes); empty gives a
+  /// placeholder that only fake devices accept.
+  std::string Code = "";
+  std::string Entry = "main";
 };
 
 /// A program descriptor with everything it points to.
@@ -71,7 +75,11 @@ private:
       // Only devices of other targets read code; the fake device does not.
       A.code = S.Target == HPVM_TARGET_CPU ? nullptr : "fake code";
       A.code_size = A.code ? 9 : 0;
-      A.entry = "main";
+      if (!S.Code.empty()) {
+        A.code = S.Code.c_str();
+        A.code_size = S.Code.size();
+      }
+      A.entry = S.Entry.c_str();
       Artifacts.push_back(A);
     }
     Desc.abi_version = HPVM_RT_ABI_VERSION;

@@ -104,7 +104,7 @@ TEST(Devices, DiscoveryHonoursRequestsAndStrictness) {
   EXPECT_EQ(Lenient.Devices.size(), 1u);
   ASSERT_EQ(Lenient.Notes.size(), 1u);
   EXPECT_NE(Lenient.Notes[0].find("'fpga' is not a device kind of this "
-                                  "hpvm-rt (it has: cpu, vulkan, opencl)"),
+                                  "hpvm-rt (it has: cpu, cuda, vulkan, opencl)"),
             std::string::npos)
       << Lenient.Notes[0];
   EXPECT_TRUE(Lenient.Error.empty());

@@ -45,6 +45,14 @@ struct KernelLaunch {
   /// them (0 and null for a root leaf).
   const uint64_t *OuterIds = nullptr;
   unsigned OuterLevels = 0;
+  /// A grid launch: this one launch runs the leaf for every instance of its
+  /// replicated parent, whose extents ParentDims are (outermost first,
+  /// missing ones 1); Dims, Args and the outer ids above level 1 are the
+  /// same for every parent instance. The level-1 ids in OuterIds are 0: the
+  /// device gives each parent instance its own. Only issued to devices
+  /// whose canLaunchGrid accepted it.
+  bool Grid = false;
+  uint64_t ParentDims[3] = {1, 1, 1};
 };
 
 /// A device's handle on an in-flight launch; what the fields mean is up to
@@ -77,6 +85,11 @@ public:
   /// has. Everything L points to stays valid until wait returns.
   virtual void launch(const KernelLaunch &L, LaunchToken &T) = 0;
   virtual void wait(LaunchToken &T) = 0;
+
+  /// Whether launch() can run a grid launch (Grid set) as one launch.
+  /// The executor asks before it moves any data; when the answer is no, it
+  /// launches the leaf once per parent instance instead.
+  virtual bool canLaunchGrid(const KernelLaunch &) const { return false; }
 
   /// Host<->device bandwidth, for the heft policy's transfer estimates.
   virtual double bytesPerSecond() const { return 8e9; }

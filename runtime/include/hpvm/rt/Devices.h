@@ -1,6 +1,6 @@
 //===- Devices.h - Finding the devices of this machine ----------*- C++ -*-===//
 //
-// Each kind of device (cpu, vulkan, opencl; cuda later) is one entry of
+// Each kind of device (cpu, cuda, vulkan, opencl) is one entry of
 // deviceKinds(): a name for HPVM_DEVICES, the targets its devices run, and a
 // function that finds the devices of that kind, loading its driver if it has
 // one. Adding a kind is adding its entry; a kind whose driver is missing
@@ -27,6 +27,7 @@ namespace hpvm::rt {
 
 class ThreadPool;
 class Trace;
+struct CudaOptions;
 struct VulkanOptions;
 struct OpenCLOptions;
 
@@ -45,6 +46,8 @@ struct DiscoveryContext {
   const VulkanOptions *Vulkan = nullptr;
   /// The HPVM_OPENCL_* settings, likewise.
   const OpenCLOptions *OpenCL = nullptr;
+  /// The same for HPVM_CUDA_*.
+  const CudaOptions *Cuda = nullptr;
 };
 
 struct DeviceKind {

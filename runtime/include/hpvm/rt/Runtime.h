@@ -31,6 +31,7 @@ class Program;
 struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
+struct CudaOptions;
 struct VulkanOptions;
 struct OpenCLOptions;
 
@@ -112,6 +113,8 @@ private:
   /// HPVM_VULKAN_* as read at start-up, for a discovery that comes later.
   std::unique_ptr<VulkanOptions> VulkanSettings;
   std::unique_ptr<OpenCLOptions> OpenCLSettings;
+  /// HPVM_CUDA_* likewise.
+  std::unique_ptr<CudaOptions> CudaSettings;
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;

@@ -4,11 +4,11 @@
 // of the Chrome trace-event format, which chrome://tracing and
 // ui.perfetto.dev open: name = node path, cat = device, ts/dur in
 // microseconds, tid = the thread that ran it, args = {instances, device}.
-// Devices with their own clocks (Vulkan timestamps) add device-side events:
-// the same kind of event on a track of its own per device, placed on the
-// host time line by the device. The file is written at exit and whenever
-// hpvm_flush_trace() is called, each time complete, so it is well formed
-// whenever it exists.
+// Devices with their own clocks (Vulkan timestamps, CUDA events) add
+// device-side events: the same kind of event on a track of its own per
+// device, placed on the host time line by the device. The file is written
+// at exit and whenever hpvm_flush_trace() is called, each time complete, so
+// it is well formed whenever it exists.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_TRACE_H
