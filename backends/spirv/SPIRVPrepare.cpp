@@ -440,6 +440,80 @@ void lowerAtomics(Function &F) {
   }
 }
 
+/// {result, overflowed} of `*.with.overflow` (InstCombine makes them of C's
+/// overflow checks, e.g. `x * y / y != x`) for their extractvalue users.
+/// Products are formed in twice the width, or for 64 bits checked by
+/// dividing back.
+void lowerWithOverflow(IntrinsicInst *II) {
+  Type *T = II->getArgOperand(0)->getType();
+  if (!T->isIntegerTy() || !all_of(II->users(), [](const User *U) {
+        auto *EV = dyn_cast<ExtractValueInst>(U);
+        return EV && EV->getNumIndices() == 1;
+      }))
+    return; // the emitter reports the intrinsic
+  unsigned W = T->getIntegerBitWidth();
+  IRBuilder<> B(II);
+  Value *A = II->getArgOperand(0), *Bv = II->getArgOperand(1);
+  Value *Zero = ConstantInt::get(T, 0);
+  Value *R, *Ovf;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::uadd_with_overflow:
+    R = B.CreateAdd(A, Bv);
+    Ovf = B.CreateICmpULT(R, A);
+    break;
+  case Intrinsic::sadd_with_overflow:
+    R = B.CreateAdd(A, Bv);
+    Ovf = B.CreateICmpSLT(B.CreateAnd(B.CreateXor(R, A), B.CreateXor(R, Bv)),
+                          Zero);
+    break;
+  case Intrinsic::usub_with_overflow:
+    R = B.CreateSub(A, Bv);
+    Ovf = B.CreateICmpULT(A, Bv);
+    break;
+  case Intrinsic::ssub_with_overflow:
+    R = B.CreateSub(A, Bv);
+    Ovf = B.CreateICmpSLT(B.CreateAnd(B.CreateXor(A, Bv), B.CreateXor(A, R)),
+                          Zero);
+    break;
+  default: {
+    bool Signed = II->getIntrinsicID() == Intrinsic::smul_with_overflow;
+    R = B.CreateMul(A, Bv);
+    if (W <= 32) {
+      Type *Wide = B.getIntNTy(2 * W);
+      Value *P =
+          Signed ? B.CreateMul(B.CreateSExt(A, Wide), B.CreateSExt(Bv, Wide))
+                 : B.CreateMul(B.CreateZExt(A, Wide), B.CreateZExt(Bv, Wide));
+      Value *Back = Signed ? B.CreateSExt(R, Wide) : B.CreateZExt(R, Wide);
+      Ovf = B.CreateICmpNE(P, Back);
+    } else if (!Signed) {
+      // a != 0 && r / a != b
+      Value *Div = B.CreateUDiv(R, B.CreateSelect(B.CreateICmpEQ(A, Zero),
+                                                  ConstantInt::get(T, 1), A));
+      Ovf = B.CreateAnd(B.CreateICmpNE(A, Zero), B.CreateICmpNE(Div, Bv));
+    } else {
+      // a == -1: only b == MIN overflows; otherwise as unsigned, with a
+      // divisor that is never 0 or -1 (whose quotient could overflow).
+      Value *MinusOne = Constant::getAllOnesValue(T);
+      Value *Safe = B.CreateSelect(
+          B.CreateOr(B.CreateICmpEQ(A, Zero), B.CreateICmpEQ(A, MinusOne)),
+          ConstantInt::get(T, 1), A);
+      Value *Other = B.CreateAnd(B.CreateICmpNE(A, Zero),
+                                 B.CreateICmpNE(B.CreateSDiv(R, Safe), Bv));
+      Value *MinB =
+          B.CreateICmpEQ(Bv, ConstantInt::get(T, APInt::getSignedMinValue(W)));
+      Ovf = B.CreateSelect(B.CreateICmpEQ(A, MinusOne), MinB, Other);
+    }
+    break;
+  }
+  }
+  for (User *U : make_early_inc_range(II->users())) {
+    auto *EV = cast<ExtractValueInst>(U);
+    EV->replaceAllUsesWith(EV->getIndices()[0] == 0 ? R : Ovf);
+    EV->eraseFromParent();
+  }
+  II->eraseFromParent();
+}
+
 /// Integer intrinsics with no SPIR-V (or GLSL.std.450) counterpart, written
 /// out in plain arithmetic.
 void lowerIntrinsics(Function &F) {
@@ -517,6 +591,14 @@ void lowerIntrinsics(Function &F) {
       Result = B.CreateBinaryIntrinsic(Intrinsic::pow, II->getArgOperand(0), N);
       break;
     }
+    case Intrinsic::uadd_with_overflow:
+    case Intrinsic::sadd_with_overflow:
+    case Intrinsic::usub_with_overflow:
+    case Intrinsic::ssub_with_overflow:
+    case Intrinsic::umul_with_overflow:
+    case Intrinsic::smul_with_overflow:
+      lowerWithOverflow(II);
+      continue;
     default:
       break;
     }
