@@ -966,6 +966,16 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
         Changed = true;
         break;
       }
+      // The latch, the continue target, holds nothing but the back edge
+      // (the exit test is computed before it): lavapipe (Mesa 22.3)
+      // miscomputes loads in a continue construct that an atomic follows,
+      // and such a construct is what compilers for GLSL never make.
+      if (&Latch->front() != Latch->getTerminator()) {
+        SplitBlock(Latch, Latch->getTerminator(), &DT, &LI, nullptr,
+                   H->getName() + ".latch");
+        Changed = true;
+        break;
+      }
       if (Latch == H)
         continue;
       // The header carries OpLoopMerge, so it cannot also be a selection
