@@ -40,6 +40,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -828,8 +829,18 @@ void splitMixedAccesses(Instruction *M, const OriginMap &Known,
       Access->replaceAllUsesWith(Result);
     Access->eraseFromParent();
   }
-  // The address arithmetic on M is dead now, and so is M.
-  RecursivelyDeleteTriviallyDeadInstructions(M);
+  // The address arithmetic on M is dead now, and so is M. A chain
+  // instruction comes after the one it uses in every path, so erasing from
+  // the back erases users first.
+  SmallSetVector<Instruction *, 8> Chain;
+  for (const SmallVector<Instruction *, 4> &Path : Accesses)
+    for (Instruction *I : ArrayRef(Path).drop_back())
+      Chain.insert(I);
+  for (Instruction *I : reverse(Chain))
+    if (I->use_empty())
+      I->eraseFromParent();
+  if (M->use_empty())
+    M->eraseFromParent();
 }
 
 /// Splits the accesses through every pointer that may point into more than

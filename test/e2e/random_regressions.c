@@ -36,14 +36,17 @@ static void covered_switch(const uint32_t *in, uint32_t *out, long n) {
   }
 }
 
-// One load through a pointer into a buffer or a constant table, and into
-// one of two tables: the SPIR-V backend could not translate it.
+// One load through a pointer into a buffer or a constant table, into one of
+// two tables, and two through a base that is a buffer or a table: the
+// SPIR-V backend could not translate them.
 static void mixed_loads(const int32_t *in, int32_t *out, long n) {
-#pragma hpvm parallel for name(mixed_loads) in(in [0:n])out(out [0:2 * n])
+#pragma hpvm parallel for name(mixed_loads) in(in [0:n])out(out [0:3 * n])
   for (long i = 0; i < n; i++) {
-    out[2 * i] = in[i] > 0 ? in[(i * 7) % n] : fib[(uint32_t)in[i] % 13u];
-    out[2 * i + 1] =
+    out[3 * i] = in[i] > 0 ? in[(i * 7) % n] : fib[(uint32_t)in[i] % 13u];
+    out[3 * i + 1] =
         in[i] & 1 ? fib[(uint32_t)in[i] % 13u] : squares[in[i] & 7];
+    const int32_t *base = in[i] > 0 ? in : squares;
+    out[3 * i + 2] = base[(i + 3) & 7] + base[i & 7];
   }
 }
 
@@ -129,7 +132,7 @@ int main(int argc, char **argv) {
   if (n < 2)
     n = 2;
   uint32_t *u = e2e_alloc(n * sizeof *u), *uo = e2e_alloc(2 * n * sizeof *uo);
-  int32_t *s = e2e_alloc(n * sizeof *s), *so = e2e_alloc(2 * n * sizeof *so);
+  int32_t *s = e2e_alloc(n * sizeof *s), *so = e2e_alloc(3 * n * sizeof *so);
   uint16_t *h = e2e_alloc(2 * n * sizeof *h), *ho = e2e_alloc(n * sizeof *ho);
   uint8_t *bo = e2e_alloc(n * sizeof *bo);
   uint64_t acc = ~(uint64_t)0;
@@ -155,9 +158,11 @@ int main(int argc, char **argv) {
   for (long i = 0; i < n; i++) {
     int32_t a = s[i] > 0 ? s[(i * 7) % n] : fib[(uint32_t)s[i] % 13u];
     int32_t b = s[i] & 1 ? fib[(uint32_t)s[i] % 13u] : squares[s[i] & 7];
-    E2E_CHECK(so[2 * i] == a && so[2 * i + 1] == b,
-              "mixed_loads[%ld] = %d %d, expected %d %d", i, so[2 * i],
-              so[2 * i + 1], a, b);
+    const int32_t *base = s[i] > 0 ? s : squares;
+    int32_t c = base[(i + 3) & 7] + base[i & 7];
+    E2E_CHECK(so[3 * i] == a && so[3 * i + 1] == b && so[3 * i + 2] == c,
+              "mixed_loads[%ld] = %d %d %d, expected %d %d %d", i, so[3 * i],
+              so[3 * i + 1], so[3 * i + 2], a, b, c);
   }
 
   mixed_store(s, so, n);
@@ -219,7 +224,7 @@ int main(int argc, char **argv) {
   e2e_free(u, n * sizeof *u, "u");
   e2e_free(uo, 2 * n * sizeof *uo, "uo");
   e2e_free(s, n * sizeof *s, "s");
-  e2e_free(so, 2 * n * sizeof *so, "so");
+  e2e_free(so, 3 * n * sizeof *so, "so");
   e2e_free(h, 2 * n * sizeof *h, "h");
   e2e_free(ho, n * sizeof *ho, "ho");
   e2e_free(bo, n * sizeof *bo, "bo");

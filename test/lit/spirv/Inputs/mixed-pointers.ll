@@ -28,6 +28,14 @@
 ;       out[i] = local[(in[i] >> 2) & 3] + (in[i] < 0 ? out[i] : 0);
 ;     }
 ;   }
+;
+;   void table_or_buffer_base(const int *in, int *out, int n) {
+;   #pragma hpvm parallel for in(in[0:n]) out(out[0:n]) name(table_or_buffer_base)
+;     for (int i = 0; i < n; i++) {
+;       const int *base = in[i] > 0 ? in : squares;
+;       out[i] = base[(i + 3) & 7] + base[i & 7];
+;     }
+;   }
 
 ; ModuleID = 'mixed.c'
 source_filename = "mixed.c"
@@ -39,6 +47,7 @@ target triple = "x86_64-pc-linux-gnu"
 @.str.1 = private unnamed_addr constant [11 x i8] c"two_tables\00", align 1
 @squares = internal constant [8 x i32] [i32 0, i32 1, i32 4, i32 9, i32 16, i32 25, i32 36, i32 49], align 16
 @.str.2 = private unnamed_addr constant [13 x i8] c"store_either\00", align 1
+@.str.3 = private unnamed_addr constant [21 x i8] c"table_or_buffer_base\00", align 1
 
 ; Function Attrs: nounwind uwtable
 define dso_local void @buffer_or_table(ptr noundef %in, ptr noundef %out, i32 noundef %n) #0 {
@@ -204,6 +213,48 @@ for.end:                                          ; preds = %cond.end30, %entry
   ret void
 }
 
+; Function Attrs: nounwind uwtable
+define dso_local void @table_or_buffer_base(ptr noundef %in, ptr noundef %out, i32 noundef %n) #0 {
+entry:
+  %conv = sext i32 %n to i64
+  %in.bytes = shl nsw i64 %conv, 2
+  %table_or_buffer_base.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @.str.3), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %in, i64 %in.bytes), "hpvm.out"(ptr %out, i64 %in.bytes) ]
+  %cmp28 = icmp slt i32 0, %n
+  br i1 %cmp28, label %for.body.lr.ph, label %for.end
+
+for.body.lr.ph:                                   ; preds = %entry
+  %wide.trip.count = zext i32 %n to i64
+  br label %for.body
+
+for.body:                                         ; preds = %for.body.lr.ph, %for.body
+  %indvars.iv = phi i64 [ 0, %for.body.lr.ph ], [ %indvars.iv.next, %for.body ]
+  %arrayidx = getelementptr inbounds i32, ptr %in, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4, !tbaa !6
+  %cmp5 = icmp sgt i32 %0, 0
+  %in.squares = select i1 %cmp5, ptr %in, ptr @squares
+  %1 = add nuw nsw i64 %indvars.iv, 3
+  %2 = trunc nuw nsw i64 %1 to i32
+  %and = and i32 %2, 7
+  %idxprom8 = zext nneg i32 %and to i64
+  %arrayidx9 = getelementptr inbounds i32, ptr %in.squares, i64 %idxprom8
+  %3 = load i32, ptr %arrayidx9, align 4, !tbaa !6
+  %4 = trunc nuw nsw i64 %indvars.iv to i32
+  %and10 = and i32 %4, 7
+  %idxprom11 = zext nneg i32 %and10 to i64
+  %arrayidx12 = getelementptr inbounds i32, ptr %in.squares, i64 %idxprom11
+  %5 = load i32, ptr %arrayidx12, align 4, !tbaa !6
+  %add13 = add nsw i32 %3, %5
+  %arrayidx15 = getelementptr inbounds i32, ptr %out, i64 %indvars.iv
+  store i32 %add13, ptr %arrayidx15, align 4, !tbaa !6
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond = icmp ne i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond, label %for.body, label %for.end, !llvm.loop !14
+
+for.end:                                          ; preds = %for.body, %entry
+  call void @llvm.directive.region.exit(token %table_or_buffer_base.region)
+  ret void
+}
+
 declare token @llvm.directive.region.entry()
 
 declare void @llvm.directive.region.exit(token)
@@ -229,3 +280,4 @@ attributes #2 = { nounwind }
 !11 = !{!"llvm.loop.mustprogress"}
 !12 = distinct !{!12, !11}
 !13 = distinct !{!13, !11}
+!14 = distinct !{!14, !11}
