@@ -11,6 +11,14 @@
 # plus an OpenMP STREAM triad (bench/stream/triad.c) for the bandwidth the
 # machine gives a plain parallel loop.
 #
+# And each kernel once more, built with --hpvm-target=cpu,spirv, run from
+# that one binary with HPVM_DEVICES=cpu (the CPU backend) and with
+# HPVM_DEVICES=vulkan (whatever Vulkan device the machine has: Mesa's
+# lavapipe on the CPU here), at smaller sizes: BENCH_VK_SAXPY_N (2^22),
+# BENCH_VK_STENCIL_N (1024), BENCH_VK_PIPELINE_N (1024), BENCH_VK_SGEMM_N
+# (200); the launch benchmark as above. Skipped, saying why, without a
+# Vulkan device (or a build without the spirv target).
+#
 # Settings (environment): BENCH_THREADS (2), BENCH_ROUNDS (3: each round runs
 # every variant once, in rotating order; the table takes the lowest median
 # of the rounds), BENCH_QUIET_WAIT (seconds to wait for an idle machine, 120),
@@ -26,7 +34,8 @@ ROOT=$PWD
 REPRO="bench/run.sh"
 for var in HPVM_BUILD_DIR BENCH_THREADS BENCH_ROUNDS BENCH_SAXPY_N BENCH_SGEMM_N \
   BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
-  BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES; do
+  BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES BENCH_VK_SAXPY_N \
+  BENCH_VK_STENCIL_N BENCH_VK_PIPELINE_N BENCH_VK_SGEMM_N; do
   if [ -n "${!var:-}" ]; then REPRO="$var=${!var} $REPRO"; fi
 done
 BUILD=${HPVM_BUILD_DIR:-build}
@@ -117,6 +126,39 @@ for k in $BENCHES; do
 done
 "$CLANG" -O3 -march=native -fopenmp bench/stream/triad.c "$OUT/bench.o" -o "$BIN/stream-triad.omp"
 
+# --- Vulkan ----------------------------------------------------------------------
+# The same kernels for cpu and spirv in one binary (<bench>.spirv), run on
+# either device; only if this build has the spirv target and the machine a
+# Vulkan device (the launch benchmark, run once, says).
+VULKAN=""
+rm -f "$BIN"/*.spirv
+for k in $BENCHES; do
+  "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv "bench/kernels/$k.c" "$OUT/driver-$k.o" \
+    "$OUT/bench.o" -lm -o "$BIN/$k.spirv" >"$LOG/build-$k.spirv.txt" 2>&1 ||
+    { VULKAN="no spirv build: $(head -1 "$LOG/build-$k.spirv.txt")"; break; }
+done
+if [ -z "$VULKAN" ] && ! HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1 BENCH_MIN_REPS=1 \
+  BENCH_MAX_REPS=1 BENCH_BUDGET_S=0 "$BIN/launch.spirv" probe >/dev/null 2>"$LOG/vulkan-probe.txt"; then
+  VULKAN="no Vulkan device: $(grep -m1 'error' "$LOG/vulkan-probe.txt" || tail -1 "$LOG/vulkan-probe.txt")"
+fi
+VK_DEVICE=""
+if [ -n "$VULKAN" ]; then
+  echo "   Vulkan runs skipped: $VULKAN"
+else
+  VK_DEVICE=$(sed -n 's/^hpvm-rt stats:.*devices: //p' "$LOG/vulkan-probe.txt")
+  [ -n "$VK_DEVICE" ] || VK_DEVICE=$(HPVM_DEVICES=vulkan HPVM_STATS=1 BENCH_MIN_REPS=1 \
+    BENCH_MAX_REPS=1 BENCH_BUDGET_S=0 "$BIN/launch.spirv" probe 2>&1 >/dev/null |
+    sed -n 's/^hpvm-rt stats:.*devices: //p')
+  echo "ok: Vulkan device: $VK_DEVICE"
+fi
+# Sizes of the Vulkan comparison: lavapipe runs these kernels 10-150 times
+# slower than the CPU backend, so the main sizes would take minutes. sgemm
+# i-k-j loops n^2 + 2n times per instance, which must stay below lavapipe's
+# limit of 65535 loop iterations per invocation (docs/runtime.md 4.1): above
+# it lavapipe silently stops the loops and the check fails.
+VK_SIZES=(BENCH_SAXPY_N="${BENCH_VK_SAXPY_N:-4194304}" BENCH_STENCIL_N="${BENCH_VK_STENCIL_N:-1024}"
+  BENCH_PIPELINE_N="${BENCH_VK_PIPELINE_N:-1024}" BENCH_SGEMM_N="${BENCH_VK_SGEMM_N:-200}")
+
 # --- an idle machine -------------------------------------------------------------
 # Fraction of CPU time spent by anything over the next second (from /proc/stat).
 busy_percent() {
@@ -163,6 +205,13 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
   case $v in
   omp) env=(OMP_NUM_THREADS="$THREADS") ;;
   hpvm) env=(HPVM_NUM_THREADS="$THREADS" HPVM_STATS=1) ;;
+  # The Vulkan comparison: one binary, two devices, the smaller sizes; at
+  # least 3 timed runs, as the slowest take half a second each.
+  cpu | vulkan)
+    exe=$BIN/$k.spirv
+    env=(HPVM_NUM_THREADS="$THREADS" HPVM_STATS=1 HPVM_DEVICES="$v" HPVM_DEVICES_STRICT=1
+      BENCH_MIN_REPS="${BENCH_MIN_REPS:-3}" "${VK_SIZES[@]}")
+    ;;
   esac
   # sgemm i-j-k takes seconds per run (sequentially ~4 s): fewer repetitions.
   [ "$k" = sgemm ] && [ "${1:-}" != ikj ] && env+=(BENCH_MIN_REPS="${BENCH_SGEMM_MIN_REPS:-3}")
@@ -175,9 +224,12 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
       { cat "$log.last" >>"$log"; echo "   $k $v failed (log: $log)"; return 0; }
     b1=$(busy_ticks)
     cat "$log.last" >>"$log"
-    # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output).
-    if [ "$v" = hpvm ] && ! grep -q '^hpvm-rt stats' "$log.last"; then
+    # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output),
+    # and as Vulkan's if they ran on the Vulkan device.
+    if [ "$v" != omp ] && [ "$v" != seq ] && ! grep -q '^hpvm-rt stats' "$log.last"; then
       line=${line/check=ok/check=NO-HPVM-LAUNCH}
+    elif [ "$v" = vulkan ] && ! grep -Eq '^[^ ]+ +vulkan:[0-9]+ +[1-9]' "$log.last"; then
+      line=${line/check=ok/check=NOT-ON-VULKAN}
     fi
     # (Runs shorter than 0.1 s are too short for tick counts to tell.)
     others=$(awk -v b0="$b0" -v b1="$b1" -v n="$NCPU" '/^TIME/ {
@@ -216,7 +268,21 @@ for round in $(seq 1 "$ROUNDS"); do
       esac
     done
   done
+  [ -n "$VULKAN" ] && continue
+  # The two devices take turns at going first.
+  vk_order="cpu vulkan"
+  [ $((round % 2)) -eq 0 ] && vk_order="vulkan cpu"
+  for k in launch saxpy stencil pipeline sgemm-ikj sgemm; do
+    wait_quiet "round$round-$k-vulkan"
+    for v in $vk_order; do
+      case $k in
+      sgemm-ikj) run_variant sgemm "$v" ikj ;;
+      *) run_variant "$k" "$v" ;;
+      esac
+    done
+  done
 done
+[ -n "$VULKAN" ] && echo "NOVULKAN $VULKAN" >>"$RESULTS"
 echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
 
 # --- the machine -----------------------------------------------------------------
@@ -229,6 +295,9 @@ echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
   echo "compiler: $("$CLANG" --version | head -1)"
   echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
   echo "threads: $THREADS (HPVM_NUM_THREADS, OMP_NUM_THREADS); rounds: $ROUNDS"
+  if [ -n "$VK_DEVICE" ]; then
+    echo "vulkan: $VK_DEVICE; $(vulkaninfo 2>/dev/null | sed -n 's/^[[:space:]]*driverInfo *= *//p' | head -1)"
+  fi
 } >"$OUT/machine.txt"
 
 say "results"
