@@ -141,10 +141,18 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
       }
     b1=$(busy_ticks)
     cat "$log.last" >>"$log"
-    # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output).
-    if [ "$v" = hpvm ] && ! grep -q '^hpvm-rt stats' "$log.last"; then
-      line=${line/check=ok/check=NO-HPVM-LAUNCH}
-    fi
+    # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output),
+    # and as Vulkan's if they ran on the Vulkan device (the variants cpu and
+    # vulkan are HPVM builds run on one device).
+    case $v in
+    hpvm | cpu | vulkan)
+      if ! grep -q '^hpvm-rt stats' "$log.last"; then
+        line=${line/check=ok/check=NO-HPVM-LAUNCH}
+      elif [ "$v" = vulkan ] && ! grep -Eq '^[^ ]+ +vulkan:[0-9]+ +[1-9]' "$log.last"; then
+        line=${line/check=ok/check=NOT-ON-VULKAN}
+      fi
+      ;;
+    esac
     extra=$(variant_extra "$k" "$v" "$log.out" "$log.last" "$line")
     # (Runs shorter than 0.1 s are too short for tick counts to tell.)
     others=$(awk -v b0="$b0" -v b1="$b1" -v n="$NCPU" '/^TIME/ {

@@ -10,6 +10,7 @@ results.txt holds, in any order:
            bytes=.. flops=.. check=ok|FAIL          (bench/common/bench.c)
     BUSY <label> <percent of CPU busy just before>  (run.sh's idle check)
     RUNTIME <seconds>
+    NOVULKAN <why>                                  (no Vulkan comparison)
 Each (bench, variant) has one RESULT per round; the table takes the lowest
 of the rounds' medians (interference only ever slows a run down) and the
 round-by-round section shows them all.
@@ -18,7 +19,10 @@ import sys
 from collections import defaultdict
 
 VARIANTS = ["seq", "omp", "hpvm"]
-TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM"}
+# The Vulkan comparison: one binary built for cpu and spirv, on each device.
+VK_VARIANTS = ["cpu", "vulkan"]
+TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM",
+          "cpu": "HPVM, HPVM_DEVICES=cpu", "vulkan": "HPVM, HPVM_DEVICES=vulkan"}
 ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "launch"]
 # Kernels whose speed is set by memory bandwidth: compared with STREAM.
 MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
@@ -38,6 +42,7 @@ WHAT = {
 def parse(path):
     results = defaultdict(list)  # (bench, variant) -> [record]
     busy, runtime = [], None
+    global NO_VULKAN
     with open(path) as f:
         for line in f:
             words = line.split()
@@ -52,7 +57,12 @@ def parse(path):
                 busy.append((words[1], int(words[2])))
             elif words[0] == "RUNTIME":
                 runtime = int(words[1])
+            elif words[0] == "NOVULKAN":
+                NO_VULKAN = " ".join(words[1:])
     return results, busy, runtime
+
+
+NO_VULKAN = None
 
 
 def fmt_time(s):
@@ -131,6 +141,35 @@ def table(results, stream_gbs):
     return head, rows, goals
 
 
+def vulkan_table(results):
+    """The kernels on the Vulkan device next to the CPU backend, same binary,
+    same sizes."""
+    head = ["kernel", "size", "CPU backend", "Vulkan", "Vulkan / CPU",
+            "Vulkan throughput", "checks"]
+    rows = []
+    for bench in ORDER:
+        recs = {v: results.get((bench, v)) for v in VK_VARIANTS}
+        if not any(recs.values()):
+            continue
+        b = {v: best(r) for v, r in recs.items() if r}
+        t = {v: r["median_s"] for v, r in b.items()}
+        size = next(iter(b.values()))["size"]
+        checks = all(r["check"] == "ok" for rs in recs.values() if rs
+                     for r in rs)
+        ratio = (f"{t['vulkan'] / t['cpu']:.1f}× slower" if len(t) == 2 else "–")
+        thr = "–"
+        if "vulkan" in b:
+            r = b["vulkan"]
+            if r["bytes"] and bench in MEMORY_BOUND:
+                thr = f"{r['bytes'] / r['median_s'] / 1e9:.2f} GB/s"
+            elif r["flops"]:
+                thr = f"{r['flops'] / r['median_s'] / 1e9:.2f} GFLOP/s"
+        rows.append([f"{bench}: {WHAT.get(bench, '')}", size.replace("-", " ")]
+                    + [fmt_time(t[v]) if v in t else "–" for v in VK_VARIANTS]
+                    + [ratio, thr, "ok" if checks else "**FAIL**"])
+    return head, rows
+
+
 def markdown(head, rows):
     out = ["| " + " | ".join(head) + " |",
            "|" + "|".join("---" for _ in head) + "|"]
@@ -167,6 +206,12 @@ def main():
         print(f"\nSTREAM triad (OpenMP, same run): {stream_gbs:.1f} GB/s")
     for met, goal in goals:
         print(f"goal {'met' if met else 'NOT met'}: {goal}")
+    vk_head, vk_rows = vulkan_table(results)
+    if vk_rows:
+        print("\nVulkan against the CPU backend (one binary, smaller sizes):\n")
+        print(plain(vk_head, vk_rows))
+    elif NO_VULKAN:
+        print(f"\nVulkan: not measured ({NO_VULKAN})")
 
     md = ["# Benchmark results", "",
           "Written by `bench/run.sh` (do not edit: its next run replaces all "
@@ -205,6 +250,32 @@ def main():
            "HPVM at least as fast as the OpenMP baseline on every kernel; "
            "memory-bound kernels at 80% or more of STREAM.", ""]
     md += [f"- {'met' if met else '**not met**'}: {goal}" for met, goal in goals]
+    md += ["", "## Vulkan next to the CPU backend", ""]
+    if vk_rows:
+        vk_machine = [l for l in machine if l.startswith("vulkan:")]
+        md += [
+            "Each kernel built once with `hpvm-clang -O3 --hpvm-target=cpu,spirv` and run from that "
+            "binary with `HPVM_DEVICES=cpu` (the CPU backend, `HPVM_NUM_THREADS` threads) and with "
+            "`HPVM_DEVICES=vulkan` (" + (vk_machine[0][len("vulkan: "):] if vk_machine else
+                                         "the machine's Vulkan device") + "), in the same "
+            "rounds as above, at sizes small enough for the device (BENCH_VK_*). "
+            "*Vulkan / CPU* = how many times longer the Vulkan run takes. Times include what "
+            "hpvm-rt does around the kernel: buffer copies into and out of the device's memory "
+            "space (on lavapipe a memcpy into host-visible memory), the submit and the fence "
+            "wait; the launch row is the whole launch of a node with two instances that each "
+            "store one int, in a loop of 1000 launches.", "",
+            markdown(vk_head, vk_rows), "",
+            "lavapipe is Mesa's Vulkan driver that runs shaders on the CPU (compiled with LLVM "
+            "for 8 lanes of 32 bits), on the same cores the CPU backend uses, shared with other "
+            "processes here, so slower than the CPU backend is expected; these ratios are what "
+            "the Vulkan path costs on this machine, not what a GPU would do with the same "
+            "SPIR-V. hpvm-rt's device-side timestamps (`HPVM_TRACE`) put nearly all of a "
+            "memory-bound kernel's time in the dispatch itself, not in the copies (saxpy at "
+            "2^22 floats: about 124 of 127 ms when this was written); where lavapipe spends "
+            "it (the kernels address buffers through 64-bit device addresses) was not "
+            "investigated."]
+    elif NO_VULKAN:
+        md += [f"Not measured: {NO_VULKAN}."]
     md += ["", "## Round by round", "",
            "Each round runs every variant once (in rotating order; sequential "
            "sgemm i-j-k only in round 1); "
@@ -216,7 +287,7 @@ def main():
                f"round {i + 1}" for i in range(rounds)) + " | repetitions |",
            "|---|---|" + "---|" * rounds + "---|"]
     for bench in ["stream-triad"] + ORDER:
-        for v in VARIANTS:
+        for v in VARIANTS + VK_VARIANTS:
             recs = results.get((bench, v))
             if not recs:
                 continue

@@ -11,6 +11,14 @@
 # plus an OpenMP STREAM triad (bench/stream/triad.c) for the bandwidth the
 # machine gives a plain parallel loop.
 #
+# And each kernel once more, built with --hpvm-target=cpu,spirv, run from
+# that one binary with HPVM_DEVICES=cpu (the CPU backend) and with
+# HPVM_DEVICES=vulkan (whatever Vulkan device the machine has: Mesa's
+# lavapipe on the CPU here), at smaller sizes: BENCH_VK_SAXPY_N (2^22),
+# BENCH_VK_STENCIL_N (1024), BENCH_VK_PIPELINE_N (1024), BENCH_VK_SGEMM_N
+# (200); the launch benchmark as above. Skipped, saying why, without a
+# Vulkan device (or a build without the spirv target).
+#
 # Settings (environment): BENCH_THREADS (2), BENCH_ROUNDS (3: each round runs
 # every variant once, in rotating order; the table takes the lowest median
 # of the rounds), BENCH_QUIET_WAIT (seconds to wait for an idle machine, 120),
@@ -27,7 +35,8 @@ BENCH_SCRIPT=bench/run.sh
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 # shellcheck disable=SC2086 # (a list of names)
-REPRO=$(repro_command bench/run.sh BENCH_THREADS $BENCH_COMMON_SETTINGS BENCH_RESULTS_MD)
+REPRO=$(repro_command bench/run.sh BENCH_THREADS $BENCH_COMMON_SETTINGS BENCH_RESULTS_MD \
+  BENCH_VK_SAXPY_N BENCH_VK_STENCIL_N BENCH_VK_PIPELINE_N BENCH_VK_SGEMM_N)
 BUILD=${HPVM_BUILD_DIR:-build}
 THREADS=${BENCH_THREADS:-2}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -103,11 +112,55 @@ for k in $BENCHES; do
 done
 "$CLANG" -O3 -march=native -fopenmp bench/stream/triad.c "$OUT/bench.o" -o "$BIN/stream-triad.omp"
 
+# --- Vulkan ----------------------------------------------------------------------
+# The same kernels for cpu and spirv in one binary (<bench>.spirv), run on
+# either device; only if this build has the spirv target and the machine a
+# Vulkan device (the launch benchmark, run once, says).
+VULKAN=""
+rm -f "$BIN"/*.spirv
+for k in $BENCHES; do
+  "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv "bench/kernels/$k.c" "$OUT/driver-$k.o" \
+    "$OUT/bench.o" -lm -o "$BIN/$k.spirv" >"$LOG/build-$k.spirv.txt" 2>&1 ||
+    { VULKAN="no spirv build: $(head -1 "$LOG/build-$k.spirv.txt")"; break; }
+done
+if [ -z "$VULKAN" ] && ! HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1 BENCH_MIN_REPS=1 \
+  BENCH_MAX_REPS=1 BENCH_BUDGET_S=0 "$BIN/launch.spirv" probe >/dev/null 2>"$LOG/vulkan-probe.txt"; then
+  VULKAN="no Vulkan device: $(grep -m1 'error' "$LOG/vulkan-probe.txt" || tail -1 "$LOG/vulkan-probe.txt")"
+fi
+VK_DEVICE=""
+if [ -n "$VULKAN" ]; then
+  echo "   Vulkan runs skipped: $VULKAN"
+else
+  VK_DEVICE=$(sed -n 's/^hpvm-rt stats:.*devices: //p' "$LOG/vulkan-probe.txt")
+  [ -n "$VK_DEVICE" ] || VK_DEVICE=$(HPVM_DEVICES=vulkan HPVM_STATS=1 BENCH_MIN_REPS=1 \
+    BENCH_MAX_REPS=1 BENCH_BUDGET_S=0 "$BIN/launch.spirv" probe 2>&1 >/dev/null |
+    sed -n 's/^hpvm-rt stats:.*devices: //p')
+  echo "ok: Vulkan device: $VK_DEVICE"
+  # run_variant runs $BIN/<bench>.<variant>: the one binary under both names.
+  for k in $BENCHES; do
+    ln -f "$BIN/$k.spirv" "$BIN/$k.cpu"
+    ln -f "$BIN/$k.spirv" "$BIN/$k.vulkan"
+  done
+fi
+# Sizes of the Vulkan comparison: lavapipe runs these kernels 10-150 times
+# slower than the CPU backend, so the main sizes would take minutes. sgemm
+# i-k-j loops n^2 + 2n times per instance, which must stay below lavapipe's
+# limit of 65535 loop iterations per invocation (docs/runtime.md 4.1): above
+# it lavapipe silently stops the loops and the check fails.
+VK_SIZES=(BENCH_SAXPY_N="${BENCH_VK_SAXPY_N:-4194304}" BENCH_STENCIL_N="${BENCH_VK_STENCIL_N:-1024}"
+  BENCH_PIPELINE_N="${BENCH_VK_PIPELINE_N:-1024}" BENCH_SGEMM_N="${BENCH_VK_SGEMM_N:-200}")
+
 # --- run -------------------------------------------------------------------------
 variant_env() { # $1 = bench, $2 = variant
   case $2 in
   omp) echo "OMP_NUM_THREADS=$THREADS" ;;
   hpvm) printf '%s\n' "HPVM_NUM_THREADS=$THREADS" HPVM_STATS=1 ;;
+  # The Vulkan comparison: one binary, two devices, the smaller sizes; at
+  # least 3 timed runs, as the slowest take half a second each.
+  cpu | vulkan)
+    printf '%s\n' "HPVM_NUM_THREADS=$THREADS" HPVM_STATS=1 HPVM_DEVICES="$2" HPVM_DEVICES_STRICT=1 \
+      BENCH_MIN_REPS="${BENCH_MIN_REPS:-3}" "${VK_SIZES[@]}"
+    ;;
   esac
 }
 
@@ -133,13 +186,30 @@ for round in $(seq 1 "$ROUNDS"); do
       esac
     done
   done
+  [ -n "$VULKAN" ] && continue
+  # The two devices take turns at going first.
+  vk_order="cpu vulkan"
+  [ $((round % 2)) -eq 0 ] && vk_order="vulkan cpu"
+  for k in launch saxpy stencil pipeline sgemm-ikj sgemm; do
+    wait_quiet "round$round-$k-vulkan"
+    for v in $vk_order; do
+      case $k in
+      sgemm-ikj) run_variant sgemm "$v" ikj ;;
+      *) run_variant "$k" "$v" ;;
+      esac
+    done
+  done
 done
+[ -n "$VULKAN" ] && echo "NOVULKAN $VULKAN" >>"$RESULTS"
 echo "RUNTIME $(($(date +%s) - START))" >>"$RESULTS"
 
 # --- the machine -----------------------------------------------------------------
 {
   machine_lines
   echo "threads: $THREADS (HPVM_NUM_THREADS, OMP_NUM_THREADS); rounds: $ROUNDS"
+  if [ -n "$VK_DEVICE" ]; then
+    echo "vulkan: $VK_DEVICE; $(vulkaninfo 2>/dev/null | sed -n 's/^[[:space:]]*driverInfo *= *//p' | head -1)"
+  fi
 } >"$OUT/machine.txt"
 
 say "results"

@@ -105,22 +105,40 @@ bool basedOnAlloca(const Value *Ptr) {
 /// all if an alloca's address escapes, since then any pointer may reach it.
 /// Not on atomic or volatile accesses, which instances may use on purpose to
 /// communicate.
-void tagParallelAccesses(Function &W, Loop &L, MDNode *AccessGroup) {
+///
+/// Not at all if an instance writes a buffer and then accesses it again
+/// (`o[2*i] = x; o[2*i+1] = o[2*i];`): in a loop annotated parallel, LLVM 19's
+/// loop vectoriser skips the dependence analysis also within one iteration,
+/// and its interleaved-access groups then move the load above the store (or
+/// a store past another). Without the annotation it analyses the loop, and
+/// still vectorises it where the dependences allow.
+void tagParallelAccesses(Function &W, Loop &L, const DominatorTree &DT,
+                         MDNode *AccessGroup) {
   for (Instruction &I : instructions(W))
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       if (PointerMayBeCaptured(AI, /*ReturnCaptures=*/false,
                                /*StoreCaptures=*/true))
         return;
 
+  struct Access {
+    Instruction *I;
+    SmallVector<const Value *, 2> Objects;
+    bool Taggable;
+  };
+  SmallVector<Access, 16> Accesses;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (!I.mayReadOrWriteMemory() || I.isAtomic() || I.isVolatile())
+      if (!I.mayReadOrWriteMemory())
         continue;
       SmallVector<const Value *, 4> Pointers;
       if (auto *Load = dyn_cast<LoadInst>(&I))
         Pointers.push_back(Load->getPointerOperand());
       else if (auto *Store = dyn_cast<StoreInst>(&I))
         Pointers.push_back(Store->getPointerOperand());
+      else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        Pointers.push_back(RMW->getPointerOperand());
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        Pointers.push_back(CX->getPointerOperand());
       else if (auto *Call = dyn_cast<CallBase>(&I)) {
         for (const Use &Arg : Call->args())
           if (Arg->getType()->isPtrOrPtrVectorTy())
@@ -130,11 +148,30 @@ void tagParallelAccesses(Function &W, Loop &L, MDNode *AccessGroup) {
       }
       if (any_of(Pointers, basedOnAlloca))
         continue;
-      I.setMetadata(
-          LLVMContext::MD_access_group,
-          uniteAccessGroups(I.getMetadata(LLVMContext::MD_access_group),
-                            AccessGroup));
+      Access A{&I, {}, !I.isAtomic() && !I.isVolatile()};
+      for (const Value *P : Pointers)
+        getUnderlyingObjects(P, A.Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+      Accesses.push_back(std::move(A));
     }
+  // Every access to a buffer the instance writes must come before the
+  // write (dominate it), as the read of `y[i] = a * x[i] + y[i]` does.
+  for (const Access &Write : Accesses) {
+    if (!Write.I->mayWriteToMemory())
+      continue;
+    for (const Access &Other : Accesses)
+      if (&Other != &Write && !DT.dominates(Other.I, Write.I) &&
+          any_of(Other.Objects, [&](const Value *O) {
+            return is_contained(Write.Objects, O);
+          }))
+        return;
+  }
+
+  for (const Access &A : Accesses)
+    if (A.Taggable)
+      A.I->setMetadata(
+          LLVMContext::MD_access_group,
+          uniteAccessGroups(A.I->getMetadata(LLVMContext::MD_access_group),
+                            AccessGroup));
 }
 
 MDNode *makeLoopID(LLVMContext &Ctx, ArrayRef<Metadata *> Properties) {
@@ -340,7 +377,7 @@ void WrapperBuilder::attachLoopMetadata() {
     // parallel.
     if (D == Depth - 1 && !N.Dims.empty() && L) {
       MDNode *AccessGroup = MDNode::getDistinct(Ctx, {});
-      tagParallelAccesses(*W, *L, AccessGroup);
+      tagParallelAccesses(*W, *L, DT, AccessGroup);
       Props.push_back(
           MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"),
                             AccessGroup}));

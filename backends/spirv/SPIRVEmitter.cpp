@@ -612,7 +612,33 @@ private:
     Words W{Type, Id};
     W.insert(W.end(), Args.begin(), Args.end());
     emitInst(body(), Op, W);
+    if (!MayContract && vulkan() && roundsOnItsOwn(Op))
+      B.decorate(Id, spv::Decoration::NoContraction);
     return Id;
+  }
+  /// Float operations whose rounding a Vulkan driver may merge with the next
+  /// one's unless told otherwise: SPIR-V lets it fuse a*b+c, and Mesa's
+  /// compiler even folds (int)(float)i back to i. LLVM IR rounds every
+  /// operation unless it carries `contract`, so the emitter says
+  /// NoContraction for the rest.
+  static bool roundsOnItsOwn(spv::Op Op) {
+    switch (Op) {
+    case spv::Op::OpFNegate:
+    case spv::Op::OpFAdd:
+    case spv::Op::OpFSub:
+    case spv::Op::OpFMul:
+    case spv::Op::OpFDiv:
+    case spv::Op::OpFRem:
+    case spv::Op::OpFMod:
+    case spv::Op::OpConvertFToU:
+    case spv::Op::OpConvertFToS:
+    case spv::Op::OpConvertSToF:
+    case spv::Op::OpConvertUToF:
+    case spv::Op::OpFConvert:
+      return true;
+    default:
+      return false;
+    }
   }
   void inst(spv::Op Op, ArrayRef<uint32_t> Args) { emitInst(body(), Op, Args); }
   uint32_t extInst(unsigned Number, uint32_t Type, ArrayRef<uint32_t> Args) {
@@ -742,6 +768,9 @@ private:
 
   std::string FailWhat;
   const Instruction *FailAt = nullptr;
+  /// The instruction being translated may be contracted with others (its
+  /// `contract` flag): its float operations are not NoContraction.
+  bool MayContract = false;
 
   DenseMap<const Value *, uint32_t> Ids;
   DenseMap<const BasicBlock *, uint32_t> Labels;
@@ -2160,6 +2189,8 @@ void Emitter::emitTerminator(const Instruction &I) {
 }
 
 void Emitter::emitInstruction(const Instruction &I) {
+  auto *FPOp = dyn_cast<FPMathOperator>(&I);
+  MayContract = FPOp && FPOp->hasAllowContract();
   if (I.isTerminator()) {
     emitTerminator(I);
     return;

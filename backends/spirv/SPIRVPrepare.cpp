@@ -18,6 +18,9 @@
 //    intrinsics (funnel shifts, saturation, byte swaps) as plain arithmetic;
 //  * `unreachable` as `ret` (undefined behaviour may do anything, and a
 //    single exit is what structurisation needs);
+//  * a load or store through a pointer merged from pointers into different
+//    arrays (a buffer and a constant table) as one access per array behind
+//    a branch;
 //  * Vulkan: lowerswitch -> fix-irreducible -> loop-simplify ->
 //    unify-loop-exits -> structurizecfg, then our own fix-ups so that every
 //    loop has a preheader, one latch (the continue target, a block of its
@@ -37,6 +40,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -62,6 +66,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/FixIrreducible.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LowerAtomic.h"
 #include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
@@ -398,6 +403,80 @@ void lowerAtomics(Function &F) {
   }
 }
 
+/// {result, overflowed} of `*.with.overflow` (InstCombine makes them of C's
+/// overflow checks, e.g. `x * y / y != x`) for their extractvalue users.
+/// Products are formed in twice the width, or for 64 bits checked by
+/// dividing back.
+void lowerWithOverflow(IntrinsicInst *II) {
+  Type *T = II->getArgOperand(0)->getType();
+  if (!T->isIntegerTy() || !all_of(II->users(), [](const User *U) {
+        auto *EV = dyn_cast<ExtractValueInst>(U);
+        return EV && EV->getNumIndices() == 1;
+      }))
+    return; // the emitter reports the intrinsic
+  unsigned W = T->getIntegerBitWidth();
+  IRBuilder<> B(II);
+  Value *A = II->getArgOperand(0), *Bv = II->getArgOperand(1);
+  Value *Zero = ConstantInt::get(T, 0);
+  Value *R, *Ovf;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::uadd_with_overflow:
+    R = B.CreateAdd(A, Bv);
+    Ovf = B.CreateICmpULT(R, A);
+    break;
+  case Intrinsic::sadd_with_overflow:
+    R = B.CreateAdd(A, Bv);
+    Ovf = B.CreateICmpSLT(B.CreateAnd(B.CreateXor(R, A), B.CreateXor(R, Bv)),
+                          Zero);
+    break;
+  case Intrinsic::usub_with_overflow:
+    R = B.CreateSub(A, Bv);
+    Ovf = B.CreateICmpULT(A, Bv);
+    break;
+  case Intrinsic::ssub_with_overflow:
+    R = B.CreateSub(A, Bv);
+    Ovf = B.CreateICmpSLT(B.CreateAnd(B.CreateXor(A, Bv), B.CreateXor(A, R)),
+                          Zero);
+    break;
+  default: {
+    bool Signed = II->getIntrinsicID() == Intrinsic::smul_with_overflow;
+    R = B.CreateMul(A, Bv);
+    if (W <= 32) {
+      Type *Wide = B.getIntNTy(2 * W);
+      Value *P =
+          Signed ? B.CreateMul(B.CreateSExt(A, Wide), B.CreateSExt(Bv, Wide))
+                 : B.CreateMul(B.CreateZExt(A, Wide), B.CreateZExt(Bv, Wide));
+      Value *Back = Signed ? B.CreateSExt(R, Wide) : B.CreateZExt(R, Wide);
+      Ovf = B.CreateICmpNE(P, Back);
+    } else if (!Signed) {
+      // a != 0 && r / a != b
+      Value *Div = B.CreateUDiv(R, B.CreateSelect(B.CreateICmpEQ(A, Zero),
+                                                  ConstantInt::get(T, 1), A));
+      Ovf = B.CreateAnd(B.CreateICmpNE(A, Zero), B.CreateICmpNE(Div, Bv));
+    } else {
+      // a == -1: only b == MIN overflows; otherwise as unsigned, with a
+      // divisor that is never 0 or -1 (whose quotient could overflow).
+      Value *MinusOne = Constant::getAllOnesValue(T);
+      Value *Safe = B.CreateSelect(
+          B.CreateOr(B.CreateICmpEQ(A, Zero), B.CreateICmpEQ(A, MinusOne)),
+          ConstantInt::get(T, 1), A);
+      Value *Other = B.CreateAnd(B.CreateICmpNE(A, Zero),
+                                 B.CreateICmpNE(B.CreateSDiv(R, Safe), Bv));
+      Value *MinB =
+          B.CreateICmpEQ(Bv, ConstantInt::get(T, APInt::getSignedMinValue(W)));
+      Ovf = B.CreateSelect(B.CreateICmpEQ(A, MinusOne), MinB, Other);
+    }
+    break;
+  }
+  }
+  for (User *U : make_early_inc_range(II->users())) {
+    auto *EV = cast<ExtractValueInst>(U);
+    EV->replaceAllUsesWith(EV->getIndices()[0] == 0 ? R : Ovf);
+    EV->eraseFromParent();
+  }
+  II->eraseFromParent();
+}
+
 /// Integer intrinsics with no SPIR-V (or GLSL.std.450) counterpart, written
 /// out in plain arithmetic.
 void lowerIntrinsics(Function &F) {
@@ -475,6 +554,14 @@ void lowerIntrinsics(Function &F) {
       Result = B.CreateBinaryIntrinsic(Intrinsic::pow, II->getArgOperand(0), N);
       break;
     }
+    case Intrinsic::uadd_with_overflow:
+    case Intrinsic::sadd_with_overflow:
+    case Intrinsic::usub_with_overflow:
+    case Intrinsic::ssub_with_overflow:
+    case Intrinsic::umul_with_overflow:
+    case Intrinsic::smul_with_overflow:
+      lowerWithOverflow(II);
+      continue;
     default:
       break;
     }
@@ -494,6 +581,259 @@ void replaceUnreachable(Function &F) {
       ReturnInst::Create(F.getContext(), nullptr, U);
       U->eraseFromParent();
     }
+}
+
+//===--------------------------------------------------------------------===//
+// Accesses through pointers into different arrays
+//===--------------------------------------------------------------------===//
+
+/// What a pointer may point into, as the emitter tells private arrays from
+/// buffers: nothing known yet (undef), buffer memory, one private array
+/// (its alloca or global), or several of these.
+struct Origin {
+  enum Kind { None, Buffer, Object, Mixed } K = None;
+  const Value *Root = nullptr;
+
+  bool operator==(const Origin &O) const { return K == O.K && Root == O.Root; }
+  bool operator!=(const Origin &O) const { return !(*this == O); }
+  static Origin join(Origin A, Origin B) {
+    if (A.K == None)
+      return B;
+    if (B.K == None || A == B)
+      return A;
+    return {Mixed, nullptr};
+  }
+};
+
+using OriginMap = DenseMap<const Value *, Origin>;
+
+Origin originOf(const Value *V, const OriginMap &Known) {
+  while (auto *CE = dyn_cast<ConstantExpr>(V)) {
+    if (CE->getOpcode() != Instruction::GetElementPtr &&
+        CE->getOpcode() != Instruction::BitCast &&
+        CE->getOpcode() != Instruction::AddrSpaceCast)
+      return {Origin::Buffer, nullptr};
+    V = CE->getOperand(0);
+  }
+  if (isa<UndefValue>(V))
+    return {};
+  if (isa<GlobalVariable>(V) || isa<AllocaInst>(V))
+    return {Origin::Object, V};
+  if (isa<Instruction>(V))
+    return Known.lookup(V);
+  return {Origin::Buffer, nullptr};
+}
+
+/// The origin of every pointer instruction of F: a fixed point over phis
+/// and selects (the lattice None < Buffer, Object < Mixed only rises).
+OriginMap pointerOrigins(Function &F) {
+  OriginMap Known;
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : RPOT)
+      for (Instruction &I : *BB) {
+        if (!I.getType()->isPointerTy())
+          continue;
+        Origin O;
+        if (isa<AllocaInst>(I))
+          O = {Origin::Object, &I};
+        else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+          O = originOf(GEP->getPointerOperand(), Known);
+        else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
+                 isa<FreezeInst>(I))
+          O = originOf(I.getOperand(0), Known);
+        else if (auto *Phi = dyn_cast<PHINode>(&I))
+          for (const Value *In : Phi->incoming_values())
+            O = Origin::join(O, originOf(In, Known));
+        else if (auto *Sel = dyn_cast<SelectInst>(&I))
+          O = Origin::join(originOf(Sel->getTrueValue(), Known),
+                           originOf(Sel->getFalseValue(), Known));
+        else
+          O = {Origin::Buffer, nullptr};
+        if (O != Known.lookup(&I)) {
+          Known[&I] = O;
+          Changed = true;
+        }
+      }
+  }
+  return Known;
+}
+
+/// The memory accesses that reach pointer M only through address
+/// arithmetic, each with the chain of instructions from M to its pointer
+/// operand (outermost first). False when M has a use of another kind (it
+/// is stored, compared, merged again...).
+bool collectAccesses(Instruction *M,
+                     SmallVectorImpl<SmallVector<Instruction *, 4>> &Out) {
+  SmallVector<Instruction *, 4> Chain;
+  std::function<bool(Instruction *)> Walk = [&](Instruction *P) {
+    for (User *U : P->users()) {
+      auto *I = cast<Instruction>(U);
+      bool Address = false, Access = false;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(I))
+        Address = GEP->getPointerOperand() == P;
+      else if (isa<BitCastInst>(I) || isa<AddrSpaceCastInst>(I) ||
+               isa<FreezeInst>(I))
+        Address = true;
+      else if (auto *L = dyn_cast<LoadInst>(I))
+        Access = L->getPointerOperand() == P;
+      else if (auto *S = dyn_cast<StoreInst>(I))
+        Access = S->getPointerOperand() == P && S->getValueOperand() != P;
+      else if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+        Access = RMW->getPointerOperand() == P && RMW->getValOperand() != P;
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(I))
+        Access = CX->getPointerOperand() == P && CX->getCompareOperand() != P &&
+                 CX->getNewValOperand() != P;
+      if (Address) {
+        Chain.push_back(I);
+        bool OK = Walk(I);
+        Chain.pop_back();
+        if (!OK)
+          return false;
+      } else if (Access) {
+        Out.emplace_back(Chain);
+        Out.back().push_back(I);
+      } else {
+        return false;
+      }
+    }
+    return true;
+  };
+  return Walk(M);
+}
+
+/// `load (phi [a, %x], [t, %y])`, with `a` in a buffer and `t` in a private
+/// array, is what InstCombine makes of `c ? a[i] : t[j]`; the emitter keeps
+/// buffer pointers as addresses and private ones as offsets into their
+/// array, so it cannot translate the load. Each such access is split into
+/// one access per array, chosen by a branch on where the pointer came from
+/// (which incoming block, or the select's condition).
+void splitMixedAccesses(Instruction *M, const OriginMap &Known,
+                        ArrayRef<SmallVector<Instruction *, 4>> Accesses) {
+  LLVMContext &Ctx = M->getContext();
+  // The arrays, and which one each operand of M points into.
+  SmallVector<Origin, 4> Groups;
+  auto GroupOf = [&](const Value *V) {
+    Origin O = originOf(V, Known);
+    for (unsigned G = 0; G < Groups.size(); ++G)
+      if (Groups[G] == O)
+        return G;
+    Groups.push_back(O);
+    return unsigned(Groups.size() - 1);
+  };
+  Value *Which;
+  SmallVector<Value *, 4> Pointers;
+  if (auto *Sel = dyn_cast<SelectInst>(M)) {
+    // Group 0 is the false operand: the condition is the group's index.
+    GroupOf(Sel->getFalseValue());
+    GroupOf(Sel->getTrueValue());
+    Which = Sel->getCondition();
+    Pointers = {Sel->getFalseValue(), Sel->getTrueValue()};
+  } else {
+    auto *Phi = cast<PHINode>(M);
+    SmallVector<unsigned, 8> Of;
+    for (const Value *In : Phi->incoming_values())
+      Of.push_back(isa<UndefValue>(In) ? 0 : GroupOf(In));
+    IRBuilder<> B(Phi);
+    auto *WhichPhi =
+        B.CreatePHI(Type::getInt32Ty(Ctx), Phi->getNumIncomingValues(), "from");
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+      WhichPhi->addIncoming(B.getInt32(Of[K]), Phi->getIncomingBlock(K));
+    Which = WhichPhi;
+    for (unsigned G = 0; G < Groups.size(); ++G) {
+      auto *P = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
+                            Phi->getName() + ".a" + Twine(G));
+      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+        P->addIncoming(Of[K] == G ? Phi->getIncomingValue(K)
+                                  : PoisonValue::get(Phi->getType()),
+                       Phi->getIncomingBlock(K));
+      Pointers.push_back(P);
+    }
+  }
+
+  for (const SmallVector<Instruction *, 4> &Path : Accesses) {
+    Instruction *Access = Path.back();
+    BasicBlock *Head = Access->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(Access, Head->getName() + ".join");
+    Head->getTerminator()->eraseFromParent();
+    SmallVector<BasicBlock *, 4> Arms;
+    PHINode *Result = nullptr;
+    if (!Access->getType()->isVoidTy())
+      Result = PHINode::Create(Access->getType(), Groups.size(),
+                               Access->getName(), Tail->begin());
+    for (unsigned G = 0; G < Groups.size(); ++G) {
+      BasicBlock *Arm = BasicBlock::Create(
+          Ctx, Head->getName() + ".in" + Twine(G), &*Head->getParent(), Tail);
+      Value *Prev = M, *New = Pointers[G];
+      for (Instruction *I : Path) {
+        Instruction *Copy = I->clone();
+        Copy->replaceUsesOfWith(Prev, New);
+        Copy->insertInto(Arm, Arm->end());
+        Copy->setName(I->getName());
+        Prev = I;
+        New = Copy;
+      }
+      BranchInst::Create(Tail, Arm);
+      if (Result)
+        Result->addIncoming(New, Arm);
+      Arms.push_back(Arm);
+    }
+    IRBuilder<> B(Head);
+    if (Which->getType()->isIntegerTy(1)) {
+      B.CreateCondBr(Which, Arms[1], Arms[0]);
+    } else {
+      SwitchInst *SI = B.CreateSwitch(Which, Arms[0], Arms.size() - 1);
+      for (unsigned G = 1; G < Arms.size(); ++G)
+        SI->addCase(B.getInt32(G), Arms[G]);
+    }
+    if (Result)
+      Access->replaceAllUsesWith(Result);
+    Access->eraseFromParent();
+  }
+  // The address arithmetic on M is dead now, and so is M. A chain
+  // instruction comes after the one it uses in every path, so erasing from
+  // the back erases users first.
+  SmallSetVector<Instruction *, 8> Chain;
+  for (const SmallVector<Instruction *, 4> &Path : Accesses)
+    for (Instruction *I : ArrayRef(Path).drop_back())
+      Chain.insert(I);
+  for (Instruction *I : reverse(Chain))
+    if (I->use_empty())
+      I->eraseFromParent();
+  if (M->use_empty())
+    M->eraseFromParent();
+}
+
+/// Splits the accesses through every pointer that may point into more than
+/// one array (private arrays, buffers) where that pointer is merged from
+/// pointers that each point into one; any other use of such a pointer is
+/// left to the emitter's diagnostic.
+void splitMixedPointers(Function &F) {
+  SmallPtrSet<Instruction *, 4> Skipped;
+  for (;;) {
+    OriginMap Known = pointerOrigins(F);
+    Instruction *M = nullptr;
+    SmallVector<SmallVector<Instruction *, 4>, 4> Accesses;
+    for (Instruction &I : instructions(F)) {
+      if (!(isa<PHINode>(I) || isa<SelectInst>(I)) || Skipped.count(&I) ||
+          Known.lookup(&I).K != Origin::Mixed)
+        continue;
+      bool Merges = all_of(I.operands(), [&](const Use &U) {
+        return !U->getType()->isPointerTy() ||
+               originOf(U.get(), Known).K != Origin::Mixed;
+      });
+      Accesses.clear();
+      if (Merges && collectAccesses(&I, Accesses)) {
+        M = &I;
+        break;
+      }
+      Skipped.insert(&I);
+    }
+    if (!M)
+      return;
+    splitMixedAccesses(M, Known, Accesses);
+  }
 }
 
 /// Constant expressions (getelementptr on a global, ptrtoint, ...) become
@@ -596,6 +936,16 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
         return structureError(Job, H, "a loop with several exits");
       if (Exits.size() == 1 && !Exits.front()->getSinglePredecessor()) {
         SplitBlockPredecessors(Exits.front(), {Latch}, ".loopexit", &DT, &LI);
+        Changed = true;
+        break;
+      }
+      // The latch, the continue target, holds nothing but the back edge
+      // (the exit test is computed before it): lavapipe (Mesa 22.3)
+      // miscomputes loads in a continue construct that an atomic follows,
+      // and such a construct is what compilers for GLSL never make.
+      if (&Latch->front() != Latch->getTerminator()) {
+        SplitBlock(Latch, Latch->getTerminator(), &DT, &LI, nullptr,
+                   H->getName() + ".latch");
         Changed = true;
         break;
       }
@@ -776,6 +1126,7 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   if (Error E = checkCalls(F, Job))
     return E;
   replaceUnreachable(F);
+  splitMixedPointers(F);
 
   bool Vulkan = Job.Flavour == SPIRVFlavour::Vulkan;
   runPasses(F, [&](FunctionPassManager &FPM, PassBuilder &) {

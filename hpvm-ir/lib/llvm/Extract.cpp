@@ -27,6 +27,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/raw_ostream.h"
@@ -246,11 +247,16 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
     return true;
   }
   // Pointers derived from named buffers, private allocas and pure values of
-  // enclosing internal nodes are recomputed inside the leaf.
+  // enclosing internal nodes are recomputed inside the leaf. Pure values
+  // include intrinsics without side effects: LICM hoists a leaf's
+  // `__builtin_ctz(s)` of a scalar parameter out of a parallel loop of
+  // parallel loops, into the internal node.
+  bool PureCall = isa_and_nonnull<IntrinsicInst>(Inst) &&
+                  !Inst->mayReadOrWriteMemory() && !Inst->mayHaveSideEffects();
   bool Clonable = Inst && !isa<PHINode>(Inst) &&
                   (isa<AllocaInst>(Inst) ||
                    (!Inst->mayReadOrWriteMemory() && !Inst->isTerminator() &&
-                    !isa<CallBase>(Inst)));
+                    (!isa<CallBase>(Inst) || PureCall)));
   if (!Clonable) {
     error(V->getType()->isPointerTy() ? "unnamed-pointer"
                                       : "internal-side-effect",
@@ -299,7 +305,8 @@ static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
   };
   for (BasicBlock &BB : Leaf) {
     auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
-    if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
       continue;
     BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
     if (&BB == InnerHeader && Inner->getHeader() != Inner->getLoopLatch()) {

@@ -12,6 +12,7 @@
 #include "hpvm/ir/Diagnostics.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -41,6 +42,13 @@ bool hasSideEffect(const Instruction &I) {
       break;
     }
   return I.mayWriteToMemory() || I.mayThrow();
+}
+
+/// Whether entering BB means reaching its `unreachable` terminator.
+static bool endsInUnreachable(const BasicBlock &BB) {
+  return isa<UnreachableInst>(BB.getTerminator()) &&
+         isGuaranteedToTransferExecutionToSuccessor(
+             BB.begin(), BB.getTerminator()->getIterator());
 }
 
 static std::string str(const SCEV *S) {
@@ -111,8 +119,20 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
           Header->getFirstNonPHI());
     return false;
   }
-  BasicBlock *Exiting = L->getExitingBlock();
-  if (!Exiting) {
+  // An edge into a block that can only end in `unreachable` is not an exit:
+  // taking it is undefined behaviour. SimplifyCFG makes such edges of every
+  // switch whose cases cover all values (`switch (x & 3)` with cases 0-3)
+  // as its default, so a body with an ordinary switch would otherwise
+  // "break".
+  BasicBlock *Exiting = nullptr;
+  bool SeveralExits = false;
+  for (BasicBlock *BB : L->blocks())
+    for (BasicBlock *Succ : successors(BB))
+      if (!L->contains(Succ) && !endsInUnreachable(*Succ)) {
+        SeveralExits |= Exiting && Exiting != BB;
+        Exiting = BB;
+      }
+  if (!Exiting || SeveralExits) {
     error(Where + " has more than one exit; a parallel loop may not break",
           Header->getTerminator());
     return false;

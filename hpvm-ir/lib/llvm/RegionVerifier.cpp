@@ -139,7 +139,10 @@ void Verifier::checkEscapes(const Region &R) {
     }
 }
 
-/// An alloca is private to R if R is the only place it is used.
+/// An alloca is private to R if R is the only place it is used. Address
+/// arithmetic on it may lie outside: LICM hoists `&a[1]` of a leaf's local
+/// array out of the leaf's loop into an enclosing parallel loop, and EXTRACT
+/// recomputes such pure values inside the leaf.
 bool Verifier::isPrivateAlloca(const AllocaInst *A, const Region &R) {
   if (R.contains(A))
     return true;
@@ -151,9 +154,10 @@ bool Verifier::isPrivateAlloca(const AllocaInst *A, const Region &R) {
       continue;
     for (const User *U : V->users()) {
       const auto *UI = cast<Instruction>(U);
-      if (!R.contains(UI))
+      bool Address = isa<GetElementPtrInst>(UI) || isa<CastInst>(UI);
+      if (!Address && !R.contains(UI))
         return false;
-      if (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI))
+      if (Address)
         Work.push_back(UI);
     }
   }

@@ -58,14 +58,17 @@ define internal void @hpvm.node.atom(ptr %hist, ptr %acc, ptr %in, i64 %n) {
 ; CHECK:      OpAtomicExchange %uint %{{.*}} %uint_1 %uint_72 %m_i
 ; CHECK:      %[[SEEN:.*]] = OpAtomicCompareExchange %uint %{{.*}} %uint_1 %uint_66 %uint_0 %x_i %uint_0
 ; CHECK-NEXT: %ok_i = OpIEqual %bool %[[SEEN]] %uint_0
-; The fadd: a first guess, then a single-block loop of compare-and-swap.
+; The fadd: a first guess, then a loop of compare-and-swap (the loop's one
+; block, and a continue target that only branches back).
 ; CHECK:      %atomic_guess = OpLoad %float %{{.*}} Aligned 4
 ; CHECK-NEXT: OpBranch %[[LOOP:.*]]
 ; CHECK:      %[[LOOP]] = OpLabel
 ; CHECK-NEXT: %[[OLD:.*]] = OpPhi %float
 ; CHECK-NEXT: %new = OpFAdd %float %[[OLD]] %f_i
 ; CHECK:      %atomic_seen = OpAtomicCompareExchange %uint %{{.*}} %uint_1 %uint_0 %uint_0
-; CHECK:      OpLoopMerge %[[END:.*]] %[[LOOP]] None
+; CHECK:      OpLoopMerge %[[END:.*]] %[[LATCH:.*]] None
+; CHECK-NEXT: OpBranch %[[LATCH]]
+; CHECK-NEXT: %[[LATCH]] = OpLabel
 ; CHECK-NEXT: OpBranchConditional %atomic_done %[[END]] %[[LOOP]]
 ; CHECK:      %[[LF:.*]] = OpAtomicLoad %uint %{{.*}} %uint_1 %uint_66
 ; CHECK-NEXT: %lf_i = OpBitcast %float %[[LF]]
