@@ -269,9 +269,11 @@ def main():
             "the Vulkan path costs on this machine, not what a GPU would do with the same "
             "SPIR-V. hpvm-rt's device-side timestamps (`HPVM_TRACE`) put nearly all of a "
             "memory-bound kernel's time in the dispatch itself, not in the copies (saxpy at "
-            "2^22 floats: about 124 of 127 ms when this was written); where lavapipe spends "
-            "it (the kernels address buffers through 64-bit device addresses) was not "
-            "investigated."]
+            "2^22 floats: the dispatch took about 35 ms of a 41 ms run when this was "
+            "written); where lavapipe spends it (the kernels address buffers through 64-bit "
+            "device addresses) was not investigated. lavapipe also stops loops silently after "
+            "65535 iterations per invocation (docs/runtime.md §4.1), which is why sgemm runs "
+            "at 200² here: at 256² its i-k-j rows got wrong results."]
     elif NO_VULKAN:
         md += [f"Not measured: {NO_VULKAN}."]
     md += ["", "## Round by round", "",
@@ -311,7 +313,10 @@ def main():
            "50 (sgemm i-j-k at least 3); each result is checked against a "
            "scalar reference.",
            "- launch: batches of 1000 launches, the median batch divided by "
-           "1000."]
+           "1000.",
+           "- Vulkan comparison: at least 3 timed runs per variant (its slowest take a "
+           "tenth of a second); a Vulkan result counts only if hpvm-rt's statistics show "
+           "the node launched on a `vulkan:<n>` device (check NOT-ON-VULKAN otherwise)."]
     with open(md_path, "w") as f:
         f.write("\n".join(md) + "\n")
 
