@@ -179,7 +179,8 @@ def check_seed(args, seed, log):
             f.write(r.stdout + r.stderr)
         if r.returncode != 0:
             if device == "vulkan" and "HPVM_DEVICES" in r.stderr:
-                skip = "no Vulkan device on this machine (%s)" % r.stderr.strip().splitlines()[-1]
+                why = [l for l in r.stderr.splitlines() if "error" in l] or [""]
+                skip = "no Vulkan device on this machine (%s)" % why[0].strip()
                 break
             raise Failure("seed %d: the program failed on %s (exit status %d):\n%s\nreproduce: %s" % (
                 seed, device, r.returncode, r.stderr[-3000:], repro))
