@@ -224,7 +224,6 @@ class Gen:
         self.scopes = [list(scalars) + list(ids)]
         self.arrays = []
         self.counter = 0
-        self.used = set()
 
     # -- names and scopes
     def fresh(self, prefix):
@@ -563,7 +562,7 @@ class Gen:
             choices += [(1, "continue")]
         if ctx.in_helper:
             choices += [(1.5, "return")]
-        if self.prog.atomics and any(b.kind == "atomic" for b in self.bufs):
+        if any(b.kind == "atomic" for b in self.bufs):
             choices += [(1, "atomic")]
         if any(b.kind == "reduce" for b in self.bufs):
             choices += [(1.5, "reduce")]
@@ -733,7 +732,6 @@ class Program:
         self.ftables = {}
         self.helpers = []
         self.helper_code = []
-        self.atomics = True
 
     def generate(self):
         rng = random.Random("%d-shared" % self.seed)
