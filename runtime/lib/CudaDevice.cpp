@@ -189,9 +189,7 @@ private:
   CudaGridLimits Limits;
   int MaxBlockThreads = 1024;
 
-  std::atomic<bool> Broken{false};
-  std::mutex BrokenM;
-  std::string BrokenWhy;
+  StickyFailure Broken;
 
   // BufM, StgM, RecM, CopyM, ModM, ClockM are each taken alone.
   std::mutex BufM;
@@ -232,10 +230,9 @@ private:
     std::string Text = std::string(Call) + " failed: " + F.describe(R) +
                        (What.empty() ? "" : " (" + What + ")");
     if (isSticky(R))
-      markBroken(Text);
+      Broken.set(Text);
     fail(Text);
   }
-  void markBroken(const std::string &Why);
   void checkUsable();
   bool tracing() const { return Events && Events->enabled(); }
 
@@ -393,17 +390,10 @@ CudaDevice::Counters CudaDeviceImpl::counters() const {
   return C;
 }
 
-void CudaDeviceImpl::markBroken(const std::string &Why) {
-  std::lock_guard<std::mutex> L(BrokenM);
-  if (!Broken.exchange(true))
-    BrokenWhy = Why;
-}
-
 void CudaDeviceImpl::checkUsable() {
-  if (!Broken.load(std::memory_order_relaxed))
-    return;
-  std::lock_guard<std::mutex> L(BrokenM);
-  fail("the device is unusable since an earlier failure (" + BrokenWhy + ")");
+  if (Broken.failed())
+    fail("the device is unusable since an earlier failure (" + Broken.why() +
+         ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -825,7 +815,7 @@ Module &CudaDeviceImpl::module(const KernelLaunch &L) {
     if (R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
       Text += "; the driver is older than the PTX";
     if (isSticky(R))
-      markBroken(Text);
+      Broken.set(Text);
     fail(Log.empty() ? Text + " (the JIT left no log)"
                      : Text + "; JIT log:\n" + Log,
          BadModule ? HPVM_ERR_BAD_PROGRAM : HPVM_ERR_DEVICE);

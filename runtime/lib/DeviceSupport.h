@@ -1,9 +1,9 @@
 //===- DeviceSupport.h - What the GPU-style devices share --------*- C++
 //-*-===//
 //
-// The Vulkan and OpenCL devices both cache compiled modules by a hash of
-// their words, pool freed buffers by size class, and place device-clock
-// events on the host time line.
+// The GPU-style devices (Vulkan, OpenCL, CUDA) cache compiled modules by a
+// hash of their code, pool freed buffers by size class, place device-clock
+// events on the host time line, and stay unusable after a fatal failure.
 //
 // DeviceClock: Vulkan timestamps and OpenCL profiling counters tick on the
 // device's own clock. Without a calibration extension, each piece of device
@@ -18,10 +18,12 @@
 #define HPVM_RT_LIB_DEVICESUPPORT_H
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 namespace hpvm::rt {
 
@@ -32,6 +34,28 @@ inline size_t poolSizeClass(size_t Bytes) {
   size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
   return (Bytes + Step - 1) / Step * Step;
 }
+
+/// A device whose context is gone (a lost Vulkan device, a faulted CUDA
+/// context) stays unusable; every later call reports the first reason.
+class StickyFailure {
+public:
+  void set(const std::string &Why) {
+    std::lock_guard<std::mutex> L(M);
+    if (!Failed.exchange(true))
+      Reason = Why;
+  }
+  /// One relaxed load while the device works.
+  bool failed() const { return Failed.load(std::memory_order_relaxed); }
+  std::string why() const {
+    std::lock_guard<std::mutex> L(M);
+    return Reason;
+  }
+
+private:
+  std::atomic<bool> Failed{false};
+  mutable std::mutex M;
+  std::string Reason;
+};
 
 /// A fast 64-bit hash of a module's bytes and its entry point's name,
 /// eight bytes per step (a hit is confirmed by comparing the words).

@@ -30,6 +30,7 @@
 #include "DeviceSupport.h"
 #include "OpenCLApi.h"
 #include "PlanBuilder.h"
+#include "SpirvModuleCache.h"
 #include "VulkanSpirv.h"
 
 #include "hpvm/ir/Graph.h"
@@ -255,10 +256,7 @@ struct ClBuf {
 };
 
 /// One built module: its program and the kernel of its entry point.
-struct Built {
-  std::vector<uint32_t> Words;
-  std::string Entry;
-  SpirvEntryInfo Info;
+struct Built : SpirvModule {
   cl::Program Prog = nullptr;
   cl::Kernel Kern = nullptr;
   /// What the driver says the kernel takes (~0u if it would not say).
@@ -309,21 +307,19 @@ private:
   DeviceClock Clock;
   /// SPIR-V capabilities the device lacks, with the end of the message
   /// saying so.
-  std::vector<std::pair<uint32_t, std::string>> MissingCapabilities;
+  MissingCapabilityList MissingCapabilities;
 
-  // BufM, ProgM, FlightM are taken alone.
+  // BufM, FlightM are taken alone.
   std::mutex BufM;
   std::unordered_set<ClBuf *> Live;
   std::multimap<size_t, ClBuf *> FreeBuffers;
   size_t PooledBytes = 0;
-  std::mutex ProgM;
-  std::unordered_map<uint64_t, std::vector<std::unique_ptr<Built>>> Programs;
+  SpirvModuleCache<Built> Programs;
   std::mutex FlightM;
   std::vector<std::unique_ptr<InFlight>> Flights;
   std::vector<InFlight *> FreeFlights;
 
-  std::atomic<uint64_t> NumBuilt{0}, NumHits{0}, NumLaunches{0},
-      NumAllocations{0}, NumPooled{0};
+  std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0}, NumPooled{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -419,14 +415,12 @@ void OpenCLDeviceImpl::destroy() {
   // Whatever is still queued must finish before its objects go.
   if (Queue)
     CL.clFinish(Queue);
-  for (auto &Bucket : Programs)
-    for (auto &B : Bucket.second) {
-      if (B->Kern)
-        CL.clReleaseKernel(B->Kern);
-      if (B->Prog)
-        CL.clReleaseProgram(B->Prog);
-    }
-  Programs.clear();
+  Programs.clear([&](Built &B) {
+    if (B.Kern)
+      CL.clReleaseKernel(B.Kern);
+    if (B.Prog)
+      CL.clReleaseProgram(B.Prog);
+  });
   for (ClBuf *B : Live) {
     CL.clReleaseMemObject(B->Mem);
     delete B;
@@ -456,8 +450,8 @@ std::string OpenCLDeviceImpl::description() const {
 
 OpenCLDevice::Counters OpenCLDeviceImpl::counters() const {
   Counters C;
-  C.ProgramsBuilt = NumBuilt.load();
-  C.ProgramCacheHits = NumHits.load();
+  C.ProgramsBuilt = Programs.made();
+  C.ProgramCacheHits = Programs.hits();
   C.Launches = NumLaunches.load();
   C.MemoryAllocations = NumAllocations.load();
   C.PooledAllocations = NumPooled.load();
@@ -588,71 +582,39 @@ std::string OpenCLDeviceImpl::buildLog(cl::Program Prog) const {
 }
 
 Built &OpenCLDeviceImpl::program(const KernelLaunch &L) {
-  const hpvm_artifact &A = *L.Artifact;
   // Built only for messages: launches should not allocate.
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
-  if (!A.code || A.code_size == 0 || A.code_size % 4 != 0)
-    throw RtError(HPVM_ERR_BAD_PROGRAM,
-                  Name + ": " + Where() + "the SPIR-V artifact's code_size (" +
-                      std::to_string(A.code_size) +
-                      ") is not a positive multiple of 4");
-  const char *Entry = A.entry ? A.entry : "";
-  uint64_t Hash = moduleHash(A.code, A.code_size, Entry);
-
-  std::lock_guard<std::mutex> Lock(ProgM);
-  std::vector<std::unique_ptr<Built>> &Bucket = Programs[Hash];
-  for (const auto &B : Bucket)
-    if (B->Entry == Entry && B->Words.size() * 4 == A.code_size &&
-        std::memcmp(B->Words.data(), A.code, A.code_size) == 0) {
-      NumHits.fetch_add(1, std::memory_order_relaxed);
-      return *B;
-    }
-
-  auto B = std::make_unique<Built>();
-  B->Entry = Entry;
-  B->Words.resize(A.code_size / 4);
-  std::memcpy(B->Words.data(), A.code, A.code_size);
-  std::string Why = inspectSpirv(B->Words.data(), B->Words.size(), B->Entry,
-                                 B->Info, SpirvEntryModel::Kernel);
-  if (!Why.empty())
-    throw RtError(HPVM_ERR_BAD_PROGRAM, Name + ": " + Where() + Why);
-  for (uint32_t Cap : B->Info.Capabilities)
-    for (const auto &M : MissingCapabilities)
-      if (M.first == Cap)
-        throw RtError(HPVM_ERR_DEVICE, Name + ": " + Where() +
-                                           "the module needs the SPIR-V "
-                                           "capability " +
-                                           M.second);
-
-  cl::Int R = cl::Success;
-  B->Prog = P.CreateWithIL(Ctx, B->Words.data(), A.code_size, &R);
-  if (!B->Prog || R != cl::Success) {
-    B->Prog = nullptr;
-    check(R == cl::Success ? -44 : R, "clCreateProgramWithIL",
-          Where() + "entry '" + B->Entry + "'");
-  }
-  // The same build options OpenCL C would get by default: none.
-  R = CL.clBuildProgram(B->Prog, 1, &P.Device, "", nullptr, nullptr);
-  if (R != cl::Success) {
-    std::string Log = buildLog(B->Prog);
-    CL.clReleaseProgram(B->Prog);
-    fail("clBuildProgram failed: " + cl::errorName(R) + " (" + Where() +
-         "entry '" + B->Entry + "')" +
-         (Log.empty() ? std::string("; the build log is empty")
-                      : "; build log:\n" + Log));
-  }
-  B->Kern = CL.clCreateKernel(B->Prog, B->Entry.c_str(), &R);
-  if (!B->Kern || R != cl::Success) {
-    CL.clReleaseProgram(B->Prog);
-    check(R == cl::Success ? -46 : R, "clCreateKernel",
-          Where() + "entry '" + B->Entry + "'");
-  }
-  if (CL.clGetKernelInfo(B->Kern, cl::KernelNumArgs, sizeof(B->NumArgs),
-                         &B->NumArgs, nullptr) != cl::Success)
-    B->NumArgs = ~0u;
-  NumBuilt.fetch_add(1, std::memory_order_relaxed);
-  Bucket.push_back(std::move(B));
-  return *Bucket.back();
+  return Programs.get(
+      *L.Artifact, SpirvEntryModel::Kernel, MissingCapabilities,
+      [&] { return Name + ": " + Where(); },
+      [&](Built &B) {
+        cl::Int R = cl::Success;
+        B.Prog = P.CreateWithIL(Ctx, B.Words.data(), B.Words.size() * 4, &R);
+        if (!B.Prog || R != cl::Success) {
+          B.Prog = nullptr;
+          check(R == cl::Success ? -44 : R, "clCreateProgramWithIL",
+                Where() + "entry '" + B.Entry + "'");
+        }
+        // The same build options OpenCL C would get by default: none.
+        R = CL.clBuildProgram(B.Prog, 1, &P.Device, "", nullptr, nullptr);
+        if (R != cl::Success) {
+          std::string Log = buildLog(B.Prog);
+          CL.clReleaseProgram(B.Prog);
+          fail("clBuildProgram failed: " + cl::errorName(R) + " (" + Where() +
+               "entry '" + B.Entry + "')" +
+               (Log.empty() ? std::string("; the build log is empty")
+                            : "; build log:\n" + Log));
+        }
+        B.Kern = CL.clCreateKernel(B.Prog, B.Entry.c_str(), &R);
+        if (!B.Kern || R != cl::Success) {
+          CL.clReleaseProgram(B.Prog);
+          check(R == cl::Success ? -46 : R, "clCreateKernel",
+                Where() + "entry '" + B.Entry + "'");
+        }
+        if (CL.clGetKernelInfo(B.Kern, cl::KernelNumArgs, sizeof(B.NumArgs),
+                               &B.NumArgs, nullptr) != cl::Success)
+          B.NumArgs = ~0u;
+      });
 }
 
 InFlight *OpenCLDeviceImpl::takeFlight() {

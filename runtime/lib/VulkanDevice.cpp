@@ -29,6 +29,7 @@
 
 #include "DeviceSupport.h"
 #include "PlanBuilder.h"
+#include "SpirvModuleCache.h"
 #include "VulkanApi.h"
 #include "VulkanSpirv.h"
 
@@ -138,11 +139,8 @@ struct Submission {
   const char *Name = ""; // the trace event's (a node path outlives it)
 };
 
-struct Pipeline {
-  std::vector<uint32_t> Words;
-  std::string Entry;
+struct Pipeline : SpirvModule {
   VkPipeline Handle = VK_NULL_HANDLE;
-  SpirvEntryInfo Info;
 };
 
 class VulkanDeviceImpl final : public VulkanDevice {
@@ -193,14 +191,12 @@ private:
   VkPipelineCache Cache = VK_NULL_HANDLE;
   /// SPIR-V capabilities whose feature the device lacks, with the end of
   /// the message saying so.
-  std::vector<std::pair<uint32_t, std::string>> MissingCapabilities;
+  MissingCapabilityList MissingCapabilities;
 
   // A lost device (or a failed submit) fails every later call.
-  std::atomic<bool> Broken{false};
-  std::mutex BrokenM;
-  std::string BrokenWhy;
+  StickyFailure Broken;
 
-  // Lock order: PendingM, then QueueM; BufM, SubM, PipeM alone.
+  // Lock order: PendingM, then QueueM; BufM, SubM alone.
   std::mutex QueueM;
   std::mutex PendingM;
   Submission *Pending = nullptr;
@@ -211,13 +207,11 @@ private:
   std::unordered_set<VkBuf *> Live;
   std::multimap<size_t, VkBuf *> FreeBuffers, FreeStaging;
   size_t PooledBytes = 0, PooledStagingBytes = 0;
-  std::mutex PipeM;
-  std::unordered_map<uint64_t, std::vector<std::unique_ptr<Pipeline>>>
-      Pipelines;
+  SpirvModuleCache<Pipeline> Pipelines;
   DeviceClock Clock;
 
-  std::atomic<uint64_t> NumPipelines{0}, NumHits{0}, NumSubmits{0},
-      NumDispatches{0}, NumStagingBytes{0}, NumAllocations{0}, NumPooled{0};
+  std::atomic<uint64_t> NumSubmits{0}, NumDispatches{0}, NumStagingBytes{0},
+      NumAllocations{0}, NumPooled{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -226,11 +220,10 @@ private:
     if (R == VK_SUCCESS)
       return;
     if (R == VK_ERROR_DEVICE_LOST)
-      markBroken(std::string(Call) + " returned VK_ERROR_DEVICE_LOST");
+      Broken.set(std::string(Call) + " returned VK_ERROR_DEVICE_LOST");
     fail(std::string(Call) + " failed: " + vk::resultName(R) +
          (What.empty() ? "" : " (" + What + ")"));
   }
-  void markBroken(const std::string &Why);
   void checkUsable();
 
   VkBuf *createBuffer(size_t Bytes, bool ForStaging);
@@ -447,10 +440,8 @@ void VulkanDeviceImpl::destroy() {
     return;
   // Whatever is still queued must finish before its objects go.
   F.vkDeviceWaitIdle(Dev);
-  for (auto &Bucket : Pipelines)
-    for (auto &P : Bucket.second)
-      F.vkDestroyPipeline(Dev, P->Handle, nullptr);
-  Pipelines.clear();
+  Pipelines.clear(
+      [&](Pipeline &P) { F.vkDestroyPipeline(Dev, P.Handle, nullptr); });
   if (Cache)
     F.vkDestroyPipelineCache(Dev, Cache, nullptr);
   if (Layout)
@@ -486,8 +477,8 @@ std::string VulkanDeviceImpl::description() const {
 
 VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   Counters C;
-  C.PipelinesCreated = NumPipelines.load();
-  C.PipelineCacheHits = NumHits.load();
+  C.PipelinesCreated = Pipelines.made();
+  C.PipelineCacheHits = Pipelines.hits();
   C.Submits = NumSubmits.load();
   C.Dispatches = NumDispatches.load();
   C.StagingBytes = NumStagingBytes.load();
@@ -496,17 +487,10 @@ VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   return C;
 }
 
-void VulkanDeviceImpl::markBroken(const std::string &Why) {
-  std::lock_guard<std::mutex> L(BrokenM);
-  if (!Broken.exchange(true))
-    BrokenWhy = Why;
-}
-
 void VulkanDeviceImpl::checkUsable() {
-  if (!Broken.load(std::memory_order_relaxed))
-    return;
-  std::lock_guard<std::mutex> L(BrokenM);
-  fail("the device is unusable since an earlier failure (" + BrokenWhy + ")");
+  if (Broken.failed())
+    fail("the device is unusable since an earlier failure (" + Broken.why() +
+         ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -812,7 +796,7 @@ void VulkanDeviceImpl::submit(Submission *S) {
     VkResult R = F.vkEndCommandBuffer(Batch->Cmd);
     if (R != VK_SUCCESS) {
       // The uploads are lost and coherence believes them done.
-      markBroken("vkEndCommandBuffer failed: " + vk::resultName(R));
+      Broken.set("vkEndCommandBuffer failed: " + vk::resultName(R));
       releaseSubmission(Batch);
       check(R, "vkEndCommandBuffer");
     }
@@ -832,7 +816,7 @@ void VulkanDeviceImpl::submit(Submission *S) {
   }
   if (R != VK_SUCCESS) {
     if (Batch)
-      markBroken("vkQueueSubmit failed: " + vk::resultName(R));
+      Broken.set("vkQueueSubmit failed: " + vk::resultName(R));
     check(R, "vkQueueSubmit");
   }
   NumSubmits.fetch_add(1, std::memory_order_relaxed);
@@ -843,7 +827,7 @@ void VulkanDeviceImpl::finish(Submission *S) {
   uint64_t Done = nowNanos();
   if (R != VK_SUCCESS) {
     // The submission may still run: its objects cannot be reused.
-    markBroken("vkWaitForFences failed: " + vk::resultName(R));
+    Broken.set("vkWaitForFences failed: " + vk::resultName(R));
     check(R, "vkWaitForFences");
   }
   if (Events && Events->enabled() && S->Queries)
@@ -898,7 +882,7 @@ void VulkanDeviceImpl::flushPending() {
     submit(S);
     finish(S);
   } catch (...) {
-    if (!Broken)
+    if (!Broken.failed())
       releaseSubmission(S);
     throw;
   }
@@ -989,7 +973,7 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
       submit(S);
       finish(S);
     } catch (...) {
-      if (!Broken)
+      if (!Broken.failed())
         releaseSubmission(S);
       throw;
     }
@@ -1005,68 +989,35 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
 //===----------------------------------------------------------------------===//
 
 Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
-  const hpvm_artifact &A = *L.Artifact;
   // Built only for messages: launches should not allocate.
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
-  if (!A.code || A.code_size == 0 || A.code_size % 4 != 0)
-    throw RtError(HPVM_ERR_BAD_PROGRAM,
-                  Name + ": " + Where() + "the SPIR-V artifact's code_size (" +
-                      std::to_string(A.code_size) +
-                      ") is not a positive multiple of 4");
-  const char *Entry = A.entry ? A.entry : "";
-  uint64_t Hash = moduleHash(A.code, A.code_size, Entry);
-
-  std::lock_guard<std::mutex> Lock(PipeM);
-  std::vector<std::unique_ptr<Pipeline>> &Bucket = Pipelines[Hash];
-  for (const auto &P : Bucket)
-    if (P->Entry == Entry && P->Words.size() * 4 == A.code_size &&
-        std::memcmp(P->Words.data(), A.code, A.code_size) == 0) {
-      NumHits.fetch_add(1, std::memory_order_relaxed);
-      return *P;
-    }
-
-  auto P = std::make_unique<Pipeline>();
-  P->Entry = Entry;
-  // Vulkan wants the words aligned; the artifact need not be.
-  P->Words.resize(A.code_size / 4);
-  std::memcpy(P->Words.data(), A.code, A.code_size);
-  std::string Why =
-      inspectSpirv(P->Words.data(), P->Words.size(), P->Entry, P->Info);
-  if (!Why.empty())
-    throw RtError(HPVM_ERR_BAD_PROGRAM, Name + ": " + Where() + Why);
-  for (uint32_t Cap : P->Info.Capabilities) {
-    for (const auto &M : MissingCapabilities)
-      if (M.first == Cap)
-        throw RtError(HPVM_ERR_DEVICE, Name + ": " + Where() +
-                                           "the module needs the SPIR-V "
-                                           "capability " +
-                                           M.second);
-  }
-
-  VkShaderModuleCreateInfo MI{};
-  MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  MI.codeSize = A.code_size;
-  MI.pCode = P->Words.data();
-  VkShaderModule Module;
-  check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
-        "vkCreateShaderModule", Where() + "entry '" + P->Entry + "'");
-  VkComputePipelineCreateInfo CI{};
-  CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  // Grids larger than maxComputeWorkGroupCount run as several dispatches
-  // with base offsets.
-  CI.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
-  CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  CI.stage.module = Module;
-  CI.stage.pName = P->Entry.c_str();
-  CI.layout = Layout;
-  VkResult R =
-      F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P->Handle);
-  F.vkDestroyShaderModule(Dev, Module, nullptr);
-  check(R, "vkCreateComputePipelines", Where() + "entry '" + P->Entry + "'");
-  NumPipelines.fetch_add(1, std::memory_order_relaxed);
-  Bucket.push_back(std::move(P));
-  return *Bucket.back();
+  return Pipelines.get(
+      *L.Artifact, SpirvEntryModel::GLCompute, MissingCapabilities,
+      [&] { return Name + ": " + Where(); },
+      [&](Pipeline &P) {
+        VkShaderModuleCreateInfo MI{};
+        MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+        MI.codeSize = P.Words.size() * 4;
+        MI.pCode = P.Words.data();
+        VkShaderModule Module;
+        check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
+              "vkCreateShaderModule", Where() + "entry '" + P.Entry + "'");
+        VkComputePipelineCreateInfo CI{};
+        CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+        // Grids larger than maxComputeWorkGroupCount run as several
+        // dispatches with base offsets.
+        CI.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
+        CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        CI.stage.module = Module;
+        CI.stage.pName = P.Entry.c_str();
+        CI.layout = Layout;
+        VkResult R =
+            F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P.Handle);
+        F.vkDestroyShaderModule(Dev, Module, nullptr);
+        check(R, "vkCreateComputePipelines",
+              Where() + "entry '" + P.Entry + "'");
+      });
 }
 
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
