@@ -1,5 +1,4 @@
-//===- DeviceSupport.h - What the GPU-style devices share --------*- C++
-//-*-===//
+//===- DeviceSupport.h - What the GPU-style devices share ----*- C++ -*-===//
 //
 // The GPU-style devices (Vulkan, OpenCL, CUDA) cache compiled modules by a
 // hash of their code, pool freed buffers by size class, place device-clock

@@ -1,5 +1,4 @@
-//===- SpirvModuleCache.h - SPIR-V modules a device made, by hash -*- C++
-//-*-===//
+//===- SpirvModuleCache.h - SPIR-V modules a device made --*- C++ -*-===//
 //
 // The Vulkan and OpenCL devices both turn SPIR-V artifacts into driver
 // objects (pipelines, programs) once and reuse them: keyed by moduleHash of
