@@ -16,6 +16,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -166,7 +167,14 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(&TM, PTO);
+  // Standard instrumentation makes LLVM's debugging options
+  // (-print-before=..., -print-after-all, -debug-pass-manager) work on this
+  // pipeline too.
+  PassInstrumentationCallbacks PIC;
+  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
+  SI.registerCallbacks(PIC, &MAM);
+  PIC.addClassToPassName(InstanceJamPass::name(), "hpvm-instance-jam");
+  PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
   if (PTO.SLPVectorization)
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
