@@ -4,7 +4,8 @@
 // jammed loop, the leftover instances and the hand-over between them all
 // run. Each leaf has a different shape: a dot product, a uniform branch
 // inside the instance, a nested loop pair, double and integer arithmetic,
-// and a reduction combined from inside the inner loop.
+// a reduction combined from inside the inner loop, and an i-k-j matrix
+// product whose rows are jammed four at a time for the row of B they share.
 //
 //   jam m k...     (m rows; one run per column count k)
 #include "e2e.h"
@@ -20,6 +21,22 @@ static void dot(long m, long n, const float *a, const float *b, float *c) {
         acc += a[i * n + k] * b[k * n + j];
       c[i * n + j] = acc;
     }
+}
+
+// c = a b by rows, i-k-j: each instance zeroes its row of c, then adds a row
+// of b per k; instances are a row apart.
+static void rows(long n, const float *a, const float *b, float *c) {
+#pragma hpvm parallel for name(rows) in(a [0:n * n], b [0:n * n])              \
+    out(c [0:n * n])
+  for (long i = 0; i < n; ++i) {
+    for (long j = 0; j < n; ++j)
+      c[i * n + j] = 0.0f;
+    for (long k = 0; k < n; ++k) {
+      float aik = a[i * n + k];
+      for (long j = 0; j < n; ++j)
+        c[i * n + j] += aik * b[k * n + j];
+    }
+  }
 }
 
 // A branch on a value every instance shares (flip), inside the instance and
@@ -64,6 +81,20 @@ static long histogram_sum(long n, const int *x) {
   return total;
 }
 
+// Checks c = a b (m x n by n x n) against a scalar product.
+static void check_product(const char *leaf, long m, long n, const float *a,
+                          const float *b, const float *c) {
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      float ref = 0.0f;
+      for (long k = 0; k < n; ++k)
+        ref += a[i * n + k] * b[k * n + j];
+      E2E_CHECK(fabsf(c[i * n + j] - ref) <= 1e-4f * (1.0f + fabsf(ref)),
+                "%s n=%ld: c[%ld][%ld] = %g, expected %g", leaf, n, i, j,
+                c[i * n + j], ref);
+    }
+}
+
 static void run(long m, long n) {
   float *a = e2e_alloc(m * n * sizeof(float)),
         *b = e2e_alloc(n * n * sizeof(float));
@@ -73,18 +104,21 @@ static void run(long m, long n) {
   for (long i = 0; i < n * n; ++i)
     b[i] = (float)(i % 7) * 0.25f;
   dot(m, n, a, b, c);
-  for (long i = 0; i < m; ++i)
-    for (long j = 0; j < n; ++j) {
-      float ref = 0.0f;
-      for (long k = 0; k < n; ++k)
-        ref += a[i * n + k] * b[k * n + j];
-      E2E_CHECK(fabsf(c[i * n + j] - ref) <= 1e-4f * (1.0f + fabsf(ref)),
-                "dot n=%ld: c[%ld][%ld] = %g, expected %g", n, i, j,
-                c[i * n + j], ref);
-    }
+  check_product("dot", m, n, a, b, c);
   e2e_free(a, m * n * sizeof(float), "a");
-  e2e_free(b, n * n * sizeof(float), "b");
   e2e_free(c, m * n * sizeof(float), "c");
+
+  float *sq = e2e_alloc(n * n * sizeof(float)),
+        *r = e2e_alloc(n * n * sizeof(float));
+  for (long i = 0; i < n * n; ++i) {
+    sq[i] = (float)(i % 5) - 2.0f;
+    r[i] = 1e9f; // rows must overwrite, not add to, what was there
+  }
+  rows(n, sq, b, r);
+  check_product("rows", n, n, sq, b, r);
+  e2e_free(sq, n * n * sizeof(float), "sq");
+  e2e_free(r, n * n * sizeof(float), "r");
+  e2e_free(b, n * n * sizeof(float), "b");
 
   double *x = e2e_alloc(n * n * sizeof(double)),
          *y = e2e_alloc(n * sizeof(double));

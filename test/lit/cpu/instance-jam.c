@@ -33,11 +33,64 @@ void sgemm(long n, const float *A, const float *B, float *C) {
 // CHECK:       {{.*}}.jam:
 // CHECK:         phi <8 x float>
 // CHECK:         load <8 x float>
-// CHECK:         shufflevector <8 x float> %{{.*}}, <8 x float> poison, <8 x
-// i32> zeroinitializer CHECK:         call <8 x float> @llvm.fmuladd.v8f32(
+// CHECK:         shufflevector <8 x float> %{{.*}}, <8 x float> poison, <8 x i32> zeroinitializer
+// CHECK:         call <8 x float> @llvm.fmuladd.v8f32(
 // CHECK:         store <8 x float>
 // CHECK:       jam.middle:
 // CHECK:       }
+// The i-k-j sgemm: one instance per row. Neighbouring instances are a row
+// apart, so their lanes cannot share vectors, but they all read B's row:
+// four are jammed, and the loop vectoriser vectorises the jammed j loop along
+// the rows, loading B once for four rows of C. Each lane has an alias scope
+// of its own (the zeroing memset, a lane, included), so the vectoriser needs
+// no run-time checks between the rows. The simplification pipeline gave the
+// instance loop a second counter (for the memset), which is rewritten in
+// terms of the instance id first.
+void rows(long n, const float *A, const float *B, float *C) {
+#pragma hpvm parallel for name(rows) in(A [0:n * n], B [0:n * n])              \
+    out(C [0:n * n])
+  for (long i = 0; i < n; ++i) {
+    for (long j = 0; j < n; ++j)
+      C[i * n + j] = 0.0f;
+    for (long k = 0; k < n; ++k) {
+      float a = A[i * n + k];
+      for (long j = 0; j < n; ++j)
+        C[i * n + j] += a * B[k * n + j];
+    }
+  }
+}
+// CHECK-LABEL: define void @hpvm.cpu.rows(
+// CHECK:         %jam.trips = and i64 %{{.*}}, -4
+// CHECK:       {{.*}}.jam:
+// CHECK:         call void @llvm.memset{{.*}}, !alias.scope ![[LANE0:[0-9]+]], !noalias ![[NOT0:[0-9]+]]
+// CHECK-COUNT-3: call void @llvm.memset{{.*}}, !alias.scope
+// CHECK-NOT:   vector.memcheck
+// CHECK:       vector.body:
+// CHECK-NEXT:    %index = phi
+// CHECK:         %wide.load = load <8 x float>, ptr %{{.*}}, !noalias ![[ALL:[0-9]+]]
+// CHECK:         load <8 x float>, ptr %{{.*}}, !alias.scope ![[LANE0]], !noalias ![[NOT0]]
+// CHECK-COUNT-3: load <8 x float>, ptr %{{.*}}, !alias.scope
+// CHECK-COUNT-4: call <8 x float> @llvm.fmuladd.v8f32(<8 x float>
+// %broadcast.splat{{[0-9]*}}, <8 x float> %wide.load,
+// CHECK:         store <8 x float> %{{.*}}, !alias.scope ![[LANE0]], !noalias ![[NOT0]]
+// CHECK-COUNT-3: store <8 x float>
+// CHECK:       jam.middle:
+// CHECK:       }
+
+// Each instance copies its own row: the lanes neither share vectors nor
+// load anything in common, so the loop vectoriser has the copy loop alone.
+void copy_rows(long n, const float *X, float *Y) {
+#pragma hpvm parallel for name(copy_rows) in(X [0:n * n]) out(Y [0:n * n])
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      Y[i * n + j] = 2.0f * X[i * n + j];
+}
+// CHECK-LABEL: define void @hpvm.cpu.copy_rows(
+// CHECK-NOT:     jam.
+// CHECK:       vector.body:
+// CHECK:       }
+// REMARK-DAG: instance loop of 'hpvm.cpu.copy_rows' not jammed: the leaf neither runs side by side in vectors nor loads anything its instances share
+
 // O1-LABEL: define void @hpvm.cpu.sgemm(
 // O1-NOT:     jam.
 // O1:       }
@@ -56,8 +109,7 @@ void triangle(long n, const float *A, float *S) {
 // CHECK-LABEL: define void @hpvm.cpu.triangle(
 // CHECK-NOT:     jam.
 // CHECK:       }
-// REMARK-DAG: instance loop of 'hpvm.cpu.triangle' not jammed: the leaf
-// branches on the instance id
+// REMARK-DAG: instance loop of 'hpvm.cpu.triangle' not jammed: the leaf branches on the instance id
 
 // Every instance writes flag[0]: jamming would leave the last lane's value
 // where the original order leaves the last instance's.
@@ -74,8 +126,7 @@ void flagged(long n, const float *A, float *S, int *flag) {
 // CHECK-LABEL: define void @hpvm.cpu.flagged(
 // CHECK-NOT:     jam.
 // CHECK:       }
-// REMARK-DAG: instance loop of 'hpvm.cpu.flagged' not jammed: the leaf stores
-// to the same address in every instance
+// REMARK-DAG: instance loop of 'hpvm.cpu.flagged' not jammed: the leaf stores to the same address in every instance
 
 // A leaf without a loop of its own is the loop vectoriser's: no jamming.
 void scale(long n, float *X) {
