@@ -1,8 +1,8 @@
 //===- Devices.cpp - Finding the devices of this machine ------------------===//
 
 #include "hpvm/rt/Devices.h"
-#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Cuda.h"
+#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
@@ -15,7 +15,8 @@ namespace {
 
 std::string discoverCpu(const DiscoveryContext &Ctx,
                         std::vector<std::unique_ptr<Device>> &Out) {
-  Out.push_back(makeCpuDevice(Ctx.Pool));
+  Out.push_back(makeCpuDevice(
+      Ctx.Pool, Ctx.Cpu ? *Ctx.Cpu : CpuOptions::fromEnvironment()));
   return "";
 }
 

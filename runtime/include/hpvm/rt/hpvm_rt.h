@@ -52,22 +52,33 @@ typedef void (*hpvm_cpu_kernel_fn)(void *const *args, void *const *outs,
 
 /* One compiled form of one leaf. */
 typedef struct hpvm_artifact {
-  const char *node;   /* the node's path, "graph/child/leaf" */
-  uint32_t target;    /* one enum hpvm_target */
+  const char *node;          /* the node's path, "graph/child/leaf" */
+  uint32_t target;           /* one enum hpvm_target */
   hpvm_cpu_kernel_fn cpu_fn; /* HPVM_TARGET_CPU */
-  const void *code;   /* HPVM_TARGET_NVPTX: PTX text followed by a NUL
-                         (what cuModuleLoadData takes), which code_size
-                         does not count; HPVM_TARGET_SPIRV,
-                         HPVM_TARGET_OPENCL: SPIR-V words */
-  size_t code_size;   /* in bytes */
-  const char *entry;  /* the kernel's entry point in `code` */
+  const void *code;          /* HPVM_TARGET_NVPTX: PTX text followed by a NUL
+                                (what cuModuleLoadData takes), which code_size
+                                does not count; HPVM_TARGET_SPIRV,
+                                HPVM_TARGET_OPENCL: SPIR-V words */
+  size_t code_size;          /* in bytes */
+  const char *entry;         /* the kernel's entry point in `code` */
 } hpvm_artifact;
+
+/* The entry of a node's streaming-store variant: a second HPVM_TARGET_CPU
+ * artifact of the node whose entry is this string (compared as a string)
+ * runs the same leaf with the same ABI and results, but writes the buffers
+ * the leaf only writes with non-temporal stores, which skip the cache. The
+ * CPU device runs it instead of the node's other CPU artifact for launches
+ * whose buffers do not fit in the last-level cache (HPVM_STREAMING_STORES,
+ * docs/runtime.md). Optional: a node has at most one, and only next to a
+ * normal CPU artifact. The entry of every other CPU artifact is ignored
+ * (NULL by convention). */
+#define HPVM_CPU_STREAMING_ENTRY "hpvm.streaming_stores"
 
 /* A program: graphs plus every artifact of every leaf. hpvm-clang emits one
  * as a constant in the executable; the Python binding builds one in memory. */
 typedef struct hpvm_program_desc {
-  uint32_t abi_version;  /* HPVM_RT_ABI_VERSION */
-  const char *graphs;    /* the graphs in the text form of docs/runtime.md */
+  uint32_t abi_version; /* HPVM_RT_ABI_VERSION */
+  const char *graphs;   /* the graphs in the text form of docs/runtime.md */
   uint32_t num_artifacts;
   const hpvm_artifact *artifacts;
 } hpvm_program_desc;
