@@ -125,19 +125,24 @@ PHINode *instanceId(Loop &L) {
   return IV;
 }
 
-/// A store the peel can align: to a streamed buffer, one element further
-/// in every iteration, and at least element-aligned (so that some number of
-/// iterations reaches a 64-byte boundary).
+/// A store the peel can align: to a streamed buffer, in every iteration
+/// (so that its address in any iteration is one it really writes, within
+/// the buffer), one element further each time, and at least
+/// element-aligned (so that some number of iterations reaches a 64-byte
+/// boundary).
 struct AlignableStore {
   StoreInst *S;
   /// Its address in the first iteration.
   const SCEV *Start;
+  uint64_t Size;
 };
 
 std::optional<AlignableStore>
 alignableStore(StoreInst *S, Loop &L, ScalarEvolution &SE,
+               const DominatorTree &DT,
                const SmallPtrSetImpl<Value *> &Buffers) {
-  if (!S->isSimple() || !intoBuffers(S->getPointerOperand(), Buffers))
+  if (!S->isSimple() || !DT.dominates(S->getParent(), L.getLoopLatch()) ||
+      !intoBuffers(S->getPointerOperand(), Buffers))
     return std::nullopt;
   const DataLayout &DL = S->getDataLayout();
   Type *T = S->getValueOperand()->getType();
@@ -151,7 +156,7 @@ alignableStore(StoreInst *S, Loop &L, ScalarEvolution &SE,
   auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
   if (!Step || Step->getAPInt() != Size)
     return std::nullopt;
-  return AlignableStore{S, Rec->getStart()};
+  return AlignableStore{S, Rec->getStart(), Size};
 }
 
 MDNode *peelLoopID(LLVMContext &Ctx) {
@@ -173,7 +178,7 @@ MDNode *peelLoopID(LLVMContext &Ctx) {
 /// Peels L until the first of Stores is 64-byte aligned and rewrites the
 /// addresses of Stores in L relative to that aligned address; false (and L
 /// untouched) when L does not have the shape this needs.
-bool peelForAlignment(Loop &L, ScalarEvolution &SE,
+bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
                       const SmallPtrSetImpl<Value *> &Buffers) {
   BasicBlock *PH = L.getLoopPreheader(), *H = L.getHeader();
   BasicBlock *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
@@ -198,26 +203,29 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE,
         if (!L.contains(cast<Instruction>(U)))
           return false;
 
-  // The first alignable store sets the peel; the others get aligned
-  // addresses too where they lie a constant distance from it.
+  // The first alignable store sets the peel; the others of the same size
+  // get aligned addresses too where they lie a constant distance from it.
   SmallVector<std::pair<StoreInst *, int64_t>, 4> Stores;
   const SCEV *FirstStart = nullptr;
+  uint64_t Size = 0;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       auto *S = dyn_cast<StoreInst>(&I);
       std::optional<AlignableStore> A;
       if (S)
-        A = alignableStore(S, L, SE, Buffers);
+        A = alignableStore(S, L, SE, DT, Buffers);
       if (!A)
         continue;
       if (!FirstStart) {
         FirstStart = A->Start;
+        Size = A->Size;
         Stores.push_back({S, 0});
         continue;
       }
       auto *Distance =
           dyn_cast<SCEVConstant>(SE.getMinusSCEV(A->Start, FirstStart));
-      if (Distance && Distance->getAPInt().getSignificantBits() <= 64)
+      if (A->Size == Size && Distance &&
+          Distance->getAPInt().getSignificantBits() <= 64)
         Stores.push_back({S, Distance->getAPInt().getSExtValue()});
     }
   if (Stores.empty())
@@ -231,8 +239,6 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE,
 
   LLVMContext &Ctx = F.getContext();
   Type *PtrTy = Stores[0].first->getPointerOperandType();
-  uint64_t Size =
-      DL.getTypeStoreSize(Stores[0].first->getValueOperand()->getType());
 
   // Iterations [0, Peel) run in the peel loop, the rest in L, from
   // MainStart on. Peel < 64 / Size, and trip counts are below 2^63, so
@@ -301,7 +307,6 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE,
   // loop vectoriser then computes a vector's offset as the vector loop's
   // index times Size, whose low bits it knows are 0, where IV - MainStart
   // would leave it a difference it does not simplify.
-  B.SetInsertPoint(H, H->getFirstInsertionPt());
   PHINode *Offset = PHINode::Create(IdTy, 2, "stream.offset");
   Offset->insertBefore(IV->getIterator());
   Offset->addIncoming(ConstantInt::get(IdTy, 0), MainPH);
@@ -405,7 +410,7 @@ PreservedAnalyses StreamingPeelPass::run(Function &F,
       continue;
     bool Simplified = simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr,
                                    /*PreserveLCSSA=*/false);
-    if (peelForAlignment(*L, SE, Buffers))
+    if (peelForAlignment(*L, SE, DT, Buffers))
       return PreservedAnalyses::none();
     if (!Simplified)
       return PreservedAnalyses::all();

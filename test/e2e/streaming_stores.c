@@ -21,6 +21,15 @@ static void scale(long n, const float *x, float *y) {
     y[i] = x[i] * 4.0f;
 }
 
+// Stores in some instances only: the backend does not align those (it
+// makes no variant of this leaf), but the leaf must still run right.
+static void some(long n, const float *x, float *y) {
+#pragma hpvm parallel for name(some) in(x [0:n])out(y [0:n])
+  for (long i = 0; i < n; ++i)
+    if (i % 3 != 1)
+      y[i] = x[i] * 4.0f;
+}
+
 // Two stores per instance, Gap floats apart: both go to the same buffer.
 static void pair(long n, const float *x, float *y) {
 #pragma hpvm parallel for name(pair) in(x [0:n])out(y [0:Gap + n])
@@ -126,6 +135,15 @@ int main(void) {
       for (long i = 0; i < n; ++i)
         want[i] = in[i] * 4.0f;
       close_window(y, want, "scale", n, 0);
+
+      window m = open_window(n, off);
+      some(n, in, m.data);
+      for (long i = 0; i < n; ++i)
+        if (i % 3 != 1)
+          want[i] = in[i] * 4.0f;
+        else
+          memcpy(&want[i], &Poison, 4);
+      close_window(m, want, "some", n, 0);
 
       window p = open_window(Gap + n, off);
       pair(n, in, p.data);

@@ -53,6 +53,15 @@ void spread(long n, const float *x, float *y) {
     y[2 * i] = x[i];
 }
 
+// Stores in some instances only: masked vector stores, which are not made
+// non-temporal, so no variant.
+void some(long n, const float *x, float *y) {
+#pragma hpvm parallel for name(some) in(x [0:n])out(y [0:n])
+  for (long i = 0; i < n; ++i)
+    if (i % 3 != 1)
+      y[i] = x[i];
+}
+
 // clang-format off
 // The wrappers, as always; the variants come after them.
 // CHECK-LABEL: define void @hpvm.cpu.jacobi(
@@ -65,6 +74,8 @@ void spread(long n, const float *x, float *y) {
 // CHECK-LABEL: define void @hpvm.cpu.saxpy(
 // CHECK:       }
 // CHECK-LABEL: define void @hpvm.cpu.spread(
+// CHECK:       }
+// CHECK-LABEL: define void @hpvm.cpu.some(
 // CHECK:       }
 
 // The variant: the peel loop (scalar, plain stores), a 64-byte-aligned base,
@@ -86,9 +97,10 @@ void spread(long n, const float *x, float *y) {
 // CHECK:         call void @llvm.x86.sse.sfence()
 // CHECK:         store <16 x float> {{.*}}, align 64, !nontemporal
 // CHECK:       }
-// The read-modify-write and the stride-2 leaves have none.
+// The read-modify-write, stride-2 and conditional leaves have none.
 // CHECK-NOT:   define void @hpvm.cpu.saxpy.stream(
 // CHECK-NOT:   define void @hpvm.cpu.spread.stream(
+// CHECK-NOT:   define void @hpvm.cpu.some.stream(
 // CHECK-DAG:   [[NT]] = !{i32 1}
 // CHECK-DAG:   [[PEELLOOP]] = distinct !{[[PEELLOOP]], {{![0-9]+}}, [[NOVEC:![0-9]+]], [[NOUNROLL:![0-9]+]]}
 // CHECK-DAG:   [[NOVEC]] = !{!"llvm.loop.vectorize.enable", i1 false}
