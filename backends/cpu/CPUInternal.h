@@ -10,11 +10,14 @@
 
 #include "hpvm/backends/CPUBackend.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
 class raw_pwrite_stream;
@@ -50,6 +53,40 @@ constexpr const char *InstanceLoopProperty = "hpvm.cpu.instance_loop";
 struct InstanceJamPass : llvm::PassInfoMixin<InstanceJamPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
+};
+
+/// The function attribute of a wrapper's streaming-store variant
+/// (StreamingStores.cpp): the indices of the buffer parameters it may write
+/// with non-temporal stores, "1,3".
+constexpr const char *StreamingStoresAttribute = "hpvm.cpu.streaming-stores";
+
+/// The buffer parameters (among BufferParams) that wrapper W, before
+/// optimisation, only stores to: every pointer based on one is the address
+/// of a plain (non-atomic, non-volatile) store or goes into address
+/// arithmetic, never loaded from, passed to a call or stored as a value.
+llvm::SmallVector<unsigned, 4>
+writeOnlyBufferParams(llvm::Function &W, llvm::ArrayRef<unsigned> BufferParams);
+
+/// A copy of wrapper W called Name, marked as the streaming-store variant
+/// for the parameters WriteOnly, for the two passes below.
+llvm::Function *makeStreamingVariant(llvm::Function &W,
+                                     llvm::ArrayRef<unsigned> WriteOnly,
+                                     llvm::StringRef Name);
+
+/// In a streaming-store variant, peels the innermost instance loop until a
+/// store to a write-only buffer is 64-byte aligned, and makes that alignment
+/// provable to the loop vectoriser's output. Runs where the vectorisers
+/// start.
+struct StreamingPeelPass : llvm::PassInfoMixin<StreamingPeelPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+};
+
+/// At the end of the pipeline: marks the aligned vector stores of each
+/// variant to its write-only buffers !nontemporal and fences its returns
+/// (x86 sfence); deletes a variant that has no such store.
+struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
 /// Emits M with TM as an object or assembly file.

@@ -43,6 +43,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -54,6 +55,10 @@ namespace hpvm {
 std::string getCPUWrapperName(StringRef LeafFunctionName) {
   LeafFunctionName.consume_front("hpvm.node.");
   return (CPUWrapperPrefix + LeafFunctionName).str();
+}
+
+std::string getCPUStreamingVariantName(StringRef LeafFunctionName) {
+  return getCPUWrapperName(LeafFunctionName) + ".stream";
 }
 
 namespace cpu {
@@ -669,6 +674,7 @@ Expected<std::unique_ptr<Module>> buildCPUKernels(const Module &GraphForm,
     return E;
 
   StringMap<std::string> Wrappers; // wrapper name -> node path
+  SmallVector<std::pair<Function *, const LeafJob *>, 8> Built;
   for (const LeafJob &Job : Jobs) {
     std::string Name = getCPUWrapperName(Job.N->Function);
     if (M->getNamedValue(Name))
@@ -678,7 +684,26 @@ Expected<std::unique_ptr<Module>> buildCPUKernels(const Module &GraphForm,
     if (!W)
       return W.takeError();
     Wrappers[Name] = Job.N->path();
+    Built.push_back({*W, &Job});
   }
+  // Streaming-store variants (StreamingStores.cpp), where the vectoriser
+  // runs and the target has sfence; after every wrapper, so that a variant
+  // never takes a wrapper's name (a variant whose name is taken is not
+  // made).
+  if (Opts.OptLevel >= 2 &&
+      (*TM)->getTargetTriple().getArch() == Triple::x86_64)
+    for (auto [W, Job] : Built) {
+      SmallVector<unsigned, 8> Buffers;
+      for (auto [I, P] : enumerate(Job->N->Params))
+        if (P.isBuffer())
+          Buffers.push_back(I);
+      SmallVector<unsigned, 4> WriteOnly = writeOnlyBufferParams(*W, Buffers);
+      std::string Name = getCPUStreamingVariantName(Job->N->Function);
+      if (WriteOnly.empty() || M->getNamedValue(Name))
+        continue;
+      makeStreamingVariant(*W, WriteOnly, Name);
+      Wrappers[Name] = Job->N->path();
+    }
   if (Error E = keepOnlyKernels(*M, Wrappers))
     return E;
 

@@ -174,12 +174,22 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
   StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
   SI.registerCallbacks(PIC, &MAM);
   PIC.addClassToPassName(InstanceJamPass::name(), "hpvm-instance-jam");
+  PIC.addClassToPassName(StreamingPeelPass::name(), "hpvm-streaming-peel");
+  PIC.addClassToPassName(StreamingStoresPass::name(), "hpvm-streaming-stores");
   PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
-  if (PTO.SLPVectorization)
+  if (PTO.SLPVectorization) {
+    // The two act on different instance loops (with and without loops
+    // inside), so their order does not matter.
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
           FPM.addPass(InstanceJamPass());
+          FPM.addPass(StreamingPeelPass());
         });
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(StreamingStoresPass());
+        });
+  }
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

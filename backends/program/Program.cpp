@@ -180,13 +180,22 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
     forEachNode(G.root(), [&](const Node &N) {
       if (!N.isLeaf() || !(N.Targets & Options.Targets & TargetCPU))
         return;
-      FunctionCallee Kernel =
-          M.getOrInsertFunction(getCPUWrapperName(N.Function), Types.CPUKernel);
-      Artifacts.push_back(ConstantStruct::get(
-          Types.Artifact, {String(N.path(), "hpvm.node.path"),
-                           ConstantInt::get(Type::getInt32Ty(Ctx), TargetCPU),
-                           cast<Constant>(Kernel.getCallee()), Null,
-                           ConstantInt::get(Type::getInt64Ty(Ctx), 0), Null}));
+      auto AddCPU = [&](const std::string &Wrapper, Constant *Entry) {
+        FunctionCallee Kernel = M.getOrInsertFunction(Wrapper, Types.CPUKernel);
+        Artifacts.push_back(ConstantStruct::get(
+            Types.Artifact,
+            {String(N.path(), "hpvm.node.path"),
+             ConstantInt::get(Type::getInt32Ty(Ctx), TargetCPU),
+             cast<Constant>(Kernel.getCallee()), Null,
+             ConstantInt::get(Type::getInt64Ty(Ctx), 0), Entry}));
+      };
+      AddCPU(getCPUWrapperName(N.Function), Null);
+      // The backend made a streaming-store variant only where it pays off.
+      std::string Variant = getCPUStreamingVariantName(N.Function);
+      Function *V = Result.CPUKernels->getFunction(Variant);
+      if (V && !V->isDeclaration())
+        AddCPU(Variant,
+               String(HPVM_CPU_STREAMING_ENTRY, "hpvm.cpu.streaming.entry"));
     });
   // After the CPU artifacts, PTX before SPIR-V: the runtime's default
   // policy prefers what a program lists first, and a CUDA GPU runs PTX

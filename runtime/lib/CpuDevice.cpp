@@ -11,6 +11,12 @@
 // cover instances of several parents at once, instead of one loop per
 // parent instance, each with its own frame and task.
 //
+// A leaf may come with a streaming-store variant (hpvm_rt.h,
+// HPVM_CPU_STREAMING_ENTRY), whose non-temporal stores skip the cache: worth
+// it when the launch's data would not stay there anyway, so by default the
+// device asks for it when the launch's buffers are larger than the
+// last-level cache.
+//
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Devices.h"
@@ -18,8 +24,10 @@
 #include "hpvm/rt/ThreadPool.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 
 using namespace hpvm::rt;
@@ -32,7 +40,8 @@ constexpr uint64_t ChunksPerThread = 4;
 
 class CpuDevice final : public Device {
 public:
-  explicit CpuDevice(ThreadPool &Pool) : Pool(Pool), Name("cpu") {}
+  CpuDevice(ThreadPool &Pool, const CpuOptions &Options)
+      : Pool(Pool), Name("cpu"), Options(Options) {}
 
   const std::string &name() const override { return Name; }
   uint32_t target() const override { return HPVM_TARGET_CPU; }
@@ -68,6 +77,9 @@ public:
   }
   void wait(LaunchToken &) override {}
   bool canLaunchGrid(const KernelLaunch &) const override { return true; }
+  bool useStreamingVariant(const KernelLaunch &L) const override {
+    return Options.useStreamingStores(L.FootprintBytes);
+  }
 
   std::string description() const override {
     return "cpu (" + std::to_string(Pool.size()) + " threads)";
@@ -76,6 +88,7 @@ public:
 private:
   ThreadPool &Pool;
   std::string Name;
+  CpuOptions Options;
 
   void launchGrid(const KernelLaunch &L) {
     hpvm_cpu_kernel_fn Fn = L.Artifact->cpu_fn;
@@ -113,6 +126,75 @@ private:
 
 } // namespace
 
-std::unique_ptr<Device> hpvm::rt::makeCpuDevice(ThreadPool &Pool) {
-  return std::make_unique<CpuDevice>(Pool);
+uint64_t hpvm::rt::lastLevelCacheBytes(const std::string &Dir,
+                                       uint64_t Fallback) {
+  unsigned BestLevel = 0;
+  uint64_t Bytes = 0;
+  for (unsigned I = 0;; ++I) {
+    std::string Index = Dir + "/index" + std::to_string(I) + "/";
+    std::ifstream LevelFile(Index + "level"), SizeFile(Index + "size");
+    unsigned Level = 0;
+    std::string Size;
+    if (!(LevelFile >> Level) || !(SizeFile >> Size))
+      break;
+    // "32K", "2048K", "16M", or plain bytes.
+    char *End;
+    uint64_t N = std::strtoull(Size.c_str(), &End, 10);
+    switch (std::toupper(static_cast<unsigned char>(*End))) {
+    case 'K':
+      N <<= 10;
+      break;
+    case 'M':
+      N <<= 20;
+      break;
+    case 'G':
+      N <<= 30;
+      break;
+    default:
+      break;
+    }
+    if (N && (Level > BestLevel || (Level == BestLevel && N > Bytes))) {
+      BestLevel = Level;
+      Bytes = N;
+    }
+  }
+  return Bytes ? Bytes : Fallback;
+}
+
+CpuOptions CpuOptions::fromEnvironment() {
+  CpuOptions O;
+  O.LastLevelCacheBytes = lastLevelCacheBytes();
+  const char *V = std::getenv("HPVM_STREAMING_STORES");
+  if (!V || !*V)
+    return O;
+  std::string S = V;
+  for (char &C : S)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  if (S == "auto")
+    O.StreamingStores = Streaming::Auto;
+  else if (S == "always" || S == "1")
+    O.StreamingStores = Streaming::Always;
+  else if (S == "never" || S == "0")
+    O.StreamingStores = Streaming::Never;
+  else
+    O.Error = std::string("HPVM_STREAMING_STORES='") + V +
+              "' is not auto, always or never";
+  return O;
+}
+
+bool CpuOptions::useStreamingStores(uint64_t FootprintBytes) const {
+  switch (StreamingStores) {
+  case Streaming::Always:
+    return true;
+  case Streaming::Never:
+    return false;
+  case Streaming::Auto:
+    break;
+  }
+  return FootprintBytes > LastLevelCacheBytes;
+}
+
+std::unique_ptr<Device> hpvm::rt::makeCpuDevice(ThreadPool &Pool,
+                                                const CpuOptions &Options) {
+  return std::make_unique<CpuDevice>(Pool, Options);
 }

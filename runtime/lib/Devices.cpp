@@ -15,7 +15,8 @@ namespace {
 
 std::string discoverCpu(const DiscoveryContext &Ctx,
                         std::vector<std::unique_ptr<Device>> &Out) {
-  Out.push_back(makeCpuDevice(Ctx.Pool));
+  Out.push_back(makeCpuDevice(
+      Ctx.Pool, Ctx.Cpu ? *Ctx.Cpu : CpuOptions::fromEnvironment()));
   return "";
 }
 

@@ -19,6 +19,7 @@
 #include "hpvm/rt/Runtime.h"
 #include "hpvm/rt/Stats.h"
 
+#include <cstdint>
 #include <cstring>
 
 using namespace hpvm;
@@ -185,6 +186,22 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       L.Args = DevArgs.data();
     }
 
+    // The device may run the leaf's streaming-store variant instead, by
+    // how much data the launch touches.
+    const char *Variant = nullptr;
+    if (Instances && P.StreamingVariant &&
+        C.Artifact->target == HPVM_TARGET_CPU) {
+      FillUses();
+      for (size_t I = 0; I != NumBuffers; ++I)
+        if (__builtin_add_overflow(L.FootprintBytes, Uses[I].Bytes,
+                                   &L.FootprintBytes))
+          L.FootprintBytes = UINT64_MAX;
+      bool Streaming = D.useStreamingVariant(L);
+      if (Streaming)
+        L.Artifact = P.StreamingVariant;
+      Variant = Streaming ? "streaming-stores" : "normal";
+    }
+
     uint64_t Start = nowNanos();
     if (Instances) {
       LaunchToken Token;
@@ -194,7 +211,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     uint64_t End = nowNanos();
     C.History->record(Instances, End - Start);
     if (TheTrace.enabled())
-      TheTrace.record(*C.History, Start, End, Instances);
+      TheTrace.record(*C.History, Start, End, Instances, Variant);
     if (Sched)
       Sched->finished(Q, Choice, End - Start);
   } catch (...) {

@@ -51,6 +51,9 @@ struct NodePlan {
   unsigned LeafId = 0;
   /// The program's artifacts for this leaf, in the program's order.
   std::vector<const hpvm_artifact *> Artifacts;
+  /// The CPU artifact's streaming-store variant (HPVM_CPU_STREAMING_ENTRY),
+  /// or null; not among Artifacts.
+  const hpvm_artifact *StreamingVariant = nullptr;
   /// (artifact, device) pairs for the runtime's current devices.
   std::vector<Candidate> Candidates;
   std::vector<unsigned> BufferParams;

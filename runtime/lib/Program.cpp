@@ -7,6 +7,7 @@
 #include "hpvm/ir/GraphVerifier.h"
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 using namespace hpvm;
@@ -111,8 +112,10 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
     forEachNode(G.root(),
                 [&](const Node &N) { AnyPath[N.path()] = N.isLeaf(); });
 
-  // (leaf, target) -> artifact index, to report duplicates.
+  // (leaf, target) -> artifact index, to report duplicates; likewise for
+  // streaming-store variants, which must come with a normal CPU artifact.
   std::map<std::pair<const NodePlan *, uint32_t>, unsigned> Seen;
+  std::map<const NodePlan *, unsigned> SeenStreaming;
   for (uint32_t I = 0; I != D.num_artifacts; ++I) {
     const hpvm_artifact &A = D.artifacts[I];
     std::string Which = "artifact #" + std::to_string(I);
@@ -143,6 +146,19 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
          static_cast<const char *>(A.code)[A.code_size] != '\0'))
       bad(Which + " is PTX but has no code, no entry, or no NUL after its " +
           std::to_string(A.code_size) + " bytes of text");
+    if (A.target == HPVM_TARGET_CPU && A.entry &&
+        std::strcmp(A.entry, HPVM_CPU_STREAMING_ENTRY) == 0) {
+      // Not a candidate of its own: the CPU device runs it in place of the
+      // normal artifact when a launch's data does not fit in the cache.
+      auto [Prev, New] = SeenStreaming.emplace(&Leaf, I);
+      if (!New)
+        bad(Which +
+            " is a second streaming-store variant for the node (the "
+            "first is #" +
+            std::to_string(Prev->second) + ")");
+      Leaf.StreamingVariant = &A;
+      continue;
+    }
     auto [Prev, New] = Seen.emplace(std::make_pair(&Leaf, A.target), I);
     if (!New)
       bad(Which + " is a second " + artifactTargetName(A.target) +
@@ -151,6 +167,11 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
     Leaf.Artifacts.push_back(&A);
     ArtifactTargets |= A.target;
   }
+  for (auto [Leaf, I] : SeenStreaming)
+    if (!Seen.count({Leaf, HPVM_TARGET_CPU}))
+      bad("artifact #" + std::to_string(I) + " (node '" + Leaf->Path +
+          "') is a streaming-store variant (entry \"" HPVM_CPU_STREAMING_ENTRY
+          "\"), but the node has no other cpu artifact");
 }
 
 GraphPlan *Program::find(std::string_view Name) const {

@@ -117,6 +117,9 @@ void Runtime::configure() {
   OpenCLSettings =
       std::make_unique<OpenCLOptions>(OpenCLOptions::fromEnvironment());
   CudaSettings = std::make_unique<CudaOptions>(CudaOptions::fromEnvironment());
+  CpuSettings = std::make_unique<CpuOptions>(CpuOptions::fromEnvironment());
+  if (!CpuSettings->Error.empty())
+    fail(HPVM_ERR_CONFIG, CpuSettings->Error);
 
   // Kinds that HPVM_DEVICES names are discovered now, so that strict mode
   // reports a missing one at once; with nothing named, only the CPU is,
@@ -148,6 +151,7 @@ DiscoveryContext Runtime::discoveryContext() {
   DC.Vulkan = VulkanSettings.get();
   DC.OpenCL = OpenCLSettings.get();
   DC.Cuda = CudaSettings.get();
+  DC.Cpu = CpuSettings.get();
   return DC;
 }
 

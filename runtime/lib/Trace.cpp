@@ -79,8 +79,8 @@ std::string Trace::path() const {
 }
 
 void Trace::record(const NodeStats &Node, uint64_t Start, uint64_t End,
-                   uint64_t Instances) {
-  Event E{&Node, Start, End, Instances, traceThreadId()};
+                   uint64_t Instances, const char *Variant) {
+  Event E{&Node, Start, End, Instances, traceThreadId(), Variant};
   std::lock_guard<std::mutex> L(M);
   Events.push_back(E);
 }
@@ -117,6 +117,10 @@ std::string Trace::json() const {
     Out += ",\"args\":{\"instances\":" + std::to_string(E.Instances) +
            ",\"device\":";
     appendJsonString(Out, E.Node->Device);
+    if (E.Variant) {
+      Out += ",\"variant\":";
+      appendJsonString(Out, E.Variant);
+    }
     Out += "}}";
   }
   for (size_t T = 0; T != Tracks.size(); ++T) {

@@ -1,5 +1,9 @@
 # Runs one end-to-end program for CTest: cmake -DPROGRAM=<exe> [-DARGS=a|b]
-# [-DNODES=n1|n2] -P RunE2E.cmake, with HPVM_STATS=1 in the environment.
+# [-DNODES=n1|n2] [-DVARIANT=<name>] -P RunE2E.cmake, with HPVM_STATS=1 in
+# the environment. With VARIANT, the program runs with HPVM_TRACE set, and
+# every node in NODES must have run in that form of its leaf (the trace
+# events' args.variant, "streaming-stores" or "normal"), and no node in
+# another.
 #
 # The program's exit status says whether its results match the reference.
 # That alone cannot tell a working HPVM from a compiler that dropped the
@@ -9,6 +13,11 @@
 # ARGS and NODES come '|'-separated (see CMakeLists.txt).
 string(REPLACE "|" ";" ARGS "${ARGS}")
 string(REPLACE "|" ";" NODES "${NODES}")
+if(VARIANT)
+  set(trace "${PROGRAM}.${VARIANT}.trace.json")
+  file(REMOVE "${trace}")
+  set(ENV{HPVM_TRACE} "${trace}")
+endif()
 execute_process(COMMAND ${PROGRAM} ${ARGS}
                 RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out
@@ -44,3 +53,19 @@ foreach(node IN LISTS NODES)
     message(FATAL_ERROR "node '${node}' never ran (on ${device})")
   endif()
 endforeach()
+if(VARIANT)
+  if(NOT EXISTS "${trace}")
+    message(FATAL_ERROR "no trace from hpvm-rt at ${trace}")
+  endif()
+  file(READ "${trace}" events)
+  foreach(node IN LISTS NODES)
+    if(NOT events MATCHES "\"name\":\"${node}\"[^\n]*\"variant\":\"${VARIANT}\"")
+      message(FATAL_ERROR "node '${node}' never ran as '${VARIANT}'")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "\"variant\":\"[^\"]*\"" variants "${events}")
+  list(REMOVE_DUPLICATES variants)
+  if(NOT variants STREQUAL "\"variant\":\"${VARIANT}\"")
+    message(FATAL_ERROR "nodes ran in other forms than '${VARIANT}': ${variants}")
+  endif()
+endif()

@@ -1125,12 +1125,17 @@ TEST(CPUBackendTest, ObjectFile) {
   // The graph-form module is left as it was.
   EXPECT_NE(M->getFunction("hpvm.node.vadd"), nullptr);
   EXPECT_EQ(M->getFunction("hpvm.cpu.vadd"), nullptr);
-  // The kernel module has the wrapper and nothing else defined.
+  // The kernel module has the wrapper, its streaming-store variant (c is
+  // only written) and nothing else defined.
   Function *W = (*K)->getFunction("hpvm.cpu.vadd");
   ASSERT_NE(W, nullptr);
   EXPECT_FALSE(W->hasLocalLinkage());
+  Function *Stream = (*K)->getFunction(getCPUStreamingVariantName("vadd"));
+  ASSERT_NE(Stream, nullptr);
+  EXPECT_FALSE(Stream->hasLocalLinkage());
   for (const Function &F : **K)
-    EXPECT_TRUE(&F == W || F.isDeclaration()) << F.getName().str();
+    EXPECT_TRUE(&F == W || &F == Stream || F.isDeclaration())
+        << F.getName().str();
 
   SmallVector<char, 0> Object;
   raw_svector_ostream OS(Object);

@@ -74,6 +74,15 @@ struct CPUOptions {
 constexpr const char *CPUWrapperPrefix = "hpvm.cpu.";
 std::string getCPUWrapperName(llvm::StringRef LeafFunctionName);
 
+/// The name of a wrapper's streaming-store variant: the wrapper's name +
+/// ".stream". buildCPUKernels makes one, at O2 and up on x86-64, for a leaf
+/// that only stores to some buffer (`out(dst[...])`), when its vector
+/// stores to that buffer could be made non-temporal; the same ABI and
+/// results as the wrapper, for launches whose data does not fit in the
+/// cache (docs/backends.md, "Streaming stores"). The program lists it as a
+/// second cpu artifact whose entry is HPVM_CPU_STREAMING_ENTRY.
+std::string getCPUStreamingVariantName(llvm::StringRef LeafFunctionName);
+
 /// Compiles every leaf whose targets include cpu, of every graph of
 /// GraphForm, into a new module (in GraphForm's context) holding only the
 /// wrappers (external) and what they need (internal copies of the helpers

@@ -53,6 +53,9 @@ struct KernelLaunch {
   /// whose canLaunchGrid accepted it.
   bool Grid = false;
   uint64_t ParentDims[3] = {1, 1, 1};
+  /// The bytes of all the leaf's buffer arguments; set only for a leaf with
+  /// a streaming-store variant, for useStreamingVariant.
+  uint64_t FootprintBytes = 0;
 };
 
 /// A device's handle on an in-flight launch; what the fields mean is up to
@@ -90,6 +93,11 @@ public:
   /// The executor asks before it moves any data; when the answer is no, it
   /// launches the leaf once per parent instance instead.
   virtual bool canLaunchGrid(const KernelLaunch &) const { return false; }
+
+  /// Whether L should run its leaf's streaming-store variant (hpvm_rt.h,
+  /// HPVM_CPU_STREAMING_ENTRY) instead of L.Artifact; asked only for a CPU
+  /// artifact that has one. The executor then launches the variant.
+  virtual bool useStreamingVariant(const KernelLaunch &) const { return false; }
 
   /// Host<->device bandwidth, for the heft policy's transfer estimates.
   virtual double bytesPerSecond() const { return 8e9; }

@@ -31,6 +31,34 @@ struct CudaOptions;
 struct VulkanOptions;
 struct OpenCLOptions;
 
+/// Settings of the CPU device.
+struct CpuOptions {
+  /// HPVM_STREAMING_STORES: whether a leaf's streaming-store variant runs
+  /// (hpvm_rt.h, HPVM_CPU_STREAMING_ENTRY): Auto when the launch's buffers
+  /// are larger than the last-level cache, Always, Never.
+  enum class Streaming {
+    Auto,
+    Always,
+    Never
+  } StreamingStores = Streaming::Auto;
+  /// What Auto compares with.
+  uint64_t LastLevelCacheBytes = 32ull << 20;
+  /// Set when HPVM_STREAMING_STORES has a value that means nothing.
+  std::string Error;
+
+  /// The settings of the environment and the cache size of this machine.
+  static CpuOptions fromEnvironment();
+  /// Whether a launch whose buffers hold FootprintBytes runs the variant.
+  bool useStreamingStores(uint64_t FootprintBytes) const;
+};
+
+/// The size of the largest (highest-level) cache that Linux lists for CPU 0
+/// in Dir (index*/level and index*/size, e.g. "32768K"); Fallback when it
+/// lists none.
+uint64_t lastLevelCacheBytes(
+    const std::string &Dir = "/sys/devices/system/cpu/cpu0/cache",
+    uint64_t Fallback = 32ull << 20);
+
 /// What a device kind's discovery may use.
 struct DiscoveryContext {
   ThreadPool &Pool;
@@ -48,6 +76,8 @@ struct DiscoveryContext {
   const OpenCLOptions *OpenCL = nullptr;
   /// The same for HPVM_CUDA_*.
   const CudaOptions *Cuda = nullptr;
+  /// The same for the CPU device's settings.
+  const CpuOptions *Cpu = nullptr;
 };
 
 struct DeviceKind {
@@ -96,7 +126,8 @@ Discovery discoverDevices(const DiscoveryContext &Ctx,
 Discovery discoverKind(const DiscoveryContext &Ctx, const DeviceKind &K);
 
 /// The CPU device: host memory, launches run on Pool.
-std::unique_ptr<Device> makeCpuDevice(ThreadPool &Pool);
+std::unique_ptr<Device> makeCpuDevice(ThreadPool &Pool,
+                                      const CpuOptions &Options = {});
 
 } // namespace hpvm::rt
 

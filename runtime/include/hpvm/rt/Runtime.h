@@ -31,6 +31,7 @@ class Program;
 struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
+struct CpuOptions;
 struct CudaOptions;
 struct VulkanOptions;
 struct OpenCLOptions;
@@ -115,6 +116,8 @@ private:
   std::unique_ptr<OpenCLOptions> OpenCLSettings;
   /// HPVM_CUDA_* likewise.
   std::unique_ptr<CudaOptions> CudaSettings;
+  /// HPVM_STREAMING_STORES and the cache size, for the CPU device.
+  std::unique_ptr<CpuOptions> CpuSettings;
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;

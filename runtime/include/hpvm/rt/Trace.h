@@ -3,7 +3,8 @@
 // With HPVM_TRACE=file, every node execution becomes a complete ("X") event
 // of the Chrome trace-event format, which chrome://tracing and
 // ui.perfetto.dev open: name = node path, cat = device, ts/dur in
-// microseconds, tid = the thread that ran it, args = {instances, device}.
+// microseconds, tid = the thread that ran it, args = {instances, device,
+// and for a leaf with several forms, variant}.
 // Devices with their own clocks (Vulkan timestamps, CUDA events) add
 // device-side events: the same kind of event on a track of its own per
 // device, placed on the host time line by the device. The file is written
@@ -36,9 +37,12 @@ public:
   std::string path() const;
 
   /// One execution of Node (its stats entry names node and device) between
-  /// two nowNanos() readings.
+  /// two nowNanos() readings. Variant, a string literal or null, names the
+  /// form of a leaf that ran where it has several (args.variant:
+  /// "streaming-stores" or "normal" for a CPU leaf with a streaming-store
+  /// variant).
   void record(const NodeStats &Node, uint64_t Start, uint64_t End,
-              uint64_t Instances);
+              uint64_t Instances, const char *Variant = nullptr);
   /// A span measured by Device on its own clock (a kernel, a copy), already
   /// converted to nowNanos() time. It goes on Device's own track, so that
   /// device time and the host threads waiting for it are seen side by side.
@@ -60,6 +64,7 @@ private:
     const NodeStats *Node;
     uint64_t Start, End, Instances;
     uint32_t Tid;
+    const char *Variant;
   };
   std::atomic<bool> On{false};
   mutable std::mutex M;

@@ -63,6 +63,17 @@ typedef struct hpvm_artifact {
   const char *entry;  /* the kernel's entry point in `code` */
 } hpvm_artifact;
 
+/* The entry of a node's streaming-store variant: a second HPVM_TARGET_CPU
+ * artifact of the node whose entry is this string (compared as a string)
+ * runs the same leaf with the same ABI and results, but writes the buffers
+ * the leaf only writes with non-temporal stores, which skip the cache. The
+ * CPU device runs it instead of the node's other CPU artifact for launches
+ * whose buffers do not fit in the last-level cache (HPVM_STREAMING_STORES,
+ * docs/runtime.md). Optional: a node has at most one, and only next to a
+ * normal CPU artifact. The entry of every other CPU artifact is ignored
+ * (NULL by convention). */
+#define HPVM_CPU_STREAMING_ENTRY "hpvm.streaming_stores"
+
 /* A program: graphs plus every artifact of every leaf. hpvm-clang emits one
  * as a constant in the executable; the Python binding builds one in memory. */
 typedef struct hpvm_program_desc {
