@@ -13,11 +13,15 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueMap.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace llvm {
+class BasicBlock;
 class Function;
+class Loop;
 class Module;
 class TargetMachine;
 class raw_pwrite_stream;
@@ -88,6 +92,14 @@ struct StreamingPeelPass : llvm::PassInfoMixin<StreamingPeelPass> {
 struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+
+/// Copies of L's blocks in L's function, named with Suffix, their
+/// instructions remapped to one another through VMap (which maps every
+/// original block and instruction to its copy); the copies' edges that
+/// leave L still go where L's do.
+llvm::SmallVector<llvm::BasicBlock *, 16>
+cloneLoopBlocks(llvm::Loop &L, llvm::ValueToValueMapTy &VMap,
+                const llvm::Twine &Suffix);
 
 /// Emits M with TM as an object or assembly file.
 llvm::Error emitCode(llvm::Module &M, llvm::TargetMachine &TM,

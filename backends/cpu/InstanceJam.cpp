@@ -383,13 +383,7 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
   Value *AllJammed = B.CreateICmpEQ(Jammed, Trips);
 
   ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> JamBlocks;
-  for (BasicBlock *BB : L.blocks()) {
-    BasicBlock *C = CloneBasicBlock(BB, VMap, ".jam", &F);
-    VMap[BB] = C;
-    JamBlocks.push_back(C);
-  }
-  remapInstructionsInBlocks(JamBlocks, VMap);
+  SmallVector<BasicBlock *, 16> JamBlocks = cloneLoopBlocks(L, VMap, ".jam");
   auto *JamH = cast<BasicBlock>(VMap[H]);
   auto *JamLatch = cast<BasicBlock>(VMap[Latch]);
   auto *JamIV = cast<PHINode>(VMap[IV]);
@@ -430,6 +424,18 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
 }
 
 } // namespace
+
+SmallVector<BasicBlock *, 16> cloneLoopBlocks(Loop &L, ValueToValueMapTy &VMap,
+                                              const Twine &Suffix) {
+  SmallVector<BasicBlock *, 16> Copies;
+  for (BasicBlock *BB : L.blocks()) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, Suffix, BB->getParent());
+    VMap[BB] = C;
+    Copies.push_back(C);
+  }
+  remapInstructionsInBlocks(Copies, VMap);
+  return Copies;
+}
 
 PreservedAnalyses InstanceJamPass::run(Function &F,
                                        FunctionAnalysisManager &FAM) {

@@ -257,13 +257,7 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
   Value *AllPeeled = B.CreateICmpEQ(Peel, TripCount);
 
   ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> PeelBlocks;
-  for (BasicBlock *BB : L.blocks()) {
-    BasicBlock *C = CloneBasicBlock(BB, VMap, ".peel", &F);
-    VMap[BB] = C;
-    PeelBlocks.push_back(C);
-  }
-  remapInstructionsInBlocks(PeelBlocks, VMap);
+  SmallVector<BasicBlock *, 16> PeelBlocks = cloneLoopBlocks(L, VMap, ".peel");
   auto *PeelH = cast<BasicBlock>(VMap[H]);
   auto *PeelLatch = cast<BasicBlock>(VMap[Latch]);
   auto *PeelNext = cast<Instruction>(VMap[IV->getIncomingValueForBlock(Latch)]);
