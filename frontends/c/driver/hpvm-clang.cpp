@@ -239,6 +239,9 @@ struct Options {
   bool EmitLLVM = false;
   /// -march=: also the processor the kernels are optimised for.
   std::string March;
+  /// -mprefer-vector-width=: also the kernels' (0: the CPU backend's
+  /// default, CPUOptions::PreferVectorWidth).
+  unsigned PreferVectorWidth = 0;
 #if HPVM_HAVE_PROGRAM
   /// --hpvm-nvptx-*: the SM, PTX version and libdevice of PTX kernels.
   hpvm::NVPTXOptions NVPTX;
@@ -266,7 +269,8 @@ void printHelp() {
             "(default: searched\n"
          << "                        in the CUDA toolkit)\n\n"
          << "Other options are Clang's: -o -c -S -O0..3 -I -D -U -std= -L -l "
-            "-g -W... -v -save-temps -fsyntax-only.\n"
+            "-g -W... -v -save-temps -fsyntax-only\n"
+         << "-march= -mprefer-vector-width= (the kernels' too).\n"
          << "See docs/c-frontend.md.\n";
 }
 
@@ -399,6 +403,20 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       O.March = A->getValue();
       Both();
       break;
+    case copt::OPT_mprefer_vector_width_EQ: {
+      StringRef V = A->getValue();
+      unsigned Width = 0;
+      if (V.getAsInteger(10, Width) || !isPowerOf2_32(Width) || Width < 64 ||
+          Width > 512) {
+        error() << "'" << A->getAsString(Args)
+                << "': the width must be 64, 128, 256 or 512 bits\n";
+        OK = false;
+        break;
+      }
+      O.PreferVectorWidth = Width;
+      Both();
+      break;
+    }
     case copt::OPT_v:
       Verbose = true;
       O.LinkArgs.push_back("-v");
@@ -790,6 +808,7 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
   hpvm::ProgramOptions PO;
   PO.Targets = O.Targets;
   PO.CPU.CPU = O.March; // empty: the host's processor
+  PO.CPU.PreferVectorWidth = O.PreferVectorWidth;
   PO.NVPTX = O.NVPTX;
   auto Program = hpvm::compileProgram(std::move(M), PO);
   if (!Program) {

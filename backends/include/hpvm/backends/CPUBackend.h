@@ -63,9 +63,10 @@ struct CPUOptions {
   /// 0-3: the optimisation pipeline (buildPerModuleDefaultPipeline) and the
   /// code generator's level. Vectorisation needs 2 or more.
   unsigned OptLevel = 3;
-  /// Widest vector the vectorisers should prefer, in bits; 0 = the
-  /// processor's tuning (e.g. 256 for skylake-avx512, which avoids 512-bit
-  /// vectors because of their frequency penalty).
+  /// Widest vector the vectorisers should prefer, in bits; 0 = 512 on
+  /// processors that run 512-bit vectors without a frequency penalty worth
+  /// avoiding (fullSpeedAVX512), otherwise the processor's tuning (256 for
+  /// skylake-avx512, whose 512-bit vectors lower the clock).
   unsigned PreferVectorWidth = 0;
 };
 
