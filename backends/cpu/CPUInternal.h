@@ -23,6 +23,7 @@ class BasicBlock;
 class Function;
 class Loop;
 class Module;
+class PHINode;
 class TargetMachine;
 class raw_pwrite_stream;
 } // namespace llvm
@@ -92,6 +93,13 @@ struct StreamingPeelPass : llvm::PassInfoMixin<StreamingPeelPass> {
 struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+
+/// Whether L is a wrapper's instance loop (it has InstanceLoopProperty).
+bool isInstanceLoop(const llvm::Loop &L);
+
+/// The instance id of instance loop L: the header phi that counts up by one
+/// (L may have other phis); null if there is none.
+llvm::PHINode *instanceId(llvm::Loop &L);
 
 /// Copies of L's blocks in L's function, named with Suffix, their
 /// instructions remapped to one another through VMap (which maps every

@@ -66,10 +66,6 @@ constexpr unsigned MaxJammedInstructions = 4000;
 /// streams stay in registers and the first-level cache.
 constexpr unsigned BlockFactor = 4;
 
-bool isInstanceLoop(const Loop &L) {
-  return findOptionMDForLoop(&L, InstanceLoopProperty) != nullptr;
-}
-
 /// The instructions of Blocks whose value or effect differs between
 /// instances: those that depend on IV (other than through Step, the jammed
 /// loop's own step), and everything with a side effect (each instance must
@@ -124,16 +120,6 @@ std::string whyNotJammable(Loop &L, PHINode *IV) {
           return "has values used after the instance loop";
     }
   return "";
-}
-
-/// The header phi that counts up by one: the instance id.
-PHINode *instanceId(Loop &L) {
-  using namespace PatternMatch;
-  for (PHINode &P : L.getHeader()->phis())
-    if (match(P.getIncomingValueForBlock(L.getLoopLatch()),
-              m_Add(m_Specific(&P), m_One())))
-      return &P;
-  return nullptr;
 }
 
 /// Rewrites every other header phi, each an affine recurrence in L (the
@@ -424,18 +410,6 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
 }
 
 } // namespace
-
-SmallVector<BasicBlock *, 16> cloneLoopBlocks(Loop &L, ValueToValueMapTy &VMap,
-                                              const Twine &Suffix) {
-  SmallVector<BasicBlock *, 16> Copies;
-  for (BasicBlock *BB : L.blocks()) {
-    BasicBlock *C = CloneBasicBlock(BB, VMap, Suffix, BB->getParent());
-    VMap[BB] = C;
-    Copies.push_back(C);
-  }
-  remapInstructionsInBlocks(Copies, VMap);
-  return Copies;
-}
 
 PreservedAnalyses InstanceJamPass::run(Function &F,
                                        FunctionAnalysisManager &FAM) {

@@ -108,23 +108,6 @@ bool intoBuffers(const Value *Ptr, const SmallPtrSetImpl<Value *> &Buffers) {
   });
 }
 
-bool isInstanceLoop(const Loop &L) {
-  return findOptionMDForLoop(&L, InstanceLoopProperty) != nullptr;
-}
-
-/// The header's only phi, the instance id, counting up by one.
-PHINode *instanceId(Loop &L) {
-  auto Phis = L.getHeader()->phis();
-  if (std::distance(Phis.begin(), Phis.end()) != 1)
-    return nullptr;
-  PHINode *IV = &*Phis.begin();
-  using namespace PatternMatch;
-  if (!match(IV->getIncomingValueForBlock(L.getLoopLatch()),
-             m_Add(m_Specific(IV), m_One())))
-    return nullptr;
-  return IV;
-}
-
 /// A store the peel can align: to a streamed buffer, in every iteration
 /// (so that its address in any iteration is one it really writes, within
 /// the buffer), one element further each time, and at least
@@ -185,8 +168,10 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
   if (!PH || !Latch || !Exit || L.getExitingBlock() != Latch ||
       !isa<BranchInst>(PH->getTerminator()) || !Exit->phis().empty())
     return false;
+  // The peel hands over the instance id only; other counters would need
+  // their values handed over too.
   PHINode *IV = instanceId(L);
-  if (!IV)
+  if (!IV || std::next(H->phis().begin()) != H->phis().end())
     return false;
   Function &F = *H->getParent();
   const DataLayout &DL = F.getDataLayout();
