@@ -57,6 +57,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -144,10 +145,62 @@ hpvm::TargetMask parseTargetList(StringRef List) {
 
 bool Verbose = false;
 
-void handleLLVMDiagnostic(const DiagnosticInfo *Info, void *) {
-  const DiagnosticInfo &DI = *Info;
-  // Remarks (-Rpass and the like) are not asked for.
-  if (DI.getSeverity() == DS_Remark || DI.getSeverity() == DS_Note)
+/// -Rpass=, -Rpass-missed=, -Rpass-analysis=: the passes whose optimisation
+/// remarks of each kind are printed, as in Clang.
+struct RemarkFilters {
+  std::optional<Regex> Passed, Missed, Analysis;
+} Remarks;
+
+bool matches(const std::optional<Regex> &Filter, StringRef PassName) {
+  return Filter && Filter->match(PassName);
+}
+
+void handleLLVMDiagnostic(const DiagnosticInfo &DI);
+
+/// The LLVM contexts' handler: prints as Clang does, and asks LLVM for the
+/// remarks -Rpass* select, or LLVM's own -pass-remarks* (-mllvm), and only
+/// those (LLVM does not even build the others).
+struct DriverDiagnosticHandler : DiagnosticHandler {
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    handleLLVMDiagnostic(DI);
+    return true;
+  }
+  bool isAnalysisRemarkEnabled(StringRef PassName) const override {
+    return matches(Remarks.Analysis, PassName) ||
+           DiagnosticHandler::isAnalysisRemarkEnabled(PassName);
+  }
+  bool isMissedOptRemarkEnabled(StringRef PassName) const override {
+    return matches(Remarks.Missed, PassName) ||
+           DiagnosticHandler::isMissedOptRemarkEnabled(PassName);
+  }
+  bool isPassedOptRemarkEnabled(StringRef PassName) const override {
+    return matches(Remarks.Passed, PassName) ||
+           DiagnosticHandler::isPassedOptRemarkEnabled(PassName);
+  }
+  bool isAnyRemarkEnabled() const override {
+    return Remarks.Passed || Remarks.Missed || Remarks.Analysis ||
+           DiagnosticHandler::isAnyRemarkEnabled();
+  }
+};
+
+/// Whether -Rpass* asked for DI, a remark. Checked here too, not only by the
+/// context's filter: the host code's code generation (Clang's) emits remarks
+/// of its own through this handler.
+bool wantRemark(const DiagnosticInfo &DI) {
+  const auto *OR = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
+  if (!OR)
+    return false;
+  static const DriverDiagnosticHandler Filter;
+  StringRef Pass = OR->getPassName();
+  return OR->isPassed()   ? Filter.isPassedOptRemarkEnabled(Pass)
+         : OR->isMissed() ? Filter.isMissedOptRemarkEnabled(Pass)
+                          : Filter.isAnalysisRemarkEnabled(Pass);
+}
+
+void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
+  // Notes are never printed, remarks when asked for.
+  if (DI.getSeverity() == DS_Note ||
+      (DI.getSeverity() == DS_Remark && !wantRemark(DI)))
     return;
   // The CPU backend asks for vectorisation of every kernel loop; a kernel
   // that cannot be vectorised (atomics, inner loops) still runs correctly,
@@ -189,6 +242,10 @@ void handleLLVMDiagnostic(const DiagnosticInfo *Info, void *) {
   case DS_Warning:
     Label = "warning: ";
     Color = raw_ostream::MAGENTA;
+    break;
+  case DS_Remark:
+    Label = "remark: ";
+    Color = raw_ostream::BLUE;
     break;
   default:
     break;
@@ -239,6 +296,8 @@ struct Options {
   bool EmitLLVM = false;
   /// -march=: also the processor the kernels are optimised for.
   std::string March;
+  /// -mllvm <arg>: options of LLVM itself (-pass-remarks-missed=...).
+  std::vector<std::string> LLVMArgs;
   /// -mprefer-vector-width=: also the kernels' (0: the CPU backend's
   /// default, CPUOptions::PreferVectorWidth).
   unsigned PreferVectorWidth = 0;
@@ -402,6 +461,32 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     case copt::OPT_march_EQ:
       O.March = A->getValue();
       Both();
+      break;
+    case copt::OPT_Rpass_EQ:
+    case copt::OPT_Rpass_missed_EQ:
+    case copt::OPT_Rpass_analysis_EQ: {
+      Regex Pattern(A->getValue());
+      std::string Why;
+      if (!Pattern.isValid(Why)) {
+        error() << "'" << A->getAsString(Args) << "': " << Why << "\n";
+        OK = false;
+        break;
+      }
+      unsigned ID = Opt.getID();
+      (ID == copt::OPT_Rpass_EQ          ? Remarks.Passed
+       : ID == copt::OPT_Rpass_missed_EQ ? Remarks.Missed
+                                         : Remarks.Analysis) =
+          std::move(Pattern);
+      // Clang prints the host code's remarks itself.
+      O.CompileArgs.insert(O.CompileArgs.end(), Rendered.begin(),
+                           Rendered.end());
+      break;
+    }
+    case copt::OPT_mllvm:
+      // In clang, cc1 hands these to LLVM's option parser; this driver runs
+      // LLVM in its own process, so it does (main), for the kernels' passes
+      // and the host code alike.
+      O.LLVMArgs.push_back(A->getValue());
       break;
     case copt::OPT_mprefer_vector_width_EQ: {
       StringRef V = A->getValue();
@@ -666,7 +751,8 @@ Compiler::invocation(const Input &In) {
 
 bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
   LLVMContext Ctx;
-  Ctx.setDiagnosticHandlerCallBack(handleLLVMDiagnostic);
+  Ctx.setDiagnosticHandler(std::make_unique<DriverDiagnosticHandler>(),
+                           /*RespectFilters=*/true);
   std::unique_ptr<Module> M;
   std::unique_ptr<clang::CompilerInvocation> Inv;
   bool AddedDebugInfo = false;
@@ -969,6 +1055,14 @@ int main(int argc, const char **argv) {
       parseCommandLine(ArrayRef<const char *>(argv + 1, argv + argc));
   if (!O)
     return 1;
+  if (!O->LLVMArgs.empty()) {
+    std::vector<const char *> LLVMArgv{"hpvm-clang (-mllvm)"};
+    for (const std::string &A : O->LLVMArgs)
+      LLVMArgv.push_back(A.c_str());
+    if (!cl::ParseCommandLineOptions(int(LLVMArgv.size()), LLVMArgv.data(), "",
+                                     &errs()))
+      return 1;
+  }
   if (Verbose)
     errs() << "hpvm-clang (HPVM) with Clang " << HPVM_LLVM_VERSION
            << " libraries; targets:"
