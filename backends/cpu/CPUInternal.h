@@ -23,7 +23,11 @@ class BasicBlock;
 class Function;
 class Loop;
 class Module;
+class MDNode;
 class PHINode;
+class SCEV;
+class ScalarEvolution;
+class Value;
 class TargetMachine;
 class raw_pwrite_stream;
 } // namespace llvm
@@ -100,6 +104,46 @@ bool isInstanceLoop(const llvm::Loop &L);
 /// The instance id of instance loop L: the header phi that counts up by one
 /// (L may have other phis); null if there is none.
 llvm::PHINode *instanceId(llvm::Loop &L);
+
+/// Rewrites every other header phi of L, each an affine recurrence in L (the
+/// simplification pipeline adds some: a 0-based counter for a memset, a
+/// pointer stepping by a row), as a function of the instance id IV, so that
+/// IV is all the loop carries from one instance to the next. False, and L
+/// untouched, when another phi is not such a recurrence.
+bool foldInductions(llvm::Loop &L, llvm::PHINode *IV,
+                    llvm::ScalarEvolution &SE);
+
+/// Why splitInstances cannot split L (empty when it can): it needs a
+/// preheader ending in a branch, a latch that is L's only exit, and nothing
+/// computed in L used after it.
+std::string whyNotSplittable(const llvm::Loop &L);
+
+/// How many instances L runs, in IV's type; null when SCEV cannot tell.
+const llvm::SCEV *instanceCount(llvm::Loop &L, llvm::PHINode *IV,
+                                llvm::ScalarEvolution &SE);
+
+/// The copy of an instance loop that splitInstances puts in front of it.
+struct SplitInstances {
+  llvm::SmallVector<llvm::BasicBlock *, 16> Blocks;
+  /// The copy's instance id, and its value in the next iteration.
+  llvm::PHINode *IV = nullptr;
+  llvm::Value *Next = nullptr;
+  /// The block from which L is now entered (ends in a branch to L's header).
+  llvm::BasicBlock *RestPreheader = nullptr;
+};
+
+/// Splits splittable instance loop L, which runs Count instances from IV's
+/// start: a copy of L in front of it runs the instances up to Split, Step
+/// at a time (Split - start is a multiple of Step), and L the rest, from
+/// Split on. Split and Count are computed in L's preheader. The copy's
+/// blocks get Suffix, its latch CopyLoopID; DoneName names the block after
+/// the copy, RestName L's new preheader.
+SplitInstances splitInstances(llvm::Loop &L, llvm::PHINode *IV,
+                              llvm::Value *Split, llvm::Value *Count,
+                              unsigned Step, const llvm::Twine &Suffix,
+                              llvm::MDNode *CopyLoopID,
+                              const llvm::Twine &DoneName,
+                              const llvm::Twine &RestName);
 
 /// Copies of L's blocks in L's function, named with Suffix, their
 /// instructions remapped to one another through VMap (which maps every

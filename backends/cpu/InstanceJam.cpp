@@ -35,17 +35,16 @@
 #include "CPUInternal.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
-#include "llvm/IR/PatternMatch.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -115,53 +114,8 @@ std::string whyNotJammable(Loop &L, PHINode *IV) {
         if (isa<StoreInst>(I) && !(PtrI && Varying.count(PtrI)))
           return "stores to the same address in every instance";
       }
-      for (User *U : I.users())
-        if (!L.contains(cast<Instruction>(U)))
-          return "has values used after the instance loop";
     }
   return "";
-}
-
-/// Rewrites every other header phi, each an affine recurrence in L (the
-/// simplification pipeline adds some: a 0-based counter for a memset,
-/// a pointer stepping by a row), as a function of the instance id, so that
-/// IV is all the loop carries from one instance to the next. False, and L
-/// untouched, when another phi is not such a recurrence.
-bool foldInductions(Loop &L, PHINode *IV, ScalarEvolution &SE) {
-  BasicBlock *PH = L.getLoopPreheader();
-  SmallVector<std::pair<PHINode *, const SCEV *>, 4> Others;
-  for (PHINode &P : L.getHeader()->phis()) {
-    if (&P == IV)
-      continue;
-    auto *Rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&P));
-    if (!Rec || Rec->getLoop() != &L || !Rec->isAffine() ||
-        !(P.getType()->isIntegerTy() || P.getType()->isPointerTy()))
-      return false;
-    Others.push_back({&P, Rec->getStepRecurrence(SE)});
-  }
-  if (Others.empty())
-    return true;
-  const DataLayout &DL = PH->getDataLayout();
-  SCEVExpander Expander(SE, DL, "hpvm.jam");
-  IRBuilder<> B(&*L.getHeader()->getFirstInsertionPt());
-  Value *Index = B.CreateSub(IV, IV->getIncomingValueForBlock(PH),
-                             "instance.index", /*HasNUW=*/true,
-                             /*HasNSW=*/true);
-  for (auto [P, Step] : Others) {
-    Type *StepTy = P->getType()->isPointerTy() ? DL.getIndexType(P->getType())
-                                               : P->getType();
-    Value *StepV = Expander.expandCodeFor(Step, StepTy, PH->getTerminator());
-    Value *Offset =
-        B.CreateMul(B.CreateSExtOrTrunc(Index, StepTy), StepV, P->getName());
-    Value *Start = P->getIncomingValueForBlock(PH);
-    Value *Now = P->getType()->isPointerTy()
-                     ? B.CreatePtrAdd(Start, Offset, P->getName())
-                     : B.CreateAdd(Start, Offset, P->getName());
-    P->replaceAllUsesWith(Now);
-    P->eraseFromParent();
-  }
-  SE.forgetLoop(&L);
-  return true;
 }
 
 /// The memory accesses whose lane alias scopes say something: plain loads
@@ -321,21 +275,16 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
     });
     return false;
   };
+  if (std::string Why = whyNotSplittable(L); !Why.empty())
+    return Missed(Why);
   BasicBlock *PH = L.getLoopPreheader(), *H = L.getHeader();
-  BasicBlock *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
-  if (!PH || !Latch || !Exit || L.getExitingBlock() != Latch ||
-      !isa<BranchInst>(PH->getTerminator()))
-    return Missed("leaves the instance loop in more than one place");
-  if (!Exit->phis().empty())
-    return Missed("has values used after the instance loop");
   PHINode *IV = instanceId(L);
   bool OtherPhis = std::next(H->phis().begin()) != H->phis().end();
   if (!IV || !foldInductions(L, IV, SE))
     return Missed("carries values from one instance to the next");
   Changed |= OtherPhis;
-  const SCEV *BackedgeTaken = SE.getBackedgeTakenCount(&L);
-  if (isa<SCEVCouldNotCompute>(BackedgeTaken) ||
-      BackedgeTaken->getType() != IV->getType())
+  const SCEV *Count = instanceCount(L, IV, SE);
+  if (!Count)
     return Missed("runs an instance count the compiler cannot compute");
   std::string Why = whyNotJammable(L, IV);
   if (!Why.empty())
@@ -350,62 +299,25 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
   if (Size * VF > MaxJammedInstructions)
     return Missed("is too large to repeat for every lane");
 
-  Function &F = *H->getParent();
-  LLVMContext &Ctx = F.getContext();
+  // The instances up to the last multiple of VF run VF at a time in a
+  // jammed copy of L, the rest one at a time in L. Trip counts are below
+  // 2^63, so nothing here wraps.
+  LLVMContext &Ctx = H->getContext();
   Type *IdTy = IV->getType();
   MDNode *LoopID = L.getLoopID();
-
-  // The instances [Start, Start + Jammed) run VF at a time, the rest one at
-  // a time in the original loop. Trip counts are below 2^63, so nothing
-  // here wraps.
-  SCEVExpander Expander(SE, F.getDataLayout(), "hpvm.jam");
-  Value *Trips = Expander.expandCodeFor(
-      SE.getAddExpr(BackedgeTaken, SE.getOne(IdTy)), IdTy, PH->getTerminator());
+  SCEVExpander Expander(SE, H->getDataLayout(), "hpvm.jam");
+  Value *Trips = Expander.expandCodeFor(Count, IdTy, PH->getTerminator());
   IRBuilder<> B(PH->getTerminator());
-  Value *Start = IV->getIncomingValueForBlock(PH);
   Value *Jammed = B.CreateAnd(Trips, ~uint64_t(VF - 1), "jam.trips");
-  Value *JamEnd = B.CreateAdd(Start, Jammed, "jam.end");
-  Value *AnyJammed = B.CreateICmpNE(Jammed, ConstantInt::get(IdTy, 0));
-  Value *AllJammed = B.CreateICmpEQ(Jammed, Trips);
-
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> JamBlocks = cloneLoopBlocks(L, VMap, ".jam");
-  auto *JamH = cast<BasicBlock>(VMap[H]);
-  auto *JamLatch = cast<BasicBlock>(VMap[Latch]);
-  auto *JamIV = cast<PHINode>(VMap[IV]);
-
-  BasicBlock *Middle = BasicBlock::Create(Ctx, "jam.middle", &F);
-  BasicBlock *Rest = BasicBlock::Create(Ctx, "jam.rest", &F);
-
-  // The jammed loop steps by VF and leaves for the middle block.
-  Instruction *OldBranch = JamLatch->getTerminator();
-  B.SetInsertPoint(OldBranch);
-  Value *Next = B.CreateAdd(JamIV, ConstantInt::get(IdTy, VF), "jam.next",
-                            /*HasNUW=*/true, /*HasNSW=*/true);
-  BranchInst *Back = B.CreateCondBr(B.CreateICmpNE(Next, JamEnd), JamH, Middle);
-  Back->setMetadata(LLVMContext::MD_loop, withoutInstanceMark(Ctx, LoopID));
-  Value *OldCond = cast<BranchInst>(OldBranch)->getCondition();
-  OldBranch->eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(OldCond);
-  JamIV->setIncomingValueForBlock(JamLatch, Next);
-
-  B.SetInsertPoint(Middle);
-  B.CreateCondBr(AllJammed, Exit, Rest);
-  B.SetInsertPoint(Rest);
-  PHINode *RestStart = B.CreatePHI(IdTy, 2, "jam.rest.start");
-  RestStart->addIncoming(Start, PH);
-  RestStart->addIncoming(JamEnd, Middle);
-  B.CreateBr(H);
-  IV->setIncomingBlock(IV->getBasicBlockIndex(PH), Rest);
-  IV->setIncomingValueForBlock(Rest, RestStart);
-  Latch->getTerminator()->setMetadata(LLVMContext::MD_loop,
-                                      withoutInstanceMark(Ctx, LoopID));
-
-  PH->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(PH);
-  B.CreateCondBr(AnyJammed, JamH, Rest);
-
-  replicateLanes(JamBlocks, JamIV, Next, VF);
+  Value *JamEnd =
+      B.CreateAdd(IV->getIncomingValueForBlock(PH), Jammed, "jam.end");
+  // Neither loop is jammed again.
+  SplitInstances Jam = splitInstances(L, IV, JamEnd, Trips, VF, ".jam",
+                                      withoutInstanceMark(Ctx, LoopID),
+                                      "jam.middle", "jam.rest");
+  L.getLoopLatch()->getTerminator()->setMetadata(
+      LLVMContext::MD_loop, withoutInstanceMark(Ctx, LoopID));
+  replicateLanes(Jam.Blocks, Jam.IV, Jam.Next, VF);
   return true;
 }
 

@@ -45,7 +45,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
@@ -163,30 +162,19 @@ MDNode *peelLoopID(LLVMContext &Ctx) {
 /// untouched) when L does not have the shape this needs.
 bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
                       const SmallPtrSetImpl<Value *> &Buffers) {
-  BasicBlock *PH = L.getLoopPreheader(), *H = L.getHeader();
-  BasicBlock *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
-  if (!PH || !Latch || !Exit || L.getExitingBlock() != Latch ||
-      !isa<BranchInst>(PH->getTerminator()) || !Exit->phis().empty())
+  if (!whyNotSplittable(L).empty())
     return false;
-  // The peel hands over the instance id only; other counters would need
-  // their values handed over too.
+  BasicBlock *PH = L.getLoopPreheader(), *H = L.getHeader();
+  BasicBlock *Latch = L.getLoopLatch();
   PHINode *IV = instanceId(L);
-  if (!IV || std::next(H->phis().begin()) != H->phis().end())
+  if (!IV)
     return false;
   Function &F = *H->getParent();
   const DataLayout &DL = F.getDataLayout();
   Type *IdTy = IV->getType();
-  if (IdTy->getIntegerBitWidth() != DL.getPointerSizeInBits())
+  const SCEV *Trips = instanceCount(L, IV, SE);
+  if (IdTy->getIntegerBitWidth() != DL.getPointerSizeInBits() || !Trips)
     return false;
-  const SCEV *BackedgeTaken = SE.getBackedgeTakenCount(&L);
-  if (isa<SCEVCouldNotCompute>(BackedgeTaken) ||
-      BackedgeTaken->getType() != IdTy)
-    return false;
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
-      for (User *U : I.users())
-        if (!L.contains(cast<Instruction>(U)))
-          return false;
 
   // The first alignable store sets the peel; the others of the same size
   // get aligned addresses too where they lie a constant distance from it.
@@ -215,19 +203,18 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
     }
   if (Stores.empty())
     return false;
-  const SCEV *Trips = SE.getAddExpr(BackedgeTaken, SE.getOne(IdTy));
   SCEVExpander Expander(SE, DL, "hpvm.stream");
   Instruction *At = PH->getTerminator();
   if (!Expander.isSafeToExpandAt(FirstStart, At) ||
-      !Expander.isSafeToExpandAt(Trips, At))
+      !Expander.isSafeToExpandAt(Trips, At) || !foldInductions(L, IV, SE))
     return false;
 
   LLVMContext &Ctx = F.getContext();
   Type *PtrTy = Stores[0].first->getPointerOperandType();
 
-  // Iterations [0, Peel) run in the peel loop, the rest in L, from
-  // MainStart on. Peel < 64 / Size, and trip counts are below 2^63, so
-  // nothing here wraps.
+  // Iterations [0, Peel) run in a scalar copy of L (at most 63 of them),
+  // the rest in L, from MainStart on. Peel < 64 / Size, and trip counts are
+  // below 2^63, so nothing here wraps.
   Value *Start = Expander.expandCodeFor(FirstStart, PtrTy, At);
   Value *TripCount = Expander.expandCodeFor(Trips, IdTy, At);
   IRBuilder<> B(At);
@@ -238,49 +225,21 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
                                         B.CreateLShr(ToLine, Log2_64(Size)),
                                         TripCount, nullptr, "stream.peel");
   Value *MainStart = B.CreateNSWAdd(Lo, Peel, "stream.main.start");
-  Value *AnyPeeled = B.CreateICmpNE(Peel, ConstantInt::get(IdTy, 0));
-  Value *AllPeeled = B.CreateICmpEQ(Peel, TripCount);
-
-  ValueToValueMapTy VMap;
-  SmallVector<BasicBlock *, 16> PeelBlocks = cloneLoopBlocks(L, VMap, ".peel");
-  auto *PeelH = cast<BasicBlock>(VMap[H]);
-  auto *PeelLatch = cast<BasicBlock>(VMap[Latch]);
-  auto *PeelNext = cast<Instruction>(VMap[IV->getIncomingValueForBlock(Latch)]);
-
-  BasicBlock *PeelDone = BasicBlock::Create(Ctx, "stream.peel.done", &F);
-  BasicBlock *MainPH = BasicBlock::Create(Ctx, "stream.main", &F);
-
-  // The peel loop leaves once it reaches MainStart; it is short (at most
-  // 63 iterations) and stays scalar.
-  Instruction *OldBranch = PeelLatch->getTerminator();
-  B.SetInsertPoint(OldBranch);
-  BranchInst *Back =
-      B.CreateCondBr(B.CreateICmpEQ(PeelNext, MainStart), PeelDone, PeelH);
-  Back->setMetadata(LLVMContext::MD_loop, peelLoopID(Ctx));
-  Value *OldCond = cast<BranchInst>(OldBranch)->getCondition();
-  OldBranch->eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(OldCond);
-
-  B.SetInsertPoint(PeelDone);
-  B.CreateCondBr(AllPeeled, Exit, MainPH);
+  BasicBlock *MainPH =
+      splitInstances(L, IV, MainStart, TripCount, 1, ".peel", peelLoopID(Ctx),
+                     "stream.peel.done", "stream.main")
+          .RestPreheader;
 
   // L's stores to the aligned buffer: the aligned address of MainStart's
   // iteration, masked so that the optimiser knows its alignment, plus
   // Size per iteration from there.
-  B.SetInsertPoint(MainPH);
+  B.SetInsertPoint(MainPH->getTerminator());
   Value *Aligned = B.CreateInBoundsGEP(
       B.getInt8Ty(), Start, B.CreateNUWMul(Peel, ConstantInt::get(IdTy, Size)),
       "stream.aligned");
   Value *Base = B.CreateIntrinsic(Intrinsic::ptrmask, {PtrTy, IdTy},
                                   {Aligned, ConstantInt::get(IdTy, -LineBytes)},
                                   nullptr, "stream.base");
-  B.CreateBr(H);
-  IV->setIncomingBlock(IV->getBasicBlockIndex(PH), MainPH);
-  IV->setIncomingValueForBlock(MainPH, MainStart);
-
-  PH->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(PH);
-  B.CreateCondBr(AnyPeeled, PeelH, PeelDone);
 
   // The offset from Base counts up from 0 in an induction of its own: the
   // loop vectoriser then computes a vector's offset as the vector loop's
