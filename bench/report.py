@@ -82,13 +82,25 @@ def best(recs):
     return min(recs, key=lambda r: r["median_s"])
 
 
-def table(results, stream_gbs):
-    head = ["kernel", "size", "sequential", "OpenMP", "HPVM",
-            "HPVM vs OpenMP", "HPVM vs seq", "OpenMP vs seq",
-            "HPVM throughput", "OpenMP throughput", "checks"]
-    rows, goals = [], []
+def machine_bullets(machine, runtime, busy):
+    """The Machine section's list: machine.txt's lines, how long the runs
+    took, and how busy the CPU was before the busiest benchmark."""
+    md = [f"- {line}" for line in machine]
+    if runtime is not None:
+        md.append(f"- the runs took {runtime} s")
+    if busy:
+        worst = max(busy, key=lambda b: b[1])
+        md.append(f"- CPU busy just before each benchmark (from /proc/stat, "
+                  f"1 s): at most {worst[1]}% (before {worst[0]})")
+    return md
+
+
+def kernels(results, variants):
+    """Per kernel with results, in ORDER: its name, its records per variant,
+    each variant's best record and its time, its size, and whether every
+    check passed."""
     for bench in ORDER:
-        recs = {v: results.get((bench, v)) for v in VARIANTS}
+        recs = {v: results.get((bench, v)) for v in variants}
         if not any(recs.values()):
             continue
         b = {v: best(r) for v, r in recs.items() if r}
@@ -96,6 +108,15 @@ def table(results, stream_gbs):
         size = next(iter(b.values()))["size"]
         checks = all(r["check"] == "ok" for rs in recs.values() if rs
                      for r in rs)
+        yield bench, recs, b, t, size, checks
+
+
+def table(results, stream_gbs):
+    head = ["kernel", "size", "sequential", "OpenMP", "HPVM",
+            "HPVM vs OpenMP", "HPVM vs seq", "OpenMP vs seq",
+            "HPVM throughput", "OpenMP throughput", "checks"]
+    rows, goals = [], []
+    for bench, recs, b, t, size, checks in kernels(results, VARIANTS):
 
         def ratio(a, c):
             if a not in t or c not in t or (bench in NO_SEQ_RATIO and "seq" in (a, c)):
@@ -147,15 +168,7 @@ def vulkan_table(results):
     head = ["kernel", "size", "CPU backend", "Vulkan", "Vulkan / CPU",
             "Vulkan throughput", "checks"]
     rows = []
-    for bench in ORDER:
-        recs = {v: results.get((bench, v)) for v in VK_VARIANTS}
-        if not any(recs.values()):
-            continue
-        b = {v: best(r) for v, r in recs.items() if r}
-        t = {v: r["median_s"] for v, r in b.items()}
-        size = next(iter(b.values()))["size"]
-        checks = all(r["check"] == "ok" for rs in recs.values() if rs
-                     for r in rs)
+    for bench, recs, b, t, size, checks in kernels(results, VK_VARIANTS):
         ratio = (f"{t['vulkan'] / t['cpu']:.1f}× slower" if len(t) == 2 else "–")
         thr = "–"
         if "vulkan" in b:
@@ -219,13 +232,7 @@ def main():
           "To reproduce, from the repository root:", "",
           f"    {repro}", "",
           "## Machine", ""]
-    md += [f"- {l}" for l in machine]
-    if runtime is not None:
-        md.append(f"- the runs took {runtime} s")
-    if busy:
-        worst = max(busy, key=lambda b: b[1])
-        md.append(f"- CPU busy just before each benchmark (from /proc/stat, "
-                  f"1 s): at most {worst[1]}% (before {worst[0]})")
+    md += machine_bullets(machine, runtime, busy)
     others = [int(r["others"].rstrip("%")) for recs in results.values()
               for r in recs if "others" in r]
     if others:

@@ -192,13 +192,7 @@ def main():
           "on a machine with an NVIDIA GPU:", "",
           f"    {repro}", "",
           "### Machine", ""]
-    md += [f"- {line}" for line in machine]
-    if runtime is not None:
-        md.append(f"- the runs took {runtime} s")
-    if busy:
-        worst = max(busy, key=lambda b: b[1])
-        md.append(f"- CPU busy just before each benchmark: at most "
-                  f"{worst[1]}% (before {worst[0]})")
+    md += cpu.machine_bullets(machine, runtime, busy)
     md += [f"- **note**: {n}" for n in notes]
     md += ["", "### Medians", "",
            f"Time per run: the median of a program's timed repetitions, the "

@@ -183,9 +183,10 @@ struct DriverDiagnosticHandler : DiagnosticHandler {
   }
 };
 
-/// Whether -Rpass* asked for DI, a remark. Checked here too, not only by the
-/// context's filter: the host code's code generation (Clang's) emits remarks
-/// of its own through this handler.
+/// Whether -Rpass* (or -mllvm -pass-remarks*) asked for DI, a remark.
+/// LLVMContext's own filtering (RespectFilters) cannot be relied on: Clang's
+/// code generation action installs its handler for a while and puts this
+/// one back without it, after which every remark built reaches here.
 bool wantRemark(const DiagnosticInfo &DI) {
   const auto *OR = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
   if (!OR)
@@ -751,8 +752,7 @@ Compiler::invocation(const Input &In) {
 
 bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
   LLVMContext Ctx;
-  Ctx.setDiagnosticHandler(std::make_unique<DriverDiagnosticHandler>(),
-                           /*RespectFilters=*/true);
+  Ctx.setDiagnosticHandler(std::make_unique<DriverDiagnosticHandler>());
   std::unique_ptr<Module> M;
   std::unique_ptr<clang::CompilerInvocation> Inv;
   bool AddedDebugInfo = false;
