@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceSupport.h"
+#include "Env.h"
 #include "OpenCLApi.h"
 #include "PlanBuilder.h"
 #include "SpirvModuleCache.h"
@@ -57,17 +58,6 @@ namespace {
 
 /// Freed buffers kept for reuse.
 constexpr size_t BufferPoolLimit = size_t(256) << 20;
-
-const char *env(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V && *V ? V : nullptr;
-}
-
-std::string lower(std::string S) {
-  for (char &C : S)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  return S;
-}
 
 /// Smaller is better: the devices most likely to be fast first.
 int typeRank(const std::string &Type) {
