@@ -21,8 +21,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace hpvm::rt {
 
@@ -33,6 +36,58 @@ inline size_t poolSizeClass(size_t Bytes) {
   size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
   return (Bytes + Step - 1) / Step * Step;
 }
+
+/// Freed buffers kept for reuse, per device: device buffers, and host
+/// staging buffers where the device copies through them.
+constexpr size_t BufferPoolLimit = size_t(256) << 20;
+constexpr size_t StagingPoolLimit = size_t(64) << 20;
+
+/// Freed buffers by size class (poolSizeClass), up to a bound in bytes.
+/// Not locked: the device's own lock guards it together with what goes
+/// with it (the set of live buffers, the staging in flight).
+template <class Handle> class BufferPool {
+public:
+  explicit BufferPool(size_t Limit) : Limit(Limit) {}
+
+  /// A pooled buffer of exactly size class Class, if there is one.
+  std::optional<Handle> take(size_t Class) {
+    auto It = Free.find(Class);
+    if (It == Free.end())
+      return std::nullopt;
+    Handle H = It->second;
+    Free.erase(It);
+    Bytes -= Class;
+    Reused.fetch_add(1, std::memory_order_relaxed);
+    return H;
+  }
+  /// Keeps H, of size class Capacity, unless that would pass the bound;
+  /// false when the caller must free it itself.
+  bool give(Handle H, size_t Capacity) {
+    if (Bytes + Capacity > Limit)
+      return false;
+    Free.emplace(Capacity, H);
+    Bytes += Capacity;
+    return true;
+  }
+  /// Empties the pool; the caller frees what it returns.
+  std::vector<Handle> drain() {
+    std::vector<Handle> All;
+    All.reserve(Free.size());
+    for (auto &Entry : Free)
+      All.push_back(Entry.second);
+    Free.clear();
+    Bytes = 0;
+    return All;
+  }
+  /// How many take() calls found a buffer (read without the lock).
+  uint64_t reused() const { return Reused.load(); }
+
+private:
+  std::multimap<size_t, Handle> Free;
+  size_t Bytes = 0;
+  const size_t Limit;
+  std::atomic<uint64_t> Reused{0};
+};
 
 /// A device whose context is gone (a lost Vulkan device, a faulted CUDA
 /// context) stays unusable; every later call reports the first reason.

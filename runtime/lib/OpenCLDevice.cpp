@@ -46,7 +46,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,9 +54,6 @@ using namespace hpvm;
 using namespace hpvm::rt;
 
 namespace {
-
-/// Freed buffers kept for reuse.
-constexpr size_t BufferPoolLimit = size_t(256) << 20;
 
 /// Smaller is better: the devices most likely to be fast first.
 int typeRank(const std::string &Type) {
@@ -302,14 +298,13 @@ private:
   // BufM, FlightM are taken alone.
   std::mutex BufM;
   std::unordered_set<ClBuf *> Live;
-  std::multimap<size_t, ClBuf *> FreeBuffers;
-  size_t PooledBytes = 0;
+  BufferPool<ClBuf *> FreeBuffers{BufferPoolLimit};
   SpirvModuleCache<Built> Programs;
   std::mutex FlightM;
   std::vector<std::unique_ptr<InFlight>> Flights;
   std::vector<InFlight *> FreeFlights;
 
-  std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0}, NumPooled{0};
+  std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -416,11 +411,10 @@ void OpenCLDeviceImpl::destroy() {
     delete B;
   }
   Live.clear();
-  for (auto &Entry : FreeBuffers) {
-    CL.clReleaseMemObject(Entry.second->Mem);
-    delete Entry.second;
+  for (ClBuf *B : FreeBuffers.drain()) {
+    CL.clReleaseMemObject(B->Mem);
+    delete B;
   }
-  FreeBuffers.clear();
   for (auto &F : Flights)
     if (F->Ev)
       CL.clReleaseEvent(F->Ev);
@@ -444,7 +438,7 @@ OpenCLDevice::Counters OpenCLDeviceImpl::counters() const {
   C.ProgramCacheHits = Programs.hits();
   C.Launches = NumLaunches.load();
   C.MemoryAllocations = NumAllocations.load();
-  C.PooledAllocations = NumPooled.load();
+  C.PooledAllocations = FreeBuffers.reused();
   return C;
 }
 
@@ -456,14 +450,9 @@ void *OpenCLDeviceImpl::allocate(size_t Bytes) {
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeBuffers.find(Class);
-    if (It != FreeBuffers.end()) {
-      ClBuf *B = It->second;
-      FreeBuffers.erase(It);
-      PooledBytes -= Class;
-      Live.insert(B);
-      NumPooled.fetch_add(1, std::memory_order_relaxed);
-      return B;
+    if (std::optional<ClBuf *> B = FreeBuffers.take(Class)) {
+      Live.insert(*B);
+      return *B;
     }
   }
   if (P.MaxAlloc && Class > P.MaxAlloc)
@@ -489,11 +478,8 @@ void OpenCLDeviceImpl::free(void *Ptr) {
     std::lock_guard<std::mutex> L(BufM);
     if (!Live.erase(B))
       return; // not ours; never dereference it
-    if (PooledBytes + B->Capacity <= BufferPoolLimit) {
-      FreeBuffers.emplace(B->Capacity, B);
-      PooledBytes += B->Capacity;
+    if (FreeBuffers.give(B, B->Capacity))
       return;
-    }
   }
   // OpenCL keeps the memory until the commands using it have finished.
   CL.clReleaseMemObject(B->Mem);

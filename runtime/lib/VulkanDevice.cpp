@@ -53,7 +53,6 @@ hpvm::rt::discoverVulkanDevices(const DiscoveryContext &, const VulkanOptions &,
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,9 +67,6 @@ constexpr size_t StagingChunk = size_t(16) << 20;
 /// Pending upload bytes after which the batch is submitted on its own, so
 /// that staging memory stays bounded.
 constexpr size_t BatchLimit = size_t(64) << 20;
-/// Freed buffers kept for reuse, and freed staging buffers.
-constexpr size_t BufferPoolLimit = size_t(256) << 20;
-constexpr size_t StagingPoolLimit = size_t(64) << 20;
 /// The longest push-constant block this device marshals (Vulkan devices
 /// report 128 to 256 bytes; the bound keeps the block on the stack).
 constexpr uint32_t PushLimit = 4096;
@@ -205,13 +201,13 @@ private:
   std::vector<Submission *> FreeSubmissions;
   std::mutex BufM;
   std::unordered_set<VkBuf *> Live;
-  std::multimap<size_t, VkBuf *> FreeBuffers, FreeStaging;
-  size_t PooledBytes = 0, PooledStagingBytes = 0;
+  BufferPool<VkBuf *> FreeBuffers{BufferPoolLimit},
+      FreeStaging{StagingPoolLimit};
   SpirvModuleCache<Pipeline> Pipelines;
   DeviceClock Clock;
 
   std::atomic<uint64_t> NumSubmits{0}, NumDispatches{0}, NumStagingBytes{0},
-      NumAllocations{0}, NumPooled{0};
+      NumAllocations{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -456,14 +452,12 @@ void VulkanDeviceImpl::destroy() {
   }
   for (VkBuf *B : Live)
     destroyBuffer(B);
-  for (auto &Entry : FreeBuffers)
-    destroyBuffer(Entry.second);
-  for (auto &Entry : FreeStaging)
-    destroyBuffer(Entry.second);
+  for (VkBuf *B : FreeBuffers.drain())
+    destroyBuffer(B);
+  for (VkBuf *B : FreeStaging.drain())
+    destroyBuffer(B);
   Submissions.clear();
   Live.clear();
-  FreeBuffers.clear();
-  FreeStaging.clear();
   F.vkDestroyDevice(Dev, nullptr);
   Dev = VK_NULL_HANDLE;
 }
@@ -483,7 +477,7 @@ VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   C.Dispatches = NumDispatches.load();
   C.StagingBytes = NumStagingBytes.load();
   C.MemoryAllocations = NumAllocations.load();
-  C.PooledAllocations = NumPooled.load();
+  C.PooledAllocations = FreeBuffers.reused();
   return C;
 }
 
@@ -596,14 +590,9 @@ void *VulkanDeviceImpl::allocate(size_t Bytes) {
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeBuffers.find(Class);
-    if (It != FreeBuffers.end()) {
-      VkBuf *B = It->second;
-      FreeBuffers.erase(It);
-      PooledBytes -= Class;
-      Live.insert(B);
-      NumPooled.fetch_add(1, std::memory_order_relaxed);
-      return B;
+    if (std::optional<VkBuf *> B = FreeBuffers.take(Class)) {
+      Live.insert(*B);
+      return *B;
     }
   }
   VkBuf *B = createBuffer(Class, /*ForStaging=*/false);
@@ -629,11 +618,8 @@ void VulkanDeviceImpl::free(void *Ptr) {
   }
   {
     std::lock_guard<std::mutex> L(BufM);
-    if (PooledBytes + B->Capacity <= BufferPoolLimit) {
-      FreeBuffers.emplace(B->Capacity, B);
-      PooledBytes += B->Capacity;
+    if (FreeBuffers.give(B, B->Capacity))
       return;
-    }
   }
   // Over the pool's bound: destroy it, once nothing queued can touch it.
   {
@@ -647,13 +633,8 @@ VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeStaging.find(Class);
-    if (It != FreeStaging.end()) {
-      VkBuf *B = It->second;
-      FreeStaging.erase(It);
-      PooledStagingBytes -= Class;
-      return B;
-    }
+    if (std::optional<VkBuf *> B = FreeStaging.take(Class))
+      return *B;
   }
   return createBuffer(Class, /*ForStaging=*/true);
 }
@@ -661,11 +642,8 @@ VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
 void VulkanDeviceImpl::returnStaging(VkBuf *B) {
   {
     std::lock_guard<std::mutex> L(BufM);
-    if (PooledStagingBytes + B->Capacity <= StagingPoolLimit) {
-      FreeStaging.emplace(B->Capacity, B);
-      PooledStagingBytes += B->Capacity;
+    if (FreeStaging.give(B, B->Capacity))
       return;
-    }
   }
   destroyBuffer(B); // its submission has finished
 }
