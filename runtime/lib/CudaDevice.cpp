@@ -228,7 +228,6 @@ private:
       Broken.set(Text);
     fail(Text);
   }
-  void checkUsable();
   bool tracing() const { return Events && Events->enabled(); }
 
   void init();
@@ -384,18 +383,12 @@ CudaDevice::Counters CudaDeviceImpl::counters() const {
   return C;
 }
 
-void CudaDeviceImpl::checkUsable() {
-  if (Broken.failed())
-    fail("the device is unusable since an earlier failure (" + Broken.why() +
-         ")");
-}
-
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
 
 void *CudaDeviceImpl::allocate(size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
@@ -637,7 +630,7 @@ void CudaDeviceImpl::drainTracedUploads() {
 
 void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
                                   size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   ScopedContext C(*this);
   CUdeviceptr D = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Dst));
   const char *Src = static_cast<const char *>(HostSrc);
@@ -674,7 +667,7 @@ void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
 }
 
 void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   ScopedContext C(*this);
   CUdeviceptr From = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Src));
   char *Dst = static_cast<char *>(HostDst);
@@ -824,7 +817,7 @@ bool CudaDeviceImpl::canLaunchGrid(const KernelLaunch &L) const {
 }
 
 void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
-  checkUsable();
+  Broken.checkUsable(Name);
   const Node &Leaf = *L.Leaf;
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
   if (L.Outs && !Leaf.Outputs.empty())

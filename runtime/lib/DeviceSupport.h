@@ -16,6 +16,8 @@
 #ifndef HPVM_RT_LIB_DEVICESUPPORT_H
 #define HPVM_RT_LIB_DEVICESUPPORT_H
 
+#include "hpvm/rt/Error.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -104,8 +106,20 @@ public:
     std::lock_guard<std::mutex> L(M);
     return Reason;
   }
+  /// Called first by every entry point that would use the lost context:
+  /// throws once the device has failed, with its name and the reason.
+  void checkUsable(const std::string &Device) const {
+    if (failed())
+      throwUnusable(Device);
+  }
 
 private:
+  [[noreturn]] void throwUnusable(const std::string &Device) const {
+    std::string What =
+        "the device is unusable since an earlier failure (" + why() + ")";
+    throw RtError(HPVM_ERR_DEVICE, Device + ": " + What);
+  }
+
   std::atomic<bool> Failed{false};
   mutable std::mutex M;
   std::string Reason;

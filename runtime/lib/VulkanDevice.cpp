@@ -220,7 +220,6 @@ private:
     fail(std::string(Call) + " failed: " + vk::resultName(R) +
          (What.empty() ? "" : " (" + What + ")"));
   }
-  void checkUsable();
 
   VkBuf *createBuffer(size_t Bytes, bool ForStaging);
   void destroyBuffer(VkBuf *B);
@@ -481,12 +480,6 @@ VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   return C;
 }
 
-void VulkanDeviceImpl::checkUsable() {
-  if (Broken.failed())
-    fail("the device is unusable since an earlier failure (" + Broken.why() +
-         ")");
-}
-
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -586,7 +579,7 @@ void VulkanDeviceImpl::destroyBuffer(VkBuf *B) {
 }
 
 void *VulkanDeviceImpl::allocate(size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
@@ -873,7 +866,7 @@ void VulkanDeviceImpl::flushPending() {
 
 void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
                                     size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   auto *B = static_cast<VkBuf *>(Dst);
   if (!Staging) {
     std::memcpy(B->Mapped, HostSrc, Bytes);
@@ -922,7 +915,7 @@ void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
 
 void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
                                   size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   auto *B = static_cast<const VkBuf *>(Src);
   if (!Staging) {
     std::memcpy(HostDst, B->Mapped, Bytes);
@@ -999,7 +992,7 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
 }
 
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
-  checkUsable();
+  Broken.checkUsable(Name);
   const Node &Leaf = *L.Leaf;
   auto Where = [&] { return Name + ": node '" + L.Path + "': "; };
   if (L.Outs && !Leaf.Outputs.empty())
