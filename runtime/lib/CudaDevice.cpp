@@ -965,11 +965,5 @@ std::string
 hpvm::rt::discoverCudaDevices(const DiscoveryContext &Ctx,
                               const CudaOptions &Options,
                               std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }

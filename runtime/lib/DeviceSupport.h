@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -30,6 +31,17 @@
 #include <vector>
 
 namespace hpvm::rt {
+
+/// Runs a device kind's discovery, which never fails: whatever goes wrong
+/// (a driver call that throws, a device that cannot be opened) is the
+/// reason there is no device.
+template <class DiscoverFn> std::string discoverSafely(DiscoverFn Discover) {
+  try {
+    return Discover();
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+}
 
 /// Size classes for pooling: exact reuse for repeated launches of one
 /// program, without pooling every odd size separately.

@@ -885,11 +885,5 @@ std::string
 hpvm::rt::discoverOpenCLDevices(const DiscoveryContext &Ctx,
                                 const OpenCLOptions &Options,
                                 std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }

@@ -1253,13 +1253,7 @@ std::string
 hpvm::rt::discoverVulkanDevices(const DiscoveryContext &Ctx,
                                 const VulkanOptions &Options,
                                 std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }
 
 #endif // HPVM_RT_HAVE_VULKAN
