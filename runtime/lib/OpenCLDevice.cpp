@@ -103,26 +103,32 @@ std::string trimmed(std::string S) {
   return First == std::string::npos ? "" : S.substr(First);
 }
 
-std::string platformString(const cl::Library &CL, cl::PlatformId P,
-                           cl::Uint Param) {
+/// The text of a clGet*Info query, up to its NUL; "" where the driver
+/// would not say. Query(Size, Data, SizeRet) makes the call, asked first
+/// for the size, then for the bytes.
+template <class QueryFn> std::string queryText(QueryFn Query) {
   size_t Size = 0;
-  if (CL.clGetPlatformInfo(P, Param, 0, nullptr, &Size) != cl::Success || !Size)
+  if (Query(0, nullptr, &Size) != cl::Success || !Size)
     return "";
   std::string S(Size, '\0');
-  if (CL.clGetPlatformInfo(P, Param, Size, S.data(), nullptr) != cl::Success)
+  if (Query(Size, S.data(), nullptr) != cl::Success)
     return "";
-  return trimmed(S.c_str());
+  S.resize(std::strlen(S.c_str()));
+  return S;
+}
+
+std::string platformString(const cl::Library &CL, cl::PlatformId P,
+                           cl::Uint Param) {
+  return trimmed(queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetPlatformInfo(P, Param, Size, Data, SizeRet);
+  }));
 }
 
 std::string deviceString(const cl::Library &CL, cl::DeviceId D,
                          cl::Uint Param) {
-  size_t Size = 0;
-  if (CL.clGetDeviceInfo(D, Param, 0, nullptr, &Size) != cl::Success || !Size)
-    return "";
-  std::string S(Size, '\0');
-  if (CL.clGetDeviceInfo(D, Param, Size, S.data(), nullptr) != cl::Success)
-    return "";
-  return trimmed(S.c_str());
+  return trimmed(queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetDeviceInfo(D, Param, Size, Data, SizeRet);
+  }));
 }
 
 template <typename T>
@@ -542,16 +548,10 @@ void OpenCLDeviceImpl::traceEvent(cl::Event Ev, const char *What,
 //===----------------------------------------------------------------------===//
 
 std::string OpenCLDeviceImpl::buildLog(cl::Program Prog) const {
-  size_t Size = 0;
-  if (CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, 0, nullptr,
-                               &Size) != cl::Success ||
-      Size <= 1)
-    return "";
-  std::string Log(Size, '\0');
-  if (CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, Size,
-                               Log.data(), nullptr) != cl::Success)
-    return "";
-  Log.resize(std::strlen(Log.c_str()));
+  std::string Log = queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, Size,
+                                    Data, SizeRet);
+  });
   while (!Log.empty() && (Log.back() == '\n' || Log.back() == ' '))
     Log.pop_back();
   return Log;
