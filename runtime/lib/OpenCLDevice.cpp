@@ -320,6 +320,12 @@ private:
       fail(std::string(Call) + " failed: " + cl::errorName(R) +
            (What.empty() ? "" : " (" + What + ")"));
   }
+  bool tracing() const { return Profiling && Events && Events->enabled(); }
+  /// A copy that returns once done; Enqueue(Event *) makes the call, with
+  /// an event to trace it by when tracing.
+  template <class EnqueueFn>
+  void blockingCopy(const char *What, const char *Call, size_t Bytes,
+                    EnqueueFn Enqueue);
   Built &program(const KernelLaunch &L);
   std::string buildLog(cl::Program Prog) const;
   void traceEvent(cl::Event Ev, const char *What, uint64_t Submitted,
@@ -492,34 +498,35 @@ void OpenCLDeviceImpl::free(void *Ptr) {
   delete B;
 }
 
-void OpenCLDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
-                                    size_t Bytes) {
+template <class EnqueueFn>
+void OpenCLDeviceImpl::blockingCopy(const char *What, const char *Call,
+                                    size_t Bytes, EnqueueFn Enqueue) {
   if (!Bytes)
     return;
-  bool Traced = Profiling && Events && Events->enabled();
   cl::Event Ev = nullptr;
   uint64_t Submitted = nowNanos();
-  check(CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
-                                /*blocking=*/1, 0, Bytes, HostSrc, 0, nullptr,
-                                Traced ? &Ev : nullptr),
-        "clEnqueueWriteBuffer", std::to_string(Bytes) + " bytes");
+  check(Enqueue(tracing() ? &Ev : nullptr), Call,
+        std::to_string(Bytes) + " bytes");
   if (Ev)
-    traceEvent(Ev, "upload", Submitted, nowNanos(), 0, Bytes);
+    traceEvent(Ev, What, Submitted, nowNanos(), 0, Bytes);
+}
+
+void OpenCLDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
+                                    size_t Bytes) {
+  blockingCopy("upload", "clEnqueueWriteBuffer", Bytes, [&](cl::Event *Ev) {
+    return CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
+                                   /*blocking=*/1, 0, Bytes, HostSrc, 0,
+                                   nullptr, Ev);
+  });
 }
 
 void OpenCLDeviceImpl::copyToHost(void *HostDst, const void *Src,
                                   size_t Bytes) {
-  if (!Bytes)
-    return;
-  bool Traced = Profiling && Events && Events->enabled();
-  cl::Event Ev = nullptr;
-  uint64_t Submitted = nowNanos();
-  check(CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
-                               /*blocking=*/1, 0, Bytes, HostDst, 0, nullptr,
-                               Traced ? &Ev : nullptr),
-        "clEnqueueReadBuffer", std::to_string(Bytes) + " bytes");
-  if (Ev)
-    traceEvent(Ev, "download", Submitted, nowNanos(), 0, Bytes);
+  blockingCopy("download", "clEnqueueReadBuffer", Bytes, [&](cl::Event *Ev) {
+    return CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
+                                  /*blocking=*/1, 0, Bytes, HostDst, 0, nullptr,
+                                  Ev);
+  });
 }
 
 void OpenCLDeviceImpl::traceEvent(cl::Event Ev, const char *What,
@@ -754,7 +761,7 @@ void OpenCLDeviceImpl::wait(LaunchToken &T) {
     fail("node '" + Path + "': the kernel failed: clWaitForEvents returned " +
          cl::errorName(R));
   }
-  if (Profiling && Events && Events->enabled())
+  if (tracing())
     traceEvent(F->Ev, F->Name, F->Submitted, Done, F->Instances, 0);
   else
     CL.clReleaseEvent(F->Ev);
