@@ -855,13 +855,7 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     }
     // Coherence leaves empty buffers alone: the kernel gets a null address
     // it must not dereference.
-    uint64_t Bytes = P.Bytes.value();
-    if (P.Bytes.isParam()) {
-      const Param &B = Leaf.Params[P.Bytes.paramIndex()];
-      Bytes = static_cast<uint64_t>(
-          readInteger(L.Args[P.Bytes.paramIndex()], B.Type));
-    }
-    if (Bytes)
+    if (bufferBytes(Leaf, P, L.Args))
       fail(Where() + "buffer '" + P.Name + "' is not in this device's memory");
     Slots[K] = 0;
   }

@@ -16,6 +16,9 @@
 #ifndef HPVM_RT_LIB_DEVICESUPPORT_H
 #define HPVM_RT_LIB_DEVICESUPPORT_H
 
+#include "PlanBuilder.h"
+
+#include "hpvm/ir/Graph.h"
 #include "hpvm/rt/Error.h"
 
 #include <algorithm>
@@ -41,6 +44,20 @@ template <class DiscoverFn> std::string discoverSafely(DiscoverFn Discover) {
   } catch (const std::exception &E) {
     return E.what();
   }
+}
+
+/// The bytes a launch gives buffer parameter P of Leaf, with the launch's
+/// arguments Args. Coherence hands a device its own copies of buffers,
+/// except of empty ones (and null ones), which it leaves alone: any other
+/// pointer the device does not know is an error. Where the size comes from
+/// a null argument it counts as not empty.
+inline uint64_t bufferBytes(const Node &Leaf, const Param &P,
+                            void *const *Args) {
+  if (!P.Bytes.isParam())
+    return P.Bytes.value();
+  unsigned K = P.Bytes.paramIndex();
+  const void *V = Args[K];
+  return V ? static_cast<uint64_t>(readInteger(V, Leaf.Params[K].Type)) : 1;
 }
 
 /// Size classes for pooling: exact reuse for repeated launches of one

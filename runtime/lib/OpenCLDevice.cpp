@@ -687,13 +687,7 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
         } else {
           // Coherence leaves empty and null buffers alone; the kernel gets
           // a null pointer it must not dereference.
-          uint64_t Bytes = Par.Bytes.value();
-          if (Par.Bytes.isParam()) {
-            const Param &E = Leaf.Params[Par.Bytes.paramIndex()];
-            Bytes = static_cast<uint64_t>(
-                readInteger(L.Args[Par.Bytes.paramIndex()], E.Type));
-          }
-          if (Copy && Bytes)
+          if (Copy && bufferBytes(Leaf, Par, L.Args))
             throw RtError(HPVM_ERR_DEVICE,
                           Where() + "buffer '" + Par.Name +
                               "' is not in this device's memory");

@@ -1041,13 +1041,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     }
     // Coherence leaves empty and null buffers alone; the kernel gets a
     // null address it must not dereference.
-    uint64_t Bytes = P.Bytes.value();
-    if (P.Bytes.isParam()) {
-      const Param &E = Leaf.Params[P.Bytes.paramIndex()];
-      const void *V = L.Args[P.Bytes.paramIndex()];
-      Bytes = V ? static_cast<uint64_t>(readInteger(V, E.Type)) : 1;
-    }
-    if (Copy && Bytes)
+    if (Copy && bufferBytes(Leaf, P, L.Args))
       throw RtError(HPVM_ERR_DEVICE, Where() + "buffer '" + P.Name +
                                          "' is not in this device's memory");
   }
