@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Env.h"
+
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/ThreadPool.h"
@@ -164,21 +166,7 @@ uint64_t hpvm::rt::lastLevelCacheBytes(const std::string &Dir,
 CpuOptions CpuOptions::fromEnvironment() {
   CpuOptions O;
   O.LastLevelCacheBytes = lastLevelCacheBytes();
-  const char *V = std::getenv("HPVM_STREAMING_STORES");
-  if (!V || !*V)
-    return O;
-  std::string S = V;
-  for (char &C : S)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  if (S == "auto")
-    O.StreamingStores = Streaming::Auto;
-  else if (S == "always" || S == "1")
-    O.StreamingStores = Streaming::Always;
-  else if (S == "never" || S == "0")
-    O.StreamingStores = Streaming::Never;
-  else
-    O.Error = std::string("HPVM_STREAMING_STORES='") + V +
-              "' is not auto, always or never";
+  O.Error = envAutoAlwaysNever("HPVM_STREAMING_STORES", O.StreamingStores);
   return O;
 }
 

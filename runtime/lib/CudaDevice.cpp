@@ -53,7 +53,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -68,9 +67,6 @@ constexpr size_t StagingChunk = size_t(16) << 20;
 /// Upload staging in flight after which an upload waits for the oldest, so
 /// that pinned memory stays bounded.
 constexpr size_t InFlightLimit = size_t(64) << 20;
-/// Freed device buffers kept for reuse, and idle staging buffers.
-constexpr size_t BufferPoolLimit = size_t(256) << 20;
-constexpr size_t StagingPoolLimit = size_t(64) << 20;
 /// Download pieces queued ahead of the one being copied out.
 constexpr unsigned DownloadWindow = 4;
 /// Age after which trace events are measured from a new anchor.
@@ -194,13 +190,12 @@ private:
   // BufM, StgM, RecM, CopyM, ModM, ClockM are each taken alone.
   std::mutex BufM;
   std::unordered_map<CUdeviceptr, size_t> Live; // address -> capacity
-  std::multimap<size_t, CUdeviceptr> FreeBuffers;
-  size_t PooledBytes = 0;
+  BufferPool<CUdeviceptr> FreeBuffers{BufferPoolLimit};
 
   std::mutex StgM;
-  std::multimap<size_t, StagingBuf *> FreeStaging;
+  BufferPool<StagingBuf *> FreeStaging{StagingPoolLimit};
   std::deque<StagingBuf *> InFlight; // in the order their copies were queued
-  size_t PooledStagingBytes = 0, InFlightBytes = 0;
+  size_t InFlightBytes = 0;
   std::vector<std::unique_ptr<StagingBuf>> AllStaging;
 
   std::mutex RecM;
@@ -218,7 +213,7 @@ private:
 
   std::atomic<uint64_t> NumModules{0}, NumHits{0}, NumLaunches{0},
       NumGridLaunches{0}, NumStagingBytes{0}, NumStagingAllocs{0},
-      NumAllocations{0}, NumPooled{0};
+      NumAllocations{0};
 
   [[noreturn]] void fail(const std::string &What,
                          hpvm_status Code = HPVM_ERR_DEVICE) const {
@@ -233,7 +228,6 @@ private:
       Broken.set(Text);
     fail(Text);
   }
-  void checkUsable();
   bool tracing() const { return Events && Events->enabled(); }
 
   void init();
@@ -350,8 +344,8 @@ void CudaDeviceImpl::destroy() {
     }
     for (auto &Entry : Live)
       F.cuMemFree(Entry.first);
-    for (auto &Entry : FreeBuffers)
-      F.cuMemFree(Entry.second);
+    for (CUdeviceptr P : FreeBuffers.drain())
+      F.cuMemFree(P);
     for (auto &Bucket : Modules)
       for (auto &M : Bucket.second)
         F.cuModuleUnload(M->Handle);
@@ -363,7 +357,6 @@ void CudaDeviceImpl::destroy() {
   Records.clear();
   AllStaging.clear();
   Live.clear();
-  FreeBuffers.clear();
   Modules.clear();
   Stream = nullptr;
   F.cuDevicePrimaryCtxRelease(Dev);
@@ -386,14 +379,8 @@ CudaDevice::Counters CudaDeviceImpl::counters() const {
   C.StagingBytes = NumStagingBytes.load();
   C.StagingAllocations = NumStagingAllocs.load();
   C.MemoryAllocations = NumAllocations.load();
-  C.PooledAllocations = NumPooled.load();
+  C.PooledAllocations = FreeBuffers.reused();
   return C;
-}
-
-void CudaDeviceImpl::checkUsable() {
-  if (Broken.failed())
-    fail("the device is unusable since an earlier failure (" + Broken.why() +
-         ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -401,18 +388,13 @@ void CudaDeviceImpl::checkUsable() {
 //===----------------------------------------------------------------------===//
 
 void *CudaDeviceImpl::allocate(size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeBuffers.find(Class);
-    if (It != FreeBuffers.end()) {
-      CUdeviceptr P = It->second;
-      FreeBuffers.erase(It);
-      PooledBytes -= Class;
-      Live.emplace(P, Class);
-      NumPooled.fetch_add(1, std::memory_order_relaxed);
-      return reinterpret_cast<void *>(static_cast<uintptr_t>(P));
+    if (std::optional<CUdeviceptr> P = FreeBuffers.take(Class)) {
+      Live.emplace(*P, Class);
+      return reinterpret_cast<void *>(static_cast<uintptr_t>(*P));
     }
   }
   ScopedContext C(*this);
@@ -441,11 +423,8 @@ void CudaDeviceImpl::free(void *Ptr) {
     Live.erase(It);
     // Reuse is safe even while queued work still uses the buffer: whatever
     // uses it next is queued after that work on the same stream.
-    if (PooledBytes + Class <= BufferPoolLimit) {
-      FreeBuffers.emplace(Class, P);
-      PooledBytes += Class;
+    if (FreeBuffers.give(P, Class))
       return;
-    }
   }
   // Over the pool's bound: freed once nothing queued can touch it.
   if (F.cuCtxPushCurrent(Ctx) != CUDA_SUCCESS)
@@ -457,17 +436,16 @@ void CudaDeviceImpl::free(void *Ptr) {
 }
 
 void CudaDeviceImpl::releasePool() {
-  std::multimap<size_t, CUdeviceptr> Pool;
+  std::vector<CUdeviceptr> Pool;
   {
     std::lock_guard<std::mutex> L(BufM);
-    Pool.swap(FreeBuffers);
-    PooledBytes = 0;
+    Pool = FreeBuffers.drain();
   }
   if (Pool.empty())
     return;
   F.cuStreamSynchronize(Stream);
-  for (auto &Entry : Pool)
-    F.cuMemFree(Entry.second);
+  for (CUdeviceptr P : Pool)
+    F.cuMemFree(P);
 }
 
 void CudaDeviceImpl::reapStaging() {
@@ -483,11 +461,8 @@ void CudaDeviceImpl::reapStaging() {
 }
 
 void CudaDeviceImpl::poolStaging(StagingBuf *S) {
-  if (PooledStagingBytes + S->Capacity <= StagingPoolLimit) {
-    FreeStaging.emplace(S->Capacity, S);
-    PooledStagingBytes += S->Capacity;
+  if (FreeStaging.give(S, S->Capacity))
     return;
-  }
   // Over the bound: give the pinned memory back (its copy is done).
   F.cuMemFreeHost(S->Ptr);
   F.cuEventDestroy(S->Ready);
@@ -514,13 +489,8 @@ StagingBuf *CudaDeviceImpl::takeStaging(size_t Bytes) {
       }
       reapStaging();
     }
-    auto It = FreeStaging.find(Class);
-    if (It != FreeStaging.end()) {
-      StagingBuf *S = It->second;
-      FreeStaging.erase(It);
-      PooledStagingBytes -= Class;
-      return S;
-    }
+    if (std::optional<StagingBuf *> S = FreeStaging.take(Class))
+      return *S;
   }
   auto S = std::make_unique<StagingBuf>();
   S->Capacity = Class;
@@ -660,7 +630,7 @@ void CudaDeviceImpl::drainTracedUploads() {
 
 void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
                                   size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   ScopedContext C(*this);
   CUdeviceptr D = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Dst));
   const char *Src = static_cast<const char *>(HostSrc);
@@ -697,7 +667,7 @@ void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
 }
 
 void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   ScopedContext C(*this);
   CUdeviceptr From = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Src));
   char *Dst = static_cast<char *>(HostDst);
@@ -847,7 +817,7 @@ bool CudaDeviceImpl::canLaunchGrid(const KernelLaunch &L) const {
 }
 
 void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
-  checkUsable();
+  Broken.checkUsable(Name);
   const Node &Leaf = *L.Leaf;
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
   if (L.Outs && !Leaf.Outputs.empty())
@@ -885,13 +855,7 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     }
     // Coherence leaves empty buffers alone: the kernel gets a null address
     // it must not dereference.
-    uint64_t Bytes = P.Bytes.value();
-    if (P.Bytes.isParam()) {
-      const Param &B = Leaf.Params[P.Bytes.paramIndex()];
-      Bytes = static_cast<uint64_t>(
-          readInteger(L.Args[P.Bytes.paramIndex()], B.Type));
-    }
-    if (Bytes)
+    if (bufferBytes(Leaf, P, L.Args))
       fail(Where() + "buffer '" + P.Name + "' is not in this device's memory");
     Slots[K] = 0;
   }
@@ -995,11 +959,5 @@ std::string
 hpvm::rt::discoverCudaDevices(const DiscoveryContext &Ctx,
                               const CudaOptions &Options,
                               std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Env.h"
 #include "PlanBuilder.h"
 
 #include "hpvm/backends/NVPTXABI.h"
@@ -26,7 +27,7 @@ const char *const ComponentName[3] = {"x", "y", "z"};
 
 CudaOptions CudaOptions::fromEnvironment() {
   CudaOptions O;
-  if (const char *V = std::getenv("HPVM_CUDA_DRIVER"); V && *V)
+  if (const char *V = env("HPVM_CUDA_DRIVER"))
     O.Driver = V;
   return O;
 }

@@ -16,15 +16,49 @@
 #ifndef HPVM_RT_LIB_DEVICESUPPORT_H
 #define HPVM_RT_LIB_DEVICESUPPORT_H
 
+#include "PlanBuilder.h"
+
+#include "hpvm/ir/Graph.h"
+#include "hpvm/rt/Error.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace hpvm::rt {
+
+/// Runs a device kind's discovery, which never fails: whatever goes wrong
+/// (a driver call that throws, a device that cannot be opened) is the
+/// reason there is no device.
+template <class DiscoverFn> std::string discoverSafely(DiscoverFn Discover) {
+  try {
+    return Discover();
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+}
+
+/// The bytes a launch gives buffer parameter P of Leaf, with the launch's
+/// arguments Args. Coherence hands a device its own copies of buffers,
+/// except of empty ones (and null ones), which it leaves alone: any other
+/// pointer the device does not know is an error. Where the size comes from
+/// a null argument it counts as not empty.
+inline uint64_t bufferBytes(const Node &Leaf, const Param &P,
+                            void *const *Args) {
+  if (!P.Bytes.isParam())
+    return P.Bytes.value();
+  unsigned K = P.Bytes.paramIndex();
+  const void *V = Args[K];
+  return V ? static_cast<uint64_t>(readInteger(V, Leaf.Params[K].Type)) : 1;
+}
 
 /// Size classes for pooling: exact reuse for repeated launches of one
 /// program, without pooling every odd size separately.
@@ -33,6 +67,58 @@ inline size_t poolSizeClass(size_t Bytes) {
   size_t Step = Bytes < (size_t(1) << 20) ? 256 : size_t(64) << 10;
   return (Bytes + Step - 1) / Step * Step;
 }
+
+/// Freed buffers kept for reuse, per device: device buffers, and host
+/// staging buffers where the device copies through them.
+constexpr size_t BufferPoolLimit = size_t(256) << 20;
+constexpr size_t StagingPoolLimit = size_t(64) << 20;
+
+/// Freed buffers by size class (poolSizeClass), up to a bound in bytes.
+/// Not locked: the device's own lock guards it together with what goes
+/// with it (the set of live buffers, the staging in flight).
+template <class Handle> class BufferPool {
+public:
+  explicit BufferPool(size_t Limit) : Limit(Limit) {}
+
+  /// A pooled buffer of exactly size class Class, if there is one.
+  std::optional<Handle> take(size_t Class) {
+    auto It = Free.find(Class);
+    if (It == Free.end())
+      return std::nullopt;
+    Handle H = It->second;
+    Free.erase(It);
+    Bytes -= Class;
+    Reused.fetch_add(1, std::memory_order_relaxed);
+    return H;
+  }
+  /// Keeps H, of size class Capacity, unless that would pass the bound;
+  /// false when the caller must free it itself.
+  bool give(Handle H, size_t Capacity) {
+    if (Bytes + Capacity > Limit)
+      return false;
+    Free.emplace(Capacity, H);
+    Bytes += Capacity;
+    return true;
+  }
+  /// Empties the pool; the caller frees what it returns.
+  std::vector<Handle> drain() {
+    std::vector<Handle> All;
+    All.reserve(Free.size());
+    for (auto &Entry : Free)
+      All.push_back(Entry.second);
+    Free.clear();
+    Bytes = 0;
+    return All;
+  }
+  /// How many take() calls found a buffer (read without the lock).
+  uint64_t reused() const { return Reused.load(); }
+
+private:
+  std::multimap<size_t, Handle> Free;
+  size_t Bytes = 0;
+  const size_t Limit;
+  std::atomic<uint64_t> Reused{0};
+};
 
 /// A device whose context is gone (a lost Vulkan device, a faulted CUDA
 /// context) stays unusable; every later call reports the first reason.
@@ -49,8 +135,20 @@ public:
     std::lock_guard<std::mutex> L(M);
     return Reason;
   }
+  /// Called first by every entry point that would use the lost context:
+  /// throws once the device has failed, with its name and the reason.
+  void checkUsable(const std::string &Device) const {
+    if (failed())
+      throwUnusable(Device);
+  }
 
 private:
+  [[noreturn]] void throwUnusable(const std::string &Device) const {
+    std::string What =
+        "the device is unusable since an earlier failure (" + why() + ")";
+    throw RtError(HPVM_ERR_DEVICE, Device + ": " + What);
+  }
+
   std::atomic<bool> Failed{false};
   mutable std::mutex M;
   std::string Reason;

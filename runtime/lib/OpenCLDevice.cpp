@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceSupport.h"
+#include "Env.h"
 #include "OpenCLApi.h"
 #include "PlanBuilder.h"
 #include "SpirvModuleCache.h"
@@ -45,7 +46,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,20 +54,6 @@ using namespace hpvm;
 using namespace hpvm::rt;
 
 namespace {
-
-/// Freed buffers kept for reuse.
-constexpr size_t BufferPoolLimit = size_t(256) << 20;
-
-const char *env(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V && *V ? V : nullptr;
-}
-
-std::string lower(std::string S) {
-  for (char &C : S)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  return S;
-}
 
 /// Smaller is better: the devices most likely to be fast first.
 int typeRank(const std::string &Type) {
@@ -117,26 +103,32 @@ std::string trimmed(std::string S) {
   return First == std::string::npos ? "" : S.substr(First);
 }
 
-std::string platformString(const cl::Library &CL, cl::PlatformId P,
-                           cl::Uint Param) {
+/// The text of a clGet*Info query, up to its NUL; "" where the driver
+/// would not say. Query(Size, Data, SizeRet) makes the call, asked first
+/// for the size, then for the bytes.
+template <class QueryFn> std::string queryText(QueryFn Query) {
   size_t Size = 0;
-  if (CL.clGetPlatformInfo(P, Param, 0, nullptr, &Size) != cl::Success || !Size)
+  if (Query(0, nullptr, &Size) != cl::Success || !Size)
     return "";
   std::string S(Size, '\0');
-  if (CL.clGetPlatformInfo(P, Param, Size, S.data(), nullptr) != cl::Success)
+  if (Query(Size, S.data(), nullptr) != cl::Success)
     return "";
-  return trimmed(S.c_str());
+  S.resize(std::strlen(S.c_str()));
+  return S;
+}
+
+std::string platformString(const cl::Library &CL, cl::PlatformId P,
+                           cl::Uint Param) {
+  return trimmed(queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetPlatformInfo(P, Param, Size, Data, SizeRet);
+  }));
 }
 
 std::string deviceString(const cl::Library &CL, cl::DeviceId D,
                          cl::Uint Param) {
-  size_t Size = 0;
-  if (CL.clGetDeviceInfo(D, Param, 0, nullptr, &Size) != cl::Success || !Size)
-    return "";
-  std::string S(Size, '\0');
-  if (CL.clGetDeviceInfo(D, Param, Size, S.data(), nullptr) != cl::Success)
-    return "";
-  return trimmed(S.c_str());
+  return trimmed(queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetDeviceInfo(D, Param, Size, Data, SizeRet);
+  }));
 }
 
 template <typename T>
@@ -312,14 +304,13 @@ private:
   // BufM, FlightM are taken alone.
   std::mutex BufM;
   std::unordered_set<ClBuf *> Live;
-  std::multimap<size_t, ClBuf *> FreeBuffers;
-  size_t PooledBytes = 0;
+  BufferPool<ClBuf *> FreeBuffers{BufferPoolLimit};
   SpirvModuleCache<Built> Programs;
   std::mutex FlightM;
   std::vector<std::unique_ptr<InFlight>> Flights;
   std::vector<InFlight *> FreeFlights;
 
-  std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0}, NumPooled{0};
+  std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -329,6 +320,12 @@ private:
       fail(std::string(Call) + " failed: " + cl::errorName(R) +
            (What.empty() ? "" : " (" + What + ")"));
   }
+  bool tracing() const { return Profiling && Events && Events->enabled(); }
+  /// A copy that returns once done; Enqueue(Event *) makes the call, with
+  /// an event to trace it by when tracing.
+  template <class EnqueueFn>
+  void blockingCopy(const char *What, const char *Call, size_t Bytes,
+                    EnqueueFn Enqueue);
   Built &program(const KernelLaunch &L);
   std::string buildLog(cl::Program Prog) const;
   void traceEvent(cl::Event Ev, const char *What, uint64_t Submitted,
@@ -426,11 +423,10 @@ void OpenCLDeviceImpl::destroy() {
     delete B;
   }
   Live.clear();
-  for (auto &Entry : FreeBuffers) {
-    CL.clReleaseMemObject(Entry.second->Mem);
-    delete Entry.second;
+  for (ClBuf *B : FreeBuffers.drain()) {
+    CL.clReleaseMemObject(B->Mem);
+    delete B;
   }
-  FreeBuffers.clear();
   for (auto &F : Flights)
     if (F->Ev)
       CL.clReleaseEvent(F->Ev);
@@ -454,7 +450,7 @@ OpenCLDevice::Counters OpenCLDeviceImpl::counters() const {
   C.ProgramCacheHits = Programs.hits();
   C.Launches = NumLaunches.load();
   C.MemoryAllocations = NumAllocations.load();
-  C.PooledAllocations = NumPooled.load();
+  C.PooledAllocations = FreeBuffers.reused();
   return C;
 }
 
@@ -466,14 +462,9 @@ void *OpenCLDeviceImpl::allocate(size_t Bytes) {
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeBuffers.find(Class);
-    if (It != FreeBuffers.end()) {
-      ClBuf *B = It->second;
-      FreeBuffers.erase(It);
-      PooledBytes -= Class;
-      Live.insert(B);
-      NumPooled.fetch_add(1, std::memory_order_relaxed);
-      return B;
+    if (std::optional<ClBuf *> B = FreeBuffers.take(Class)) {
+      Live.insert(*B);
+      return *B;
     }
   }
   if (P.MaxAlloc && Class > P.MaxAlloc)
@@ -499,45 +490,43 @@ void OpenCLDeviceImpl::free(void *Ptr) {
     std::lock_guard<std::mutex> L(BufM);
     if (!Live.erase(B))
       return; // not ours; never dereference it
-    if (PooledBytes + B->Capacity <= BufferPoolLimit) {
-      FreeBuffers.emplace(B->Capacity, B);
-      PooledBytes += B->Capacity;
+    if (FreeBuffers.give(B, B->Capacity))
       return;
-    }
   }
   // OpenCL keeps the memory until the commands using it have finished.
   CL.clReleaseMemObject(B->Mem);
   delete B;
 }
 
-void OpenCLDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
-                                    size_t Bytes) {
+template <class EnqueueFn>
+void OpenCLDeviceImpl::blockingCopy(const char *What, const char *Call,
+                                    size_t Bytes, EnqueueFn Enqueue) {
   if (!Bytes)
     return;
-  bool Traced = Profiling && Events && Events->enabled();
   cl::Event Ev = nullptr;
   uint64_t Submitted = nowNanos();
-  check(CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
-                                /*blocking=*/1, 0, Bytes, HostSrc, 0, nullptr,
-                                Traced ? &Ev : nullptr),
-        "clEnqueueWriteBuffer", std::to_string(Bytes) + " bytes");
+  check(Enqueue(tracing() ? &Ev : nullptr), Call,
+        std::to_string(Bytes) + " bytes");
   if (Ev)
-    traceEvent(Ev, "upload", Submitted, nowNanos(), 0, Bytes);
+    traceEvent(Ev, What, Submitted, nowNanos(), 0, Bytes);
+}
+
+void OpenCLDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
+                                    size_t Bytes) {
+  blockingCopy("upload", "clEnqueueWriteBuffer", Bytes, [&](cl::Event *Ev) {
+    return CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
+                                   /*blocking=*/1, 0, Bytes, HostSrc, 0,
+                                   nullptr, Ev);
+  });
 }
 
 void OpenCLDeviceImpl::copyToHost(void *HostDst, const void *Src,
                                   size_t Bytes) {
-  if (!Bytes)
-    return;
-  bool Traced = Profiling && Events && Events->enabled();
-  cl::Event Ev = nullptr;
-  uint64_t Submitted = nowNanos();
-  check(CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
-                               /*blocking=*/1, 0, Bytes, HostDst, 0, nullptr,
-                               Traced ? &Ev : nullptr),
-        "clEnqueueReadBuffer", std::to_string(Bytes) + " bytes");
-  if (Ev)
-    traceEvent(Ev, "download", Submitted, nowNanos(), 0, Bytes);
+  blockingCopy("download", "clEnqueueReadBuffer", Bytes, [&](cl::Event *Ev) {
+    return CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
+                                  /*blocking=*/1, 0, Bytes, HostDst, 0, nullptr,
+                                  Ev);
+  });
 }
 
 void OpenCLDeviceImpl::traceEvent(cl::Event Ev, const char *What,
@@ -566,16 +555,10 @@ void OpenCLDeviceImpl::traceEvent(cl::Event Ev, const char *What,
 //===----------------------------------------------------------------------===//
 
 std::string OpenCLDeviceImpl::buildLog(cl::Program Prog) const {
-  size_t Size = 0;
-  if (CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, 0, nullptr,
-                               &Size) != cl::Success ||
-      Size <= 1)
-    return "";
-  std::string Log(Size, '\0');
-  if (CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, Size,
-                               Log.data(), nullptr) != cl::Success)
-    return "";
-  Log.resize(std::strlen(Log.c_str()));
+  std::string Log = queryText([&](size_t Size, void *Data, size_t *SizeRet) {
+    return CL.clGetProgramBuildInfo(Prog, P.Device, cl::ProgramBuildLog, Size,
+                                    Data, SizeRet);
+  });
   while (!Log.empty() && (Log.back() == '\n' || Log.back() == ' '))
     Log.pop_back();
   return Log;
@@ -704,13 +687,7 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
         } else {
           // Coherence leaves empty and null buffers alone; the kernel gets
           // a null pointer it must not dereference.
-          uint64_t Bytes = Par.Bytes.value();
-          if (Par.Bytes.isParam()) {
-            const Param &E = Leaf.Params[Par.Bytes.paramIndex()];
-            Bytes = static_cast<uint64_t>(
-                readInteger(L.Args[Par.Bytes.paramIndex()], E.Type));
-          }
-          if (Copy && Bytes)
+          if (Copy && bufferBytes(Leaf, Par, L.Args))
             throw RtError(HPVM_ERR_DEVICE,
                           Where() + "buffer '" + Par.Name +
                               "' is not in this device's memory");
@@ -778,7 +755,7 @@ void OpenCLDeviceImpl::wait(LaunchToken &T) {
     fail("node '" + Path + "': the kernel failed: clWaitForEvents returned " +
          cl::errorName(R));
   }
-  if (Profiling && Events && Events->enabled())
+  if (tracing())
     traceEvent(F->Ev, F->Name, F->Submitted, Done, F->Instances, 0);
   else
     CL.clReleaseEvent(F->Ev);
@@ -909,11 +886,5 @@ std::string
 hpvm::rt::discoverOpenCLDevices(const DiscoveryContext &Ctx,
                                 const OpenCLOptions &Options,
                                 std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Runtime.h"
+#include "Env.h"
 #include "Executor.h"
 #include "Program.h"
 
@@ -27,11 +28,6 @@ using namespace hpvm;
 using namespace hpvm::rt;
 
 namespace {
-
-const char *env(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V && *V ? V : nullptr;
-}
 
 bool envFlag(const char *Name) {
   const char *V = env(Name);

@@ -53,7 +53,6 @@ hpvm::rt::discoverVulkanDevices(const DiscoveryContext &, const VulkanOptions &,
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,9 +67,6 @@ constexpr size_t StagingChunk = size_t(16) << 20;
 /// Pending upload bytes after which the batch is submitted on its own, so
 /// that staging memory stays bounded.
 constexpr size_t BatchLimit = size_t(64) << 20;
-/// Freed buffers kept for reuse, and freed staging buffers.
-constexpr size_t BufferPoolLimit = size_t(256) << 20;
-constexpr size_t StagingPoolLimit = size_t(64) << 20;
 /// The longest push-constant block this device marshals (Vulkan devices
 /// report 128 to 256 bytes; the bound keeps the block on the stack).
 constexpr uint32_t PushLimit = 4096;
@@ -205,13 +201,13 @@ private:
   std::vector<Submission *> FreeSubmissions;
   std::mutex BufM;
   std::unordered_set<VkBuf *> Live;
-  std::multimap<size_t, VkBuf *> FreeBuffers, FreeStaging;
-  size_t PooledBytes = 0, PooledStagingBytes = 0;
+  BufferPool<VkBuf *> FreeBuffers{BufferPoolLimit},
+      FreeStaging{StagingPoolLimit};
   SpirvModuleCache<Pipeline> Pipelines;
   DeviceClock Clock;
 
   std::atomic<uint64_t> NumSubmits{0}, NumDispatches{0}, NumStagingBytes{0},
-      NumAllocations{0}, NumPooled{0};
+      NumAllocations{0};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -224,7 +220,6 @@ private:
     fail(std::string(Call) + " failed: " + vk::resultName(R) +
          (What.empty() ? "" : " (" + What + ")"));
   }
-  void checkUsable();
 
   VkBuf *createBuffer(size_t Bytes, bool ForStaging);
   void destroyBuffer(VkBuf *B);
@@ -456,14 +451,12 @@ void VulkanDeviceImpl::destroy() {
   }
   for (VkBuf *B : Live)
     destroyBuffer(B);
-  for (auto &Entry : FreeBuffers)
-    destroyBuffer(Entry.second);
-  for (auto &Entry : FreeStaging)
-    destroyBuffer(Entry.second);
+  for (VkBuf *B : FreeBuffers.drain())
+    destroyBuffer(B);
+  for (VkBuf *B : FreeStaging.drain())
+    destroyBuffer(B);
   Submissions.clear();
   Live.clear();
-  FreeBuffers.clear();
-  FreeStaging.clear();
   F.vkDestroyDevice(Dev, nullptr);
   Dev = VK_NULL_HANDLE;
 }
@@ -483,14 +476,8 @@ VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   C.Dispatches = NumDispatches.load();
   C.StagingBytes = NumStagingBytes.load();
   C.MemoryAllocations = NumAllocations.load();
-  C.PooledAllocations = NumPooled.load();
+  C.PooledAllocations = FreeBuffers.reused();
   return C;
-}
-
-void VulkanDeviceImpl::checkUsable() {
-  if (Broken.failed())
-    fail("the device is unusable since an earlier failure (" + Broken.why() +
-         ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -592,18 +579,13 @@ void VulkanDeviceImpl::destroyBuffer(VkBuf *B) {
 }
 
 void *VulkanDeviceImpl::allocate(size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeBuffers.find(Class);
-    if (It != FreeBuffers.end()) {
-      VkBuf *B = It->second;
-      FreeBuffers.erase(It);
-      PooledBytes -= Class;
-      Live.insert(B);
-      NumPooled.fetch_add(1, std::memory_order_relaxed);
-      return B;
+    if (std::optional<VkBuf *> B = FreeBuffers.take(Class)) {
+      Live.insert(*B);
+      return *B;
     }
   }
   VkBuf *B = createBuffer(Class, /*ForStaging=*/false);
@@ -629,11 +611,8 @@ void VulkanDeviceImpl::free(void *Ptr) {
   }
   {
     std::lock_guard<std::mutex> L(BufM);
-    if (PooledBytes + B->Capacity <= BufferPoolLimit) {
-      FreeBuffers.emplace(B->Capacity, B);
-      PooledBytes += B->Capacity;
+    if (FreeBuffers.give(B, B->Capacity))
       return;
-    }
   }
   // Over the pool's bound: destroy it, once nothing queued can touch it.
   {
@@ -647,13 +626,8 @@ VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
   size_t Class = poolSizeClass(Bytes);
   {
     std::lock_guard<std::mutex> L(BufM);
-    auto It = FreeStaging.find(Class);
-    if (It != FreeStaging.end()) {
-      VkBuf *B = It->second;
-      FreeStaging.erase(It);
-      PooledStagingBytes -= Class;
-      return B;
-    }
+    if (std::optional<VkBuf *> B = FreeStaging.take(Class))
+      return *B;
   }
   return createBuffer(Class, /*ForStaging=*/true);
 }
@@ -661,11 +635,8 @@ VkBuf *VulkanDeviceImpl::takeStaging(size_t Bytes) {
 void VulkanDeviceImpl::returnStaging(VkBuf *B) {
   {
     std::lock_guard<std::mutex> L(BufM);
-    if (PooledStagingBytes + B->Capacity <= StagingPoolLimit) {
-      FreeStaging.emplace(B->Capacity, B);
-      PooledStagingBytes += B->Capacity;
+    if (FreeStaging.give(B, B->Capacity))
       return;
-    }
   }
   destroyBuffer(B); // its submission has finished
 }
@@ -895,7 +866,7 @@ void VulkanDeviceImpl::flushPending() {
 
 void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
                                     size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   auto *B = static_cast<VkBuf *>(Dst);
   if (!Staging) {
     std::memcpy(B->Mapped, HostSrc, Bytes);
@@ -944,7 +915,7 @@ void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
 
 void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
                                   size_t Bytes) {
-  checkUsable();
+  Broken.checkUsable(Name);
   auto *B = static_cast<const VkBuf *>(Src);
   if (!Staging) {
     std::memcpy(HostDst, B->Mapped, Bytes);
@@ -1021,7 +992,7 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
 }
 
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
-  checkUsable();
+  Broken.checkUsable(Name);
   const Node &Leaf = *L.Leaf;
   auto Where = [&] { return Name + ": node '" + L.Path + "': "; };
   if (L.Outs && !Leaf.Outputs.empty())
@@ -1070,13 +1041,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     }
     // Coherence leaves empty and null buffers alone; the kernel gets a
     // null address it must not dereference.
-    uint64_t Bytes = P.Bytes.value();
-    if (P.Bytes.isParam()) {
-      const Param &E = Leaf.Params[P.Bytes.paramIndex()];
-      const void *V = L.Args[P.Bytes.paramIndex()];
-      Bytes = V ? static_cast<uint64_t>(readInteger(V, E.Type)) : 1;
-    }
-    if (Copy && Bytes)
+    if (Copy && bufferBytes(Leaf, P, L.Args))
       throw RtError(HPVM_ERR_DEVICE, Where() + "buffer '" + P.Name +
                                          "' is not in this device's memory");
   }
@@ -1282,13 +1247,7 @@ std::string
 hpvm::rt::discoverVulkanDevices(const DiscoveryContext &Ctx,
                                 const VulkanOptions &Options,
                                 std::vector<std::unique_ptr<Device>> &Out) {
-  // Discovery never fails: whatever goes wrong is the reason there is no
-  // device.
-  try {
-    return discover(Ctx, Options, Out);
-  } catch (const std::exception &E) {
-    return E.what();
-  }
+  return discoverSafely([&] { return discover(Ctx, Options, Out); });
 }
 
 #endif // HPVM_RT_HAVE_VULKAN

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Env.h"
+
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
@@ -15,17 +17,6 @@
 using namespace hpvm::rt;
 
 namespace {
-
-const char *env(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V && *V ? V : nullptr;
-}
-
-std::string lower(std::string S) {
-  for (char &C : S)
-    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-  return S;
-}
 
 /// Smaller is better: the order discrete > integrated > virtual >
 /// cpu, anything else last.
@@ -49,18 +40,7 @@ VulkanOptions VulkanOptions::fromEnvironment() {
     O.Loader = V;
   if (const char *V = env("HPVM_VULKAN_DEVICE"))
     O.Select = V;
-  if (const char *V = env("HPVM_VULKAN_STAGING")) {
-    std::string S = lower(V);
-    if (S == "auto")
-      O.StagingMode = Staging::Auto;
-    else if (S == "always" || S == "1")
-      O.StagingMode = Staging::Always;
-    else if (S == "never" || S == "0")
-      O.StagingMode = Staging::Never;
-    else
-      O.Error = std::string("HPVM_VULKAN_STAGING='") + V +
-                "' is not auto, always or never";
-  }
+  O.Error = envAutoAlwaysNever("HPVM_VULKAN_STAGING", O.StagingMode);
   return O;
 }
 
