@@ -268,13 +268,6 @@ protected:
   std::vector<std::unique_ptr<rt::Device>> SteppedAside;
 };
 
-void expectError(int Code, int Expected, const std::string &Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
-
 //===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//
@@ -449,64 +442,27 @@ TEST_F(OpenCLTest, ProgramCacheIsKeyedByContent) {
   EXPECT_EQ(Dev->counters().ProgramsBuilt, 2u);
 }
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
 TEST_F(OpenCLTest, ProfilingBecomesDeviceEventsInTheTrace) {
   if (!Dev->hasProfiling())
     GTEST_SKIP() << Dev->name() << "'s queue has no profiling";
-  std::string Path =
-      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-      "/hpvm-rt-cl-trace-" + std::to_string(getpid()) + ".json";
-  rt::Trace &T = Runtime::get().trace();
-  T.enable(Path);
-  T.clear();
-  Graph G = vaddGraph("cl_traced");
-  Program P({&G}, {{"cl_traced", HPVM_TARGET_OPENCL, nullptr, vaddCL()}});
   const uint64_t N = 100003;
-  runVadd(P, "cl_traced", N);
-  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
-  T.disable();
-  T.clear();
-  std::string Text = readFile(Path);
-  std::remove(Path.c_str());
-
-  Json Trace;
-  std::string Error;
-  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
-  const Json *Events = Trace.get("traceEvents");
-  ASSERT_NE(Events, nullptr);
-  const Json *Host = nullptr, *Kernel = nullptr;
-  double Uploaded = 0, Downloaded = 0;
-  for (const Json &E : Events->Items) {
-    const std::string &Name = E.get("name")->Str;
-    if (E.get("ph")->Str != "X" || E.get("cat")->Str != Dev->name())
-      continue;
-    const Json *Clock = E.get("args")->get("clock");
-    bool OnDevice = Clock && Clock->Str == "device";
-    if (Name == "cl_traced")
-      (OnDevice ? Kernel : Host) = &E;
-    else if (Name == "upload" && OnDevice)
-      Uploaded += E.get("args")->get("bytes")->Num;
-    else if (Name == "download" && OnDevice)
-      Downloaded += E.get("args")->get("bytes")->Num;
-  }
-  ASSERT_NE(Host, nullptr) << Text;
-  ASSERT_NE(Kernel, nullptr) << Text;
+  DeviceTrace Tr;
+  ASSERT_NO_FATAL_FAILURE(traceDevice(
+      "hpvm-rt-cl-trace", Dev->name(), "cl_traced",
+      [&] {
+        Graph G = vaddGraph("cl_traced");
+        Program P({&G}, {{"cl_traced", HPVM_TARGET_OPENCL, nullptr, vaddCL()}});
+        runVadd(P, "cl_traced", N);
+      },
+      Tr));
+  ASSERT_FALSE(Tr.Hosts.empty()) << Tr.Text;
+  ASSERT_FALSE(Tr.Kernels.empty()) << Tr.Text;
+  const Json *Host = Tr.Hosts.back(), *Kernel = Tr.Kernels.back();
   EXPECT_EQ(Kernel->get("args")->get("instances")->Num, double(N));
-  double HostStart = Host->get("ts")->Num,
-         HostEnd = HostStart + Host->get("dur")->Num;
-  double Start = Kernel->get("ts")->Num, End = Start + Kernel->get("dur")->Num;
-  EXPECT_GE(Start, HostStart - 0.002) << Text;
-  EXPECT_LE(End, HostEnd + 0.002) << Text;
-  EXPECT_LE(Start, End);
+  expectInsideHostSpan(*Host, *Kernel, Tr.Text);
   // a, b and c go in (c whole, since a leaf may write part of it), c back.
-  EXPECT_EQ(Uploaded, 3.0 * N * 4);
-  EXPECT_EQ(Downloaded, 1.0 * N * 4);
+  EXPECT_EQ(DeviceTrace::bytes(Tr.Uploads), 3.0 * N * 4);
+  EXPECT_EQ(DeviceTrace::bytes(Tr.Downloads), 1.0 * N * 4);
 }
 
 //===----------------------------------------------------------------------===//

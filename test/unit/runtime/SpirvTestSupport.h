@@ -79,19 +79,6 @@ private:
   std::vector<hpvm_artifact> Artifacts;
 };
 
-inline Graph vaddGraph(const char *Name) {
-  Graph G(Name, Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "vadd";
-  R.addBuffer("a", Access::In, Extent::param(3));
-  R.addBuffer("b", Access::In, Extent::param(3));
-  R.addBuffer("c", Access::Out, Extent::param(3));
-  R.addValue("bytes", ScalarType::I64);
-  R.addValue("n", ScalarType::I64);
-  R.setDims({Extent::param(4)});
-  return G;
-}
-
 inline void vaddCpuKernel(void *const *Args, void *const *, const uint64_t *,
                           const uint64_t *, uint64_t Begin, uint64_t End) {
   const float *A = buffer<float>(Args, 0), *B = buffer<float>(Args, 1);

@@ -533,91 +533,41 @@ TEST_P(VulkanTest, PipelineCacheHitOnTheSecondLaunch) {
 // Trace
 //===----------------------------------------------------------------------===//
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
 TEST_P(VulkanTest, TimestampsBecomeDeviceEventsInTheTrace) {
   if (!Dev->hasTimestamps())
     GTEST_SKIP() << Dev->name() << "'s queue has no timestamps";
-  std::string Path =
-      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-      "/hpvm-rt-vk-trace-" + std::to_string(getpid()) + ".json";
-  rt::Trace &T = Runtime::get().trace();
-  T.enable(Path);
-  T.clear();
-  Graph G = vaddGraph("vk_traced");
-  Program P({&G}, {{"vk_traced", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
   const uint64_t N = 100003;
-  runVadd(P, "vk_traced", N);
-  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
-  T.disable();
-  T.clear();
-  std::string Text = readFile(Path);
-  std::remove(Path.c_str());
-
-  Json Trace;
-  std::string Error;
-  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
-  const Json *Events = Trace.get("traceEvents");
-  ASSERT_NE(Events, nullptr);
-  const Json *Host = nullptr, *Kernel = nullptr, *Upload = nullptr,
-             *Download = nullptr;
-  bool TrackNamed = false;
-  for (const Json &E : Events->Items) {
-    const std::string &Ph = E.get("ph")->Str;
-    const std::string &Name = E.get("name")->Str;
-    if (Ph == "M" && Name == "thread_name" &&
-        E.get("args")->get("name")->Str == Dev->name() + " (device clock)")
-      TrackNamed = true;
-    if (Ph != "X" || E.get("cat")->Str != Dev->name())
-      continue;
-    const Json *Clock = E.get("args")->get("clock");
-    bool OnDevice = Clock && Clock->Str == "device";
-    if (Name == "vk_traced")
-      (OnDevice ? Kernel : Host) = &E;
-    else if (Name == "upload" && OnDevice)
-      Upload = &E;
-    else if (Name == "download" && OnDevice)
-      Download = &E;
-  }
-  EXPECT_TRUE(TrackNamed) << Text;
-  ASSERT_NE(Host, nullptr) << Text;
-  ASSERT_NE(Kernel, nullptr) << Text;
+  DeviceTrace Tr;
+  ASSERT_NO_FATAL_FAILURE(traceDevice(
+      "hpvm-rt-vk-trace", Dev->name(), "vk_traced",
+      [&] {
+        Graph G = vaddGraph("vk_traced");
+        Program P({&G},
+                  {{"vk_traced", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+        runVadd(P, "vk_traced", N);
+      },
+      Tr));
+  EXPECT_TRUE(Tr.TrackNamed) << Tr.Text;
+  ASSERT_FALSE(Tr.Hosts.empty()) << Tr.Text;
+  ASSERT_FALSE(Tr.Kernels.empty()) << Tr.Text;
+  const Json *Host = Tr.Hosts.back(), *Kernel = Tr.Kernels.back();
   EXPECT_EQ(Kernel->get("args")->get("instances")->Num, double(N));
   EXPECT_NE(Kernel->get("tid")->Num, Host->get("tid")->Num);
-  // Device time is placed inside the host's span of the launch (times are
-  // printed to the nanosecond).
-  double HostStart = Host->get("ts")->Num,
-         HostEnd = HostStart + Host->get("dur")->Num;
-  double Start = Kernel->get("ts")->Num, End = Start + Kernel->get("dur")->Num;
-  EXPECT_GE(Start, HostStart - 0.002) << Text;
-  EXPECT_LE(End, HostEnd + 0.002) << Text;
-  EXPECT_LE(Start, End);
+  expectInsideHostSpan(*Host, *Kernel, Tr.Text);
   if (Dev->usesStaging()) {
-    ASSERT_NE(Upload, nullptr) << Text;
-    EXPECT_EQ(Upload->get("args")->get("bytes")->Num, 3.0 * N * 4);
-    ASSERT_NE(Download, nullptr) << Text;
-    EXPECT_EQ(Download->get("args")->get("bytes")->Num, 1.0 * N * 4);
+    ASSERT_FALSE(Tr.Uploads.empty()) << Tr.Text;
+    EXPECT_EQ(Tr.Uploads.back()->get("args")->get("bytes")->Num, 3.0 * N * 4);
+    ASSERT_FALSE(Tr.Downloads.empty()) << Tr.Text;
+    EXPECT_EQ(Tr.Downloads.back()->get("args")->get("bytes")->Num, 1.0 * N * 4);
   } else {
-    EXPECT_EQ(Upload, nullptr);
-    EXPECT_EQ(Download, nullptr);
+    EXPECT_TRUE(Tr.Uploads.empty());
+    EXPECT_TRUE(Tr.Downloads.empty());
   }
 }
 
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
-
-void expectError(int Code, int Expected, const std::string &Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
 
 TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
   // One slot more than the device allows.
@@ -936,12 +886,12 @@ void discoverVulkanWhenASpirvProgramLoads() {
 
 TEST(VulkanEnvironmentDeathTest, LazilyDiscoveredForSpirvPrograms) {
   SKIP_WITHOUT_VULKAN();
-  EXPECT_EXIT(discoverVulkanWhenASpirvProgramLoads(),
-              testing::ExitedWithCode(0),
-              // CUDA stays pending: no program has a PTX artifact.
-              "before: devices 1 pending cuda,vulkan,opencl\nafter: ok devices 2 "
-              "pending 2\n.*devices: cpu .* vulkan:[0-9]+ .*lazy_vadd0 "
-              "+vulkan:[0-9]+ +1 +1000");
+  EXPECT_EXIT(
+      discoverVulkanWhenASpirvProgramLoads(), testing::ExitedWithCode(0),
+      // CUDA stays pending: no program has a PTX artifact.
+      "before: devices 1 pending cuda,vulkan,opencl\nafter: ok devices 2 "
+      "pending 2\n.*devices: cpu .* vulkan:[0-9]+ .*lazy_vadd0 "
+      "+vulkan:[0-9]+ +1 +1000");
 }
 
 void hideVulkanDrivers() {
