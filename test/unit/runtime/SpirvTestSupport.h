@@ -206,6 +206,14 @@ inline void launchMixed(Program &P, const char *Graph, uint64_t N) {
   EXPECT_EQ(Coh.copiesAvoided(), 2u);
 }
 
+/// Expects a second launchMixed to have reused the first one's four
+/// device buffers (Counters: the device's).
+template <typename Counters>
+void expectBuffersReused(const Counters &Before, const Counters &After) {
+  EXPECT_EQ(After.MemoryAllocations, Before.MemoryAllocations);
+  EXPECT_EQ(After.PooledAllocations - Before.PooledAllocations, 4u);
+}
+
 /// rows [2] -> each [rows] -> row [cols]: each instance of the replicated
 /// "each" launches the leaf, so launches arrive from several pool threads
 /// at once, all on one buffer. row(out, cols, bytes, rows) writes
