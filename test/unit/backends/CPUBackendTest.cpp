@@ -61,19 +61,9 @@ public:
           static_cast<Kernels *>(Self)->Errors += OS.str() + "\n";
         },
         this);
-    M = test::parseIR(Ctx, IR, "CPUBackendTest");
-    if (!M)
+    if (!test::parseGraphModule(Ctx, IR, "CPUBackendTest", GraphForm, M, Graphs,
+                                &Errors))
       return;
-    if (!GraphForm && extractGraphs(*M) != 0) {
-      ADD_FAILURE() << "EXTRACT failed:\n" << Errors;
-      return;
-    }
-    auto G = readGraphs(*M);
-    if (!G) {
-      ADD_FAILURE() << toString(G.takeError());
-      return;
-    }
-    Graphs = std::move(*G);
     auto K = buildCPUKernels(*M, Opts);
     if (!K) {
       ADD_FAILURE() << toString(K.takeError());
