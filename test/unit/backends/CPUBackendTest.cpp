@@ -61,19 +61,9 @@ public:
           static_cast<Kernels *>(Self)->Errors += OS.str() + "\n";
         },
         this);
-    M = test::parseIR(Ctx, IR, "CPUBackendTest");
-    if (!M)
+    if (!test::parseGraphModule(Ctx, IR, "CPUBackendTest", GraphForm, M, Graphs,
+                                &Errors))
       return;
-    if (!GraphForm && extractGraphs(*M) != 0) {
-      ADD_FAILURE() << "EXTRACT failed:\n" << Errors;
-      return;
-    }
-    auto G = readGraphs(*M);
-    if (!G) {
-      ADD_FAILURE() << toString(G.takeError());
-      return;
-    }
-    Graphs = std::move(*G);
     auto K = buildCPUKernels(*M, Opts);
     if (!K) {
       ADD_FAILURE() << toString(K.takeError());
@@ -103,6 +93,13 @@ public:
       });
     EXPECT_NE(Found, nullptr) << "no leaf " << Path.str();
     return Found;
+  }
+
+  /// The leaf at Path and its kernel; a null kernel (the failure reported)
+  /// where either is missing.
+  std::pair<const Node *, hpvm_cpu_kernel_fn> leafKernel(StringRef Path) {
+    const Node *N = leaf(Path);
+    return {N, N ? kernel(*N) : nullptr};
   }
 
   hpvm_cpu_kernel_fn kernel(const Node &N) {
@@ -157,6 +154,23 @@ std::vector<std::pair<uint64_t, uint64_t>> chunks(uint64_t N, unsigned Seed) {
   return Result;
 }
 
+/// Calls Fn over [0, Dims[0]) in chunks(Dims[0], Seed), as the runtime's
+/// workers would.
+void runInChunks(hpvm_cpu_kernel_fn Fn, std::vector<void *> &Args,
+                 const uint64_t (&Dims)[3], unsigned Seed,
+                 const uint64_t *OuterIds = nullptr) {
+  for (auto [Begin, End] : chunks(Dims[0], Seed))
+    Fn(Args.data(), nullptr, Dims, OuterIds, Begin, End);
+}
+
+/// Expects V[From..] to hold Fill still: a kernel wrote nothing past its
+/// extent.
+template <typename T, typename Fill>
+void expectUntouchedFrom(const std::vector<T> &V, size_t From, Fill F) {
+  for (size_t I = From; I < V.size(); ++I)
+    ASSERT_EQ(V[I], F) << "written past the end at " << I;
+}
+
 const uint64_t OneDim[3] = {1, 1, 1};
 
 /// Fails the current test with E's message if E is an error.
@@ -206,9 +220,7 @@ for.end:
 /// nothing past n (a guard zone) is written even when the last chunk asks
 /// for more than exists.
 void checkVAdd(Kernels &K, uint64_t N, unsigned Seed) {
-  const Node *Leaf = K.leaf("vadd");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("vadd");
   ASSERT_NE(Fn, nullptr);
   constexpr size_t Guard = 64;
   std::vector<float> A = randomFloats(N, Seed), B = randomFloats(N, Seed + 1);
@@ -226,8 +238,7 @@ void checkVAdd(Kernels &K, uint64_t N, unsigned Seed) {
     Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
   for (uint64_t I = 0; I < N; ++I)
     ASSERT_EQ(C[I], A[I] + B[I]) << "n = " << N << ", i = " << I;
-  for (uint64_t I = N; I < N + Guard; ++I)
-    ASSERT_EQ(C[I], -12345.0f) << "written past the end at " << I;
+  expectUntouchedFrom(C, N, -12345.0f);
 }
 
 TEST(CPUBackendTest, VectorAddSizesAndChunks) {
@@ -240,8 +251,7 @@ TEST(CPUBackendTest, VectorAddSizesAndChunks) {
 TEST(CPUBackendTest, VectorAddSubRangeOnly) {
   Kernels K(VAddIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("vadd");
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("vadd");
   ASSERT_NE(Fn, nullptr);
   uint64_t N = 1000;
   std::vector<float> A = randomFloats(N, 1), B = randomFloats(N, 2);
@@ -267,8 +277,7 @@ TEST(CPUBackendTest, VectorAddSubRangeOnly) {
 TEST(CPUBackendTest, VectorAddFromThreads) {
   Kernels K(VAddIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("vadd");
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("vadd");
   ASSERT_NE(Fn, nullptr);
   uint64_t N = 1000003, Bytes = N * 4;
   std::vector<float> A = randomFloats(N, 5), B = randomFloats(N, 6);
@@ -281,7 +290,7 @@ TEST(CPUBackendTest, VectorAddFromThreads) {
   std::vector<std::thread> Threads;
   const uint64_t T = 4;
   for (uint64_t I = 0; I < T; ++I)
-    Threads.emplace_back([&, I] {
+    Threads.emplace_back([&, I, Fn = Fn] {
       Fn(Args.data(), nullptr, Dims, nullptr, N * I / T, N * (I + 1) / T);
     });
   for (std::thread &Th : Threads)
@@ -382,9 +391,7 @@ declare float @llvm.fabs.f32(float)
 TEST(CPUBackendTest, ValueParamsHelpersTablesAndLibm) {
   Kernels K(MixIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("mix");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("mix");
   ASSERT_NE(Fn, nullptr);
   const float Table[4] = {1.0f, 2.0f, 0.5f, -1.0f};
   for (bool Neg : {false, true}) {
@@ -402,8 +409,7 @@ TEST(CPUBackendTest, ValueParamsHelpersTablesAndLibm) {
                                                      {"bytes", &Bytes},
                                                      {"n", &N}});
     uint64_t Dims[3] = {N, 1, 1};
-    for (auto [Begin, End] : chunks(N, 3))
-      Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
+    runInChunks(Fn, Args, Dims, 3);
     for (uint64_t I = 0; I < N; ++I) {
       float H = std::sqrt(std::fabs(X[I]) * Alpha);
       int64_t Q = static_cast<int64_t>(I) >> Shift;
@@ -484,9 +490,7 @@ i.end:
 TEST(CPUBackendTest, Stencil2DWithRemainders) {
   Kernels K(StencilIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("stencil");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("stencil");
   ASSERT_NE(Fn, nullptr);
   // Inner extents 1, 35 and 61: below, between and above the vector
   // widths, none a multiple of them.
@@ -504,8 +508,7 @@ TEST(CPUBackendTest, Stencil2DWithRemainders) {
                                                      {"ni", &Ni},
                                                      {"mj", &Mj}});
     uint64_t Dims[3] = {Ni, Mj, 1};
-    for (auto [Begin, End] : chunks(Ni, 4))
-      Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
+    runInChunks(Fn, Args, Dims, 4);
     for (uint64_t I = 0; I < NRows; ++I)
       for (uint64_t J = 0; J < MCols; ++J) {
         uint64_t Idx = I * MCols + J;
@@ -585,9 +588,7 @@ i.end:
 TEST(CPUBackendTest, ThreeDimsWithRemainders) {
   Kernels K(Scale3IR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("scale3");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("scale3");
   ASSERT_NE(Fn, nullptr);
   for (auto Ext : {std::vector<uint64_t>{3, 5, 11}, {2, 1, 67}, {4, 3, 0}}) {
     uint64_t D0 = Ext[0], D1 = Ext[1], D2 = Ext[2];
@@ -603,8 +604,7 @@ TEST(CPUBackendTest, ThreeDimsWithRemainders) {
                                                      {"d1", &D1},
                                                      {"d2", &D2}});
     uint64_t Dims[3] = {D0, D1, D2};
-    for (auto [Begin, End] : chunks(D0, 6))
-      Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
+    runInChunks(Fn, Args, Dims, 6);
     for (uint64_t I = 0; I < D0; ++I)
       for (uint64_t J = 0; J < D1; ++J)
         for (uint64_t Kk = 0; Kk < D2; ++Kk) {
@@ -614,8 +614,7 @@ TEST(CPUBackendTest, ThreeDimsWithRemainders) {
           ASSERT_EQ(C[Idx], Want) << "(" << I << ", " << J << ", " << Kk
                                   << ") of " << D0 << "x" << D1 << "x" << D2;
         }
-    for (uint64_t I = Total; I < Total + 8; ++I)
-      ASSERT_EQ(C[I], -1) << "written past the end";
+    ASSERT_NO_FATAL_FAILURE(expectUntouchedFrom(C, Total, -1));
   }
 }
 
@@ -657,9 +656,7 @@ for.end:
 TEST(CPUBackendTest, IntLoopWithNarrowExtent) {
   Kernels K(IntLoopIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("negate");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("negate");
   ASSERT_NE(Fn, nullptr);
   for (int32_t N : {0, 5, 1001}) {
     std::vector<int32_t> A(N), B(N + 16, 99);
@@ -670,12 +667,10 @@ TEST(CPUBackendTest, IntLoopWithNarrowExtent) {
     std::vector<void *> Args = Kernels::args(
         *Leaf, {{"a", &PA}, {"b", &PB}, {"bytes", &Bytes}, {"n", &N}});
     uint64_t Dims[3] = {static_cast<uint64_t>(N), 1, 1};
-    for (auto [Begin, End] : chunks(N, 8))
-      Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
+    runInChunks(Fn, Args, Dims, 8);
     for (int32_t I = 0; I < N; ++I)
       ASSERT_EQ(B[I], I - A[I]) << "i = " << I;
-    for (int32_t I = N; I < N + 16; ++I)
-      ASSERT_EQ(B[I], 99) << "written past the end";
+    ASSERT_NO_FATAL_FAILURE(expectUntouchedFrom(B, N, 99));
   }
 }
 
@@ -738,9 +733,7 @@ for.end:
 TEST(CPUBackendTest, PrivateArrayPerInstance) {
   Kernels K(PrivateIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("priv");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("priv");
   ASSERT_NE(Fn, nullptr);
   uint64_t N = 517, Bytes = N * 4;
   std::vector<float> X = randomFloats(N, 31), Y(N, 0.0f);
@@ -748,8 +741,7 @@ TEST(CPUBackendTest, PrivateArrayPerInstance) {
   std::vector<void *> Args = Kernels::args(
       *Leaf, {{"x", &PX}, {"y", &PY}, {"bytes", &Bytes}, {"n", &N}});
   uint64_t Dims[3] = {N, 1, 1};
-  for (auto [Begin, End] : chunks(N, 12))
-    Fn(Args.data(), nullptr, Dims, nullptr, Begin, End);
+  runInChunks(Fn, Args, Dims, 12);
   for (uint64_t I = 0; I < N; ++I) {
     float Want = X[I] * static_cast<float>(I % 4) +
                  X[I] * static_cast<float>((I + 1) % 4);
@@ -818,9 +810,7 @@ b.end:
 TEST(CPUBackendTest, LeafReadsItsParentsId) {
   Kernels K(BlockedIR);
   ASSERT_TRUE(K.ok());
-  const Node *Leaf = K.leaf("blocks/threads");
-  ASSERT_NE(Leaf, nullptr);
-  hpvm_cpu_kernel_fn Fn = K.kernel(*Leaf);
+  auto [Leaf, Fn] = K.leafKernel("blocks/threads");
   ASSERT_NE(Fn, nullptr);
   uint64_t NB = 5, T = 19, Bytes = NB * T * 4;
   std::vector<int32_t> X(NB * T), Y(NB * T, 0);
@@ -834,8 +824,7 @@ TEST(CPUBackendTest, LeafReadsItsParentsId) {
   // level 1 (the parent) at [0..2]; the rest of the array is never read.
   for (uint64_t B = 0; B < NB; ++B) {
     uint64_t OuterIds[6] = {B, 0, 0, ~0ull, ~0ull, ~0ull};
-    for (auto [Begin, End] : chunks(T, static_cast<unsigned>(B)))
-      Fn(Args.data(), nullptr, Dims, OuterIds, Begin, End);
+    runInChunks(Fn, Args, Dims, static_cast<unsigned>(B), OuterIds);
   }
   for (uint64_t B = 0; B < NB; ++B)
     for (uint64_t Th = 0; Th < T; ++Th) {
@@ -900,12 +889,8 @@ define internal i32 @hpvm.node.first(ptr %a, i64 %bytes) {
 TEST(CPUBackendTest, LeafWithoutDimsWritesOutputs) {
   Kernels K(StatsIR, /*GraphForm=*/true);
   ASSERT_TRUE(K.ok());
-  const Node *Stats = K.leaf("stats");
-  const Node *First = K.leaf("first");
-  ASSERT_NE(Stats, nullptr);
-  ASSERT_NE(First, nullptr);
-  hpvm_cpu_kernel_fn StatsFn = K.kernel(*Stats);
-  hpvm_cpu_kernel_fn FirstFn = K.kernel(*First);
+  auto [Stats, StatsFn] = K.leafKernel("stats");
+  auto [First, FirstFn] = K.leafKernel("first");
   ASSERT_NE(StatsFn, nullptr);
   ASSERT_NE(FirstFn, nullptr);
 
@@ -946,6 +931,26 @@ TEST(CPUBackendTest, LeafWithoutDimsWritesOutputs) {
 
 // --- failures
 // -----------------------------------------------------------------
+
+/// Region-form IR compiled to its kernel module with Opts, the graph-form
+/// source left in M; null, the failure reported, where a step fails.
+std::unique_ptr<Module> compileKernels(LLVMContext &Ctx, StringRef IR,
+                                       const CPUOptions &Opts,
+                                       std::unique_ptr<Module> &M) {
+  M = test::parseIR(Ctx, IR, "CPUBackendTest");
+  if (!M)
+    return nullptr;
+  if (unsigned Failed = extractGraphs(*M)) {
+    ADD_FAILURE() << Failed << " regions failed to extract";
+    return nullptr;
+  }
+  auto K = buildCPUKernels(*M, Opts);
+  if (!K) {
+    ADD_FAILURE() << toString(K.takeError());
+    return nullptr;
+  }
+  return std::move(*K);
+}
 
 std::string buildError(StringRef IR, bool GraphForm,
                        const CPUOptions &Opts = CPUOptions()) {
@@ -1068,15 +1073,13 @@ for.end:
   // The forced vectorisation of this loop fails ("loop not vectorized"): a
   // warning, which the test does not want on stderr.
   Ctx.setDiagnosticHandlerCallBack([](const DiagnosticInfo *, void *) {});
-  auto M = test::parseIR(Ctx, IR, "CPUBackendTest");
-  ASSERT_TRUE(M);
-  ASSERT_EQ(extractGraphs(*M), 0u);
-  auto K = buildCPUKernels(*M, CPUOptions());
-  ASSERT_TRUE(bool(K)) << toString(K.takeError());
-  EXPECT_NE((*K)->getFunction("hpvm_test_function_nobody_defines"), nullptr);
+  std::unique_ptr<Module> M;
+  auto K = compileKernels(Ctx, IR, CPUOptions(), M);
+  ASSERT_TRUE(K);
+  EXPECT_NE(K->getFunction("hpvm_test_function_nobody_defines"), nullptr);
   auto J = CPUJIT::create(CPUOptions());
   ASSERT_TRUE(bool(J)) << toString(J.takeError());
-  ASSERT_TRUE(succeeded((*J)->addModule(std::move(*K))));
+  ASSERT_TRUE(succeeded((*J)->addModule(std::move(K))));
   auto Fn = (*J)->lookup("hpvm.cpu.ext");
   ASSERT_FALSE(Fn);
   std::string Err = toString(Fn.takeError());
@@ -1096,12 +1099,10 @@ TEST(CPUBackendTest, DuplicateKernelsInOneJITAreAnError) {
   auto J = CPUJIT::create(CPUOptions());
   ASSERT_TRUE(bool(J)) << toString(J.takeError());
   for (int Round = 0; Round < 2; ++Round) {
-    auto M = test::parseIR(Ctx, VAddIR, "CPUBackendTest");
-    ASSERT_TRUE(M);
-    ASSERT_EQ(extractGraphs(*M), 0u);
-    auto K = buildCPUKernels(*M, CPUOptions());
-    ASSERT_TRUE(bool(K)) << toString(K.takeError());
-    Error E = (*J)->addModule(std::move(*K));
+    std::unique_ptr<Module> M;
+    auto K = compileKernels(Ctx, VAddIR, CPUOptions(), M);
+    ASSERT_TRUE(K);
+    Error E = (*J)->addModule(std::move(K));
     if (Round == 0) {
       ASSERT_TRUE(succeeded(std::move(E)));
     } else {
@@ -1114,32 +1115,30 @@ TEST(CPUBackendTest, DuplicateKernelsInOneJITAreAnError) {
 
 TEST(CPUBackendTest, ObjectFile) {
   LLVMContext Ctx;
-  auto M = test::parseIR(Ctx, VAddIR, "CPUBackendTest");
-  ASSERT_TRUE(M);
-  ASSERT_EQ(extractGraphs(*M), 0u);
   CPUOptions Opts;
   Opts.Triple = "x86_64-unknown-linux-gnu";
   Opts.CPU = "haswell";
-  auto K = buildCPUKernels(*M, Opts);
-  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  std::unique_ptr<Module> M;
+  auto K = compileKernels(Ctx, VAddIR, Opts, M);
+  ASSERT_TRUE(K);
   // The graph-form module is left as it was.
   EXPECT_NE(M->getFunction("hpvm.node.vadd"), nullptr);
   EXPECT_EQ(M->getFunction("hpvm.cpu.vadd"), nullptr);
   // The kernel module has the wrapper, its streaming-store variant (c is
   // only written) and nothing else defined.
-  Function *W = (*K)->getFunction("hpvm.cpu.vadd");
+  Function *W = K->getFunction("hpvm.cpu.vadd");
   ASSERT_NE(W, nullptr);
   EXPECT_FALSE(W->hasLocalLinkage());
-  Function *Stream = (*K)->getFunction(getCPUStreamingVariantName("vadd"));
+  Function *Stream = K->getFunction(getCPUStreamingVariantName("vadd"));
   ASSERT_NE(Stream, nullptr);
   EXPECT_FALSE(Stream->hasLocalLinkage());
-  for (const Function &F : **K)
+  for (const Function &F : *K)
     EXPECT_TRUE(&F == W || &F == Stream || F.isDeclaration())
         << F.getName().str();
 
   SmallVector<char, 0> Object;
   raw_svector_ostream OS(Object);
-  ASSERT_TRUE(succeeded(emitObjectFile(**K, Opts, OS)));
+  ASSERT_TRUE(succeeded(emitObjectFile(*K, Opts, OS)));
   std::string Bytes(Object.begin(), Object.end());
   ASSERT_GT(Bytes.size(), 4u);
   EXPECT_EQ(Bytes.substr(0, 4), "\x7f"
@@ -1149,7 +1148,7 @@ TEST(CPUBackendTest, ObjectFile) {
   // An object for another architecture is refused.
   Opts.Triple = "aarch64-unknown-linux-gnu";
   Opts.CPU = "";
-  Error E = emitObjectFile(**K, Opts, OS);
+  Error E = emitObjectFile(*K, Opts, OS);
   ASSERT_TRUE(bool(E));
   EXPECT_NE(toString(std::move(E)).find("is for x86_64"), std::string::npos);
 }

@@ -16,6 +16,7 @@
 #include "hpvm/ir/Passes.h"
 
 #include "IRTestSupport.h"
+#include "SPIRVTestInputs.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -43,6 +44,8 @@
 
 using namespace llvm;
 using namespace hpvm;
+using test::cfNestedReference;
+using test::readInput;
 
 namespace {
 
@@ -51,16 +54,6 @@ constexpr uint32_t CapShader = 1, CapInt64 = 11,
                    CapInt16 = 22, CapFloat64 = 10, CapInt64Atomics = 12,
                    CapStorageBuffer8BitAccess = 4448,
                    CapStorageBuffer16BitAccess = 4433;
-
-std::string readInput(const std::string &Name) {
-  std::string Path = std::string(HPVM_SPIRV_TEST_INPUTS) + "/" + Name;
-  auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer) {
-    ADD_FAILURE() << "cannot read " << Path;
-    return "";
-  }
-  return (*Buffer)->getBuffer().str();
-}
 
 /// A module, its graphs and its kernels for one flavour.
 struct Built {
@@ -103,19 +96,9 @@ std::unique_ptr<Built> build(StringRef IR, SPIRVFlavour Flavour,
         *static_cast<std::string *>(Out) += OS.str() + "\n";
       },
       &Diags);
-  B->M = test::parseIR(B->Ctx, IR, "SPIRVBackendTest");
-  if (!B->M)
+  if (!test::parseGraphModule(B->Ctx, IR, "SPIRVBackendTest", GraphForm, B->M,
+                              B->Graphs, &Diags))
     return B;
-  if (!GraphForm && extractGraphs(*B->M) != 0) {
-    ADD_FAILURE() << "EXTRACT failed:\n" << Diags;
-    return B;
-  }
-  auto G = readGraphs(*B->M);
-  if (!G) {
-    ADD_FAILURE() << toString(G.takeError());
-    return B;
-  }
-  B->Graphs = std::move(*G);
   SPIRVOptions Opts;
   Opts.Flavour = Flavour;
   auto K = buildSPIRVKernels(*B->M, Opts);
@@ -590,24 +573,9 @@ TEST_F(SPIRVRun, NestedLoopsWithBreakAndContinue) {
        {"m", int64_t(M)}},
       {uint64_t(N), 1, 1});
   std::vector<int> Got = download<int>(BO, N);
-  for (int I = 0; I < N; I++) {
-    int Acc = 0;
-    for (int J = 0; J < M; J++) {
-      int V = A[I * M + J];
-      if (V < 0)
-        break;
-      if (V % 3 == 0)
-        continue;
-      for (int K = 0; K < V && K < 64; K++) {
-        if (Bv[K] == 5)
-          break;
-        if (Bv[K] < 0)
-          continue;
-        Acc += Bv[K] * V;
-      }
-    }
-    ASSERT_EQ(Got[I], Acc) << "i = " << I;
-  }
+  for (int I = 0; I < N; I++)
+    ASSERT_EQ(Got[I], cfNestedReference(A.data(), Bv.data(), M, I))
+        << "i = " << I;
 }
 
 float settle(float X, const float *Lim) {

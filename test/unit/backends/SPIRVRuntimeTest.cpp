@@ -19,6 +19,7 @@
 #include "hpvm/rt/hpvm_rt.h"
 
 #include "IRTestSupport.h"
+#include "SPIRVTestInputs.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -34,6 +35,8 @@
 
 using namespace llvm;
 using namespace hpvm;
+using test::cfNestedReference;
+using test::readInput;
 
 namespace {
 
@@ -54,19 +57,9 @@ bool haveVulkan() {
 class SPIRVProgram {
 public:
   explicit SPIRVProgram(StringRef IR, bool GraphForm = false) {
-    M = test::parseIR(Ctx, IR, "SPIRVRuntimeTest");
-    if (!M)
+    if (!test::parseGraphModule(Ctx, IR, "SPIRVRuntimeTest", GraphForm, M,
+                                Graphs))
       return;
-    if (!GraphForm && extractGraphs(*M) != 0) {
-      ADD_FAILURE() << "EXTRACT failed";
-      return;
-    }
-    auto G = readGraphs(*M);
-    if (!G) {
-      ADD_FAILURE() << toString(G.takeError());
-      return;
-    }
-    Graphs = std::move(*G);
     auto K = buildSPIRVKernels(*M, SPIRVOptions());
     if (!K) {
       ADD_FAILURE() << toString(K.takeError());
@@ -138,16 +131,6 @@ private:
   hpvm_program_desc Desc{};
 };
 
-std::string readInput(const std::string &Name) {
-  auto Buffer =
-      MemoryBuffer::getFile(std::string(HPVM_SPIRV_TEST_INPUTS) + "/" + Name);
-  if (!Buffer) {
-    ADD_FAILURE() << "cannot read " << Name;
-    return "";
-  }
-  return (*Buffer)->getBuffer().str();
-}
-
 #define SKIP_WITHOUT_VULKAN()                                                  \
   do {                                                                         \
     if (!haveVulkan())                                                         \
@@ -174,24 +157,9 @@ TEST(SPIRVThroughRuntime, NestedControlFlowAtOddSizes) {
                                   {"n", &N},
                                   {"m", &M}}),
               "");
-    for (int I = 0; I < N; I++) {
-      int Acc = 0;
-      for (int J = 0; J < M; J++) {
-        int V = A[I * M + J];
-        if (V < 0)
-          break;
-        if (V % 3 == 0)
-          continue;
-        for (int K = 0; K < V && K < 64; K++) {
-          if (B[K] == 5)
-            break;
-          if (B[K] < 0)
-            continue;
-          Acc += B[K] * V;
-        }
-      }
-      ASSERT_EQ(Out[I], Acc) << "n = " << N << ", i = " << I;
-    }
+    for (int I = 0; I < N; I++)
+      ASSERT_EQ(Out[I], cfNestedReference(A.data(), B.data(), M, I))
+          << "n = " << N << ", i = " << I;
   }
 }
 

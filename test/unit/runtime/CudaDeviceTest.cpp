@@ -422,17 +422,9 @@ protected:
 // Programs
 //===----------------------------------------------------------------------===//
 
-Graph vaddGraph(const std::string &Name) {
-  Graph G(Name, Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "vadd";
-  R.addBuffer("a", Access::In, Extent::param(4));
-  R.addBuffer("b", Access::In, Extent::param(4));
-  R.addBuffer("c", Access::Out, Extent::param(4));
-  R.addValue("n", ScalarType::I64);
-  R.addValue("bytes", ScalarType::I64);
-  R.setDims({Extent::param(3)});
-  return G;
+/// vadd in VaddPtx's parameter order.
+Graph ptxVaddGraph(const std::string &Name) {
+  return vaddGraph(Name, VaddValues::CountThenBytes);
 }
 
 ArtifactSpec vaddArtifact(const std::string &Node) {
@@ -498,26 +490,12 @@ void runCells(TestProgram &P, const char *Graph, int64_t Rows, int64_t Cols,
             << "row " << R << " col " << C << " i " << I;
 }
 
-void expectError(int Code, int Expected, const std::string &Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
-
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
 //===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//
 
 TEST_F(CudaTest, VectorAddFromAPtxOnlyProgram) {
-  Graph G = vaddGraph("cu_vadd");
+  Graph G = ptxVaddGraph("cu_vadd");
   TestProgram P({&G}, {vaddArtifact("cu_vadd")});
   CudaDevice::Counters Before = Dev->counters();
   uint64_t Moved = 0;
@@ -551,7 +529,7 @@ TEST_F(CudaTest, VectorAddFromAPtxOnlyProgram) {
 }
 
 TEST_F(CudaTest, CopiesLargerThanAStagingBufferGoInPieces) {
-  Graph G = vaddGraph("cu_vadd_big");
+  Graph G = ptxVaddGraph("cu_vadd_big");
   TestProgram P({&G}, {vaddArtifact("cu_vadd_big")});
   const uint64_t N = 5000011; // 20 MB per buffer: two 16 MiB pieces each
   ASSERT_EQ(runVadd(P, "cu_vadd_big", N), HPVM_OK) << hpvm_error_message();
@@ -808,66 +786,29 @@ TEST_F(CudaTest, CpuAndCudaLeavesShareBuffers) {
 }
 
 TEST_F(CudaTest, KernelsAndCopiesBecomeDeviceEventsInTheTrace) {
-  std::string Path =
-      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-      "/hpvm-rt-cuda-trace-" + std::to_string(getpid()) + ".json";
-  rt::Trace &T = Runtime::get().trace();
-  T.enable(Path);
-  T.clear();
-  Graph G = vaddGraph("cu_traced");
-  TestProgram P({&G}, {vaddArtifact("cu_traced")});
   const uint64_t N = 100003;
-  ASSERT_EQ(runVadd(P, "cu_traced", N), HPVM_OK) << hpvm_error_message();
-  ASSERT_EQ(runVadd(P, "cu_traced", N), HPVM_OK) << hpvm_error_message();
-  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
-  T.disable();
-  T.clear();
-  std::string Text = readFile(Path);
-  std::remove(Path.c_str());
-
-  Json Trace;
-  std::string Error;
-  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
-  std::vector<const Json *> Hosts, Kernels;
-  unsigned Uploads = 0, Downloads = 0;
-  bool TrackNamed = false;
-  for (const Json &E : Trace.get("traceEvents")->Items) {
-    const std::string &Ph = E.get("ph")->Str;
-    const std::string &Name = E.get("name")->Str;
-    if (Ph == "M" && Name == "thread_name" &&
-        E.get("args")->get("name")->Str == Dev->name() + " (device clock)")
-      TrackNamed = true;
-    if (Ph != "X" || E.get("cat")->Str != Dev->name())
-      continue;
-    const Json *Clock = E.get("args")->get("clock");
-    bool OnDevice = Clock && Clock->Str == "device";
-    if (Name == "cu_traced")
-      (OnDevice ? Kernels : Hosts).push_back(&E);
-    else if (Name == "upload" && OnDevice) {
-      ++Uploads;
-      EXPECT_EQ(E.get("args")->get("bytes")->Num, double(N * 4));
-    } else if (Name == "download" && OnDevice) {
-      ++Downloads;
-      EXPECT_EQ(E.get("args")->get("bytes")->Num, double(N * 4));
-    }
-  }
-  EXPECT_TRUE(TrackNamed) << Text;
-  EXPECT_EQ(Uploads, 6u) << Text;
-  EXPECT_EQ(Downloads, 2u) << Text;
-  ASSERT_EQ(Hosts.size(), 2u) << Text;
-  ASSERT_EQ(Kernels.size(), 2u) << Text;
+  DeviceTrace Tr;
+  ASSERT_NO_FATAL_FAILURE(traceDevice(
+      "hpvm-rt-cuda-trace", Dev->name(), "cu_traced",
+      [&] {
+        Graph G = ptxVaddGraph("cu_traced");
+        TestProgram P({&G}, {vaddArtifact("cu_traced")});
+        ASSERT_EQ(runVadd(P, "cu_traced", N), HPVM_OK) << hpvm_error_message();
+        ASSERT_EQ(runVadd(P, "cu_traced", N), HPVM_OK) << hpvm_error_message();
+      },
+      Tr));
+  for (const auto *Copies : {&Tr.Uploads, &Tr.Downloads})
+    for (const Json *E : *Copies)
+      EXPECT_EQ(E->get("args")->get("bytes")->Num, double(N * 4));
+  EXPECT_TRUE(Tr.TrackNamed) << Tr.Text;
+  EXPECT_EQ(Tr.Uploads.size(), 6u) << Tr.Text;
+  EXPECT_EQ(Tr.Downloads.size(), 2u) << Tr.Text;
+  ASSERT_EQ(Tr.Hosts.size(), 2u) << Tr.Text;
+  ASSERT_EQ(Tr.Kernels.size(), 2u) << Tr.Text;
   for (unsigned K = 0; K != 2; ++K) {
-    EXPECT_EQ(Kernels[K]->get("args")->get("instances")->Num, double(N));
-    EXPECT_NE(Kernels[K]->get("tid")->Num, Hosts[K]->get("tid")->Num);
-    // Device time lies inside the host's span of the launch (times are
-    // printed to the nanosecond).
-    double HostStart = Hosts[K]->get("ts")->Num,
-           HostEnd = HostStart + Hosts[K]->get("dur")->Num;
-    double Start = Kernels[K]->get("ts")->Num,
-           End = Start + Kernels[K]->get("dur")->Num;
-    EXPECT_GE(Start, HostStart - 0.002) << Text;
-    EXPECT_LE(End, HostEnd + 0.002) << Text;
-    EXPECT_LE(Start, End);
+    EXPECT_EQ(Tr.Kernels[K]->get("args")->get("instances")->Num, double(N));
+    EXPECT_NE(Tr.Kernels[K]->get("tid")->Num, Tr.Hosts[K]->get("tid")->Num);
+    expectInsideHostSpan(*Tr.Hosts[K], *Tr.Kernels[K], Tr.Text);
   }
 }
 
@@ -890,14 +831,14 @@ TEST_F(CudaTest, PtxTheJitRejectsIsReportedWithItsLog) {
   expectError(Code, HPVM_ERR_BAD_PROGRAM, "; JIT log:\n");
   expectError(Code, HPVM_ERR_BAD_PROGRAM, "HPVM_FAKE_JIT_ERROR");
   // The device is still fine.
-  Graph V = vaddGraph("cu_after_bad");
+  Graph V = ptxVaddGraph("cu_after_bad");
   TestProgram Good({&V}, {vaddArtifact("cu_after_bad")});
   EXPECT_EQ(runVadd(Good, "cu_after_bad", 1000), HPVM_OK)
       << hpvm_error_message();
 }
 
 TEST_F(CudaTest, MissingEntryPointIsABadProgram) {
-  Graph G = vaddGraph("cu_noentry");
+  Graph G = ptxVaddGraph("cu_noentry");
   TestProgram P({&G}, {{"cu_noentry", HPVM_TARGET_NVPTX, nullptr, VaddPtx,
                         "hpvm_nvptx_elsewhere"}});
   expectError(runVadd(P, "cu_noentry", 10), HPVM_ERR_BAD_PROGRAM,
@@ -921,7 +862,7 @@ TEST(CudaErrors, AFaultingKernelLeavesTheDeviceUnusable) {
   SKIP_ON_A_REAL_GPU("a real fault would end the process's primary context");
   ScopedCuda Cuda;
   ASSERT_NE(Cuda.Dev, nullptr) << Cuda.Why;
-  Graph G = vaddGraph("cu_fault");
+  Graph G = ptxVaddGraph("cu_fault");
   // vadd's PTX under another entry name, whose twin faults.
   std::string Ptx = VaddPtx;
   Ptx.replace(Ptx.find("hpvm_nvptx_vadd"), 15, "hpvm_nvptx_fault");
@@ -941,7 +882,7 @@ TEST(CudaErrors, KernelThatCannotRunTheAbiBlockSizeIsReported) {
   ScopedEnv Env({{"HPVM_FAKE_CUDA_MAX_THREADS", "128"}});
   ScopedCuda Cuda;
   ASSERT_NE(Cuda.Dev, nullptr) << Cuda.Why;
-  Graph G = vaddGraph("cu_threads");
+  Graph G = ptxVaddGraph("cu_threads");
   TestProgram P({&G}, {vaddArtifact("cu_threads")});
   expectError(runVadd(P, "cu_threads", 100), HPVM_ERR_DEVICE,
               "kernel 'hpvm_nvptx_vadd' can run at most 128 threads per "
@@ -1262,7 +1203,7 @@ void vaddOnlyCudaNamed() {
   setenv("HPVM_CUDA_DRIVER", DriverPath, 1);
   if (!Real)
     fake();
-  Graph G = vaddGraph("env_cuda_vadd");
+  Graph G = ptxVaddGraph("env_cuda_vadd");
   TestProgram P({&G}, {vaddArtifact("env_cuda_vadd")});
   int Code = runVadd(P, "env_cuda_vadd", 1000);
   std::fprintf(stderr, "code %d %s\n", Code, hpvm_error_message());
@@ -1274,7 +1215,7 @@ void nvptxProgramDiscoversCudaLazily() {
   setenv("HPVM_CUDA_DRIVER", DriverPath, 1);
   if (!Real)
     fake();
-  Graph C = vaddGraph("lazy_cuda_cpu");
+  Graph C = ptxVaddGraph("lazy_cuda_cpu");
   TestProgram Cpu({&C}, {{"lazy_cuda_cpu", HPVM_TARGET_CPU, fillKernel}});
   int Code = runVadd(Cpu, "lazy_cuda_cpu", 100);
   std::vector<std::string> Pending = Runtime::get().pendingDeviceKinds();
@@ -1284,7 +1225,7 @@ void nvptxProgramDiscoversCudaLazily() {
   std::fprintf(stderr, "cpu: code %d devices %zu pending%s\n", Code,
                Runtime::get().numDevices(), Kinds.c_str());
   // Preferring the GPU: its artifact comes first.
-  Graph G = vaddGraph("lazy_cuda_vadd");
+  Graph G = ptxVaddGraph("lazy_cuda_vadd");
   TestProgram P({&G}, {vaddArtifact("lazy_cuda_vadd"),
                        {"lazy_cuda_vadd", HPVM_TARGET_CPU, fillKernel}});
   Code = runVadd(P, "lazy_cuda_vadd", 1000);
@@ -1313,7 +1254,7 @@ void strictWithoutDriver() {
   setenv("HPVM_DEVICES", "cuda", 1);
   setenv("HPVM_DEVICES_STRICT", "1", 1);
   setenv("HPVM_CUDA_DRIVER", "/nonexistent/hpvm-strict/libcuda.so.1", 1);
-  Graph G = vaddGraph("strict_cuda");
+  Graph G = ptxVaddGraph("strict_cuda");
   TestProgram P({&G}, {{"strict_cuda", HPVM_TARGET_CPU, fillKernel}});
   int Code = runVadd(P, "strict_cuda", 10);
   std::fprintf(stderr, "code %d: %s\n", Code, hpvm_error_message());
@@ -1323,7 +1264,7 @@ void strictWithoutDriver() {
 void namedWithoutDriver() {
   setenv("HPVM_DEVICES", "cpu,cuda", 1);
   setenv("HPVM_CUDA_DRIVER", "/nonexistent/hpvm-named/libcuda.so.1", 1);
-  Graph G = vaddGraph("named_cuda");
+  Graph G = ptxVaddGraph("named_cuda");
   TestProgram P({&G}, {vaddArtifact("named_cuda"),
                        {"named_cuda", HPVM_TARGET_CPU, fillKernel}});
   int Code = runVadd(P, "named_cuda", 10);

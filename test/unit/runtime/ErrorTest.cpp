@@ -29,13 +29,6 @@ Graph oneLeaf(const char *Name) {
   return G;
 }
 
-void expectError(int Code, int Expected, const char *Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
-
 TEST(Errors, NullArguments) {
   Graph G = oneLeaf("nulls");
   TestProgram P({&G}, {{"nulls/leaf", HPVM_TARGET_CPU, nopKernel}});

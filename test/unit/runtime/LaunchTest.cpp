@@ -28,19 +28,6 @@ void vaddKernel(void *const *Args, void *const *, const uint64_t *Dims,
     C[I] = A[I] + B[I];
 }
 
-Graph vaddGraph(const char *Name) {
-  Graph G(Name, Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "vadd";
-  R.addBuffer("a", Access::In, Extent::param(3));
-  R.addBuffer("b", Access::In, Extent::param(3));
-  R.addBuffer("c", Access::Out, Extent::param(3));
-  R.addValue("bytes", ScalarType::I64);
-  R.addValue("n", ScalarType::I64);
-  R.setDims({Extent::param(4)});
-  return G;
-}
-
 TEST(Launch, VectorAddWithRemainderSizes) {
   Graph G = vaddGraph("vadd");
   TestProgram P({&G}, {{"vadd", HPVM_TARGET_CPU, vaddKernel}});

@@ -38,19 +38,6 @@ Graph observedGraph(const char *Name) {
   return G;
 }
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
-std::string tempPath(const char *Stem) {
-  const char *Dir = std::getenv("TMPDIR");
-  return std::string(Dir ? Dir : "/tmp") + "/" + Stem + "-" +
-         std::to_string(getpid()) + ".json";
-}
-
 /// Checks the structure Chrome and Perfetto expect and returns the "X"
 /// events.
 std::vector<const Json *> traceEvents(const Json &Trace) {

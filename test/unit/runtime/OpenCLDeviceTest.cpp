@@ -204,8 +204,6 @@ std::vector<uint32_t> slotsCL() {
 // Finding a device
 //===----------------------------------------------------------------------===//
 
-rt::MemorySpace newSpace(void *) { return Runtime::get().newMemorySpace(); }
-
 rt::DiscoveryContext standaloneContext(rt::ThreadPool &Pool) {
   return rt::DiscoveryContext{Pool, [](void *) { return rt::MemorySpace(7); },
                               nullptr};
@@ -233,47 +231,24 @@ bool openclAvailable(std::string &Why) {
       GTEST_SKIP() << "opencl: " << Why;                                       \
   } while (0)
 
-/// An OpenCL device of its own for each test, registered with the runtime
-/// in place of the one it discovers, so that its counters start at zero.
+/// An OpenCL device of its own for each test (OwnDevice).
 class OpenCLTest : public testing::Test {
 protected:
   void SetUp() override {
     SKIP_WITHOUT_OPENCL();
-    Runtime &RT = Runtime::get();
-    // Discovery is lazy: have it happen now, so that loading the test's
-    // program does not add a second OpenCL device beside this one.
-    RT.discoverDevicesFor(HPVM_TARGET_OPENCL);
-    rt::DiscoveryContext Ctx{RT.pool(), newSpace, nullptr, &RT.trace()};
-    std::vector<std::unique_ptr<rt::Device>> Found;
-    std::string Why =
-        rt::discoverOpenCLDevices(Ctx, OpenCLOptions::fromEnvironment(), Found);
-    ASSERT_EQ(Found.size(), 1u) << Why;
-    for (size_t I = RT.numDevices(); I-- > 0;)
-      if (RT.device(I).target() == HPVM_TARGET_OPENCL)
-        SteppedAside.push_back(RT.removeDevice(RT.device(I)));
-    Dev = static_cast<OpenCLDevice *>(Found[0].get());
-    RT.addDevice(std::move(Found[0]));
-    RT.coherence().resetCounters();
+    ASSERT_NO_FATAL_FAILURE(
+        Own.install(HPVM_TARGET_OPENCL,
+                    [](rt::DiscoveryContext &Ctx,
+                       std::vector<std::unique_ptr<rt::Device>> &Found) {
+                      return rt::discoverOpenCLDevices(
+                          Ctx, OpenCLOptions::fromEnvironment(), Found);
+                    }));
+    Dev = static_cast<OpenCLDevice *>(Own.Dev);
   }
 
-  void TearDown() override {
-    Runtime &RT = Runtime::get();
-    if (Dev)
-      RT.removeDevice(*Dev);
-    for (auto &D : SteppedAside)
-      RT.addDevice(std::move(D));
-  }
-
+  OwnDevice Own;
   OpenCLDevice *Dev = nullptr;
-  std::vector<std::unique_ptr<rt::Device>> SteppedAside;
 };
-
-void expectError(int Code, int Expected, const std::string &Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
 
 //===----------------------------------------------------------------------===//
 // Launches
@@ -297,135 +272,43 @@ TEST_F(OpenCLTest, WorkGroupSizeComesFromTheModule) {
 }
 
 TEST_F(OpenCLTest, AncestorIdsAndConcurrentLaunches) {
-  // Each instance of the replicated "each" launches the leaf: launches
-  // arrive from several pool threads at once, all on one buffer and one
-  // cl_kernel.
-  Graph G("cl_rows");
-  Node &R = G.root();
-  unsigned Out = R.addBuffer("out", Access::Out, Extent::param(3));
-  unsigned Rows = R.addValue("rows", ScalarType::I64);
-  unsigned Cols = R.addValue("cols", ScalarType::I64);
-  unsigned Bytes = R.addValue("bytes", ScalarType::I64);
-  R.setDims({Extent::constant(2)});
-  Node &Each = R.addInternal("each");
-  Each.addBuffer("out", Access::Out, Extent::param(2));
-  Each.addValue("cols", ScalarType::I64);
-  Each.addValue("bytes", ScalarType::I64);
-  Each.addValue("rows", ScalarType::I64);
-  Each.setDims({Extent::param(3)});
-  Node &Row = Each.addLeaf("row", "row");
-  Row.addBuffer("out", Access::Out, Extent::param(2));
-  Row.addValue("cols", ScalarType::I64);
-  Row.addValue("bytes", ScalarType::I64);
-  Row.addValue("rows", ScalarType::I64);
-  Row.setDims({Extent::param(1)});
-  R.bind(Each, 0, Out);
-  R.bind(Each, 1, Cols);
-  R.bind(Each, 2, Bytes);
-  R.bind(Each, 3, Rows);
-  for (unsigned I = 0; I != 4; ++I)
-    Each.bind(Row, I, I);
+  // All on one cl_kernel too.
+  Graph G = ancestorRowsGraph("cl_rows");
   Program P({&G}, {{"cl_rows/each/row", HPVM_TARGET_OPENCL, nullptr, rowCL()}});
-  for (int64_t NumRows : {1, 5, 64}) {
-    int64_t NumCols = 70;
-    std::vector<int64_t> Data(2 * NumRows * NumCols, -1);
-    int64_t *PD = Data.data();
-    int64_t Size = static_cast<int64_t>(Data.size() * sizeof(int64_t));
-    ASSERT_EQ(P.launch("cl_rows", {&PD, &NumRows, &NumCols, &Size}), HPVM_OK)
-        << hpvm_error_message();
-    for (int64_t G = 0; G != 2; ++G)
-      for (int64_t I = 0; I != NumRows; ++I)
-        for (int64_t J = 0; J != NumCols; ++J)
-          ASSERT_EQ(Data[(G * NumRows + I) * NumCols + J],
-                    G * 1000000 + I * 1000 + J)
-              << "rows " << NumRows << " at " << G << "," << I << "," << J;
-  }
+  runAncestorRows(P, "cl_rows");
   EXPECT_EQ(Dev->counters().ProgramsBuilt, 1u);
 }
 
 TEST_F(OpenCLTest, ValuesArriveInTheirSlotTypes) {
   // The host memory ends at a guard page: a declared size larger than it
   // faults here rather than corrupting the heap (see the Vulkan test).
-  GuardedArray<uint64_t> Out(8, 0xdeadbeefdeadbeefull);
-  Graph G("cl_slots", Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "slots";
-  R.addBuffer("out", Access::Out, Extent::constant(Out.bytes()));
-  for (auto [Name, Type] :
-       {std::pair<const char *, ScalarType>{"i1", ScalarType::I1},
-        {"i8", ScalarType::I8},
-        {"i16", ScalarType::I16},
-        {"i32", ScalarType::I32},
-        {"f32", ScalarType::F32},
-        {"f64", ScalarType::F64},
-        {"i64", ScalarType::I64}})
-    R.addValue(Name, Type);
+  GuardedArray<uint64_t> Out(8, SlotValues::Untouched);
+  Graph G = slotsGraph("cl_slots", Out.bytes());
   Program P({&G}, {{"cl_slots", HPVM_TARGET_OPENCL, nullptr, slotsCL()}});
-  uint64_t *PO = Out.data();
-  bool I1 = true;
-  int8_t I8 = -5;
-  int16_t I16 = -300;
-  int32_t I32 = -70000;
-  float F32 = 1.5f;
-  double F64 = -2.25;
-  int64_t I64 = -1234567890123ll;
-  int Code =
-      P.launch("cl_slots", {&PO, &I1, &I8, &I16, &I32, &F32, &F64, &I64});
+  SlotValues V;
+  int Code = V.launch(P, "cl_slots", Out.data());
   if (Code != HPVM_OK &&
       std::string(hpvm_error_message()).find("capability Float64") !=
           std::string::npos)
     GTEST_SKIP() << hpvm_error_message();
   ASSERT_EQ(Code, HPVM_OK) << hpvm_error_message();
-  uint32_t F32Bits;
-  std::memcpy(&F32Bits, &F32, 4);
-  uint64_t F64Bits;
-  std::memcpy(&F64Bits, &F64, 8);
-  // Narrow integers travel as uints holding the value's own bytes.
-  EXPECT_EQ(Out[0], 1u);
-  EXPECT_EQ(Out[1], 0xfbu);
-  EXPECT_EQ(Out[2], 0xfed4u);
-  EXPECT_EQ(Out[3], 0xfffeee90u);
-  EXPECT_EQ(Out[4], F32Bits);
-  EXPECT_EQ(Out[5], F64Bits);
-  EXPECT_EQ(Out[6], static_cast<uint64_t>(I64));
-  EXPECT_EQ(Out[7], 0xdeadbeefdeadbeefull);
+  V.expectIn(Out);
 }
 
 TEST_F(OpenCLTest, CpuAndOpenCLLeavesShareBuffers) {
   Graph G = mixedGraph("cl_mixed");
   // The adds are children of the root: 3 slots of its ids follow theirs.
-  std::vector<uint32_t> Vadd = vaddCL("64 1 1", /*Ancestors=*/1);
-  Program P({&G}, {{"cl_mixed/fill", HPVM_TARGET_CPU, fillKernel},
-                   {"cl_mixed/add", HPVM_TARGET_OPENCL, nullptr, Vadd},
-                   {"cl_mixed/add2", HPVM_TARGET_OPENCL, nullptr, Vadd},
-                   {"cl_mixed/twice", HPVM_TARGET_CPU, twiceKernel}});
-  rt::Coherence &Coh = Runtime::get().coherence();
+  Program P({&G}, mixedArts("cl_mixed", HPVM_TARGET_OPENCL,
+                            vaddCL("64 1 1", /*Ancestors=*/1)));
   const uint64_t N = 1000;
   for (int Launch = 0; Launch != 2; ++Launch) {
-    std::vector<float> A(N, -1), B(N, -1), C(N, -1), D(N, -1), E(N, -1);
-    float *PA = A.data(), *PB = B.data(), *PC = C.data(), *PD = D.data(),
-          *PE = E.data();
-    int64_t Count = N, Bytes = N * sizeof(float);
-    Coh.resetCounters();
     OpenCLDevice::Counters Before = Dev->counters();
-    ASSERT_EQ(P.launch("cl_mixed", {&PA, &PB, &PC, &PD, &PE, &Count, &Bytes}),
-              HPVM_OK)
-        << hpvm_error_message();
-    for (uint64_t I = 0; I != N; ++I) {
-      ASSERT_EQ(C[I], 3.0f * I) << I;
-      ASSERT_EQ(D[I], 4.0f * I) << I;
-      ASSERT_EQ(E[I], 8.0f * I) << I;
-    }
     // As on Vulkan: a, b, c in for add, d in for add2, d and c back.
-    EXPECT_EQ(Coh.bytesMoved(), 6 * N * sizeof(float));
-    EXPECT_EQ(Coh.copiesAvoided(), 2u);
+    ASSERT_NO_FATAL_FAILURE(launchMixed(P, "cl_mixed", N));
     OpenCLDevice::Counters After = Dev->counters();
     EXPECT_EQ(After.Launches - Before.Launches, 2u);
-    if (Launch == 1) {
-      // The second launch reuses the first one's buffers.
-      EXPECT_EQ(After.MemoryAllocations, Before.MemoryAllocations);
-      EXPECT_EQ(After.PooledAllocations - Before.PooledAllocations, 4u);
-    }
+    if (Launch == 1)
+      expectBuffersReused(Before, After);
   }
   // Both adds share one module: one build for four launches.
   EXPECT_EQ(Dev->counters().ProgramsBuilt, 1u);
@@ -449,64 +332,27 @@ TEST_F(OpenCLTest, ProgramCacheIsKeyedByContent) {
   EXPECT_EQ(Dev->counters().ProgramsBuilt, 2u);
 }
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
 TEST_F(OpenCLTest, ProfilingBecomesDeviceEventsInTheTrace) {
   if (!Dev->hasProfiling())
     GTEST_SKIP() << Dev->name() << "'s queue has no profiling";
-  std::string Path =
-      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-      "/hpvm-rt-cl-trace-" + std::to_string(getpid()) + ".json";
-  rt::Trace &T = Runtime::get().trace();
-  T.enable(Path);
-  T.clear();
-  Graph G = vaddGraph("cl_traced");
-  Program P({&G}, {{"cl_traced", HPVM_TARGET_OPENCL, nullptr, vaddCL()}});
   const uint64_t N = 100003;
-  runVadd(P, "cl_traced", N);
-  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
-  T.disable();
-  T.clear();
-  std::string Text = readFile(Path);
-  std::remove(Path.c_str());
-
-  Json Trace;
-  std::string Error;
-  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
-  const Json *Events = Trace.get("traceEvents");
-  ASSERT_NE(Events, nullptr);
-  const Json *Host = nullptr, *Kernel = nullptr;
-  double Uploaded = 0, Downloaded = 0;
-  for (const Json &E : Events->Items) {
-    const std::string &Name = E.get("name")->Str;
-    if (E.get("ph")->Str != "X" || E.get("cat")->Str != Dev->name())
-      continue;
-    const Json *Clock = E.get("args")->get("clock");
-    bool OnDevice = Clock && Clock->Str == "device";
-    if (Name == "cl_traced")
-      (OnDevice ? Kernel : Host) = &E;
-    else if (Name == "upload" && OnDevice)
-      Uploaded += E.get("args")->get("bytes")->Num;
-    else if (Name == "download" && OnDevice)
-      Downloaded += E.get("args")->get("bytes")->Num;
-  }
-  ASSERT_NE(Host, nullptr) << Text;
-  ASSERT_NE(Kernel, nullptr) << Text;
+  DeviceTrace Tr;
+  ASSERT_NO_FATAL_FAILURE(traceDevice(
+      "hpvm-rt-cl-trace", Dev->name(), "cl_traced",
+      [&] {
+        Graph G = vaddGraph("cl_traced");
+        Program P({&G}, {{"cl_traced", HPVM_TARGET_OPENCL, nullptr, vaddCL()}});
+        runVadd(P, "cl_traced", N);
+      },
+      Tr));
+  ASSERT_FALSE(Tr.Hosts.empty()) << Tr.Text;
+  ASSERT_FALSE(Tr.Kernels.empty()) << Tr.Text;
+  const Json *Host = Tr.Hosts.back(), *Kernel = Tr.Kernels.back();
   EXPECT_EQ(Kernel->get("args")->get("instances")->Num, double(N));
-  double HostStart = Host->get("ts")->Num,
-         HostEnd = HostStart + Host->get("dur")->Num;
-  double Start = Kernel->get("ts")->Num, End = Start + Kernel->get("dur")->Num;
-  EXPECT_GE(Start, HostStart - 0.002) << Text;
-  EXPECT_LE(End, HostEnd + 0.002) << Text;
-  EXPECT_LE(Start, End);
+  expectInsideHostSpan(*Host, *Kernel, Tr.Text);
   // a, b and c go in (c whole, since a leaf may write part of it), c back.
-  EXPECT_EQ(Uploaded, 3.0 * N * 4);
-  EXPECT_EQ(Downloaded, 1.0 * N * 4);
+  EXPECT_EQ(DeviceTrace::bytes(Tr.Uploads), 3.0 * N * 4);
+  EXPECT_EQ(DeviceTrace::bytes(Tr.Downloads), 1.0 * N * 4);
 }
 
 //===----------------------------------------------------------------------===//
@@ -572,15 +418,8 @@ TEST_F(OpenCLTest, BadModulesAreReportedNotBuilt) {
 }
 
 TEST_F(OpenCLTest, LeafOutputsAreUnsupported) {
-  Graph G("cl_out", Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "out";
-  R.addValue("n", ScalarType::I64);
-  R.addOutput("sum", ScalarType::I64);
-  Program P({&G}, {{"cl_out", HPVM_TARGET_OPENCL, nullptr, vaddCL()}});
-  int64_t N = 4;
-  expectError(P.launch("cl_out", {&N}), HPVM_ERR_UNSUPPORTED,
-              "leaves with outputs cannot run on OpenCL");
+  expectLeafOutputsRefused("cl_out", HPVM_TARGET_OPENCL, vaddCL(),
+                           "leaves with outputs cannot run on OpenCL");
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,10 @@
 
 #include "RuntimeTestSupport.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 using namespace hpvm;
 using namespace hpvm::rttest;
@@ -211,4 +214,83 @@ private:
 bool hpvm::rttest::parseJson(const std::string &Text, Json &Out,
                              std::string &Error) {
   return JsonParser(Text).parse(Out, Error);
+}
+
+void hpvm::rttest::expectError(int Code, int Expected,
+                               const std::string &Fragment) {
+  EXPECT_EQ(Code, Expected);
+  std::string Message = hpvm_error_message();
+  EXPECT_NE(Message.find(Fragment), std::string::npos)
+      << "message '" << Message << "' lacks '" << Fragment << "'";
+}
+
+std::string hpvm::rttest::readFile(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::string hpvm::rttest::tempPath(const char *Stem) {
+  const char *Dir = std::getenv("TMPDIR");
+  return std::string(Dir ? Dir : "/tmp") + "/" + Stem + "-" +
+         std::to_string(getpid()) + ".json";
+}
+
+double DeviceTrace::bytes(const std::vector<const Json *> &Copies) {
+  double Sum = 0;
+  for (const Json *E : Copies)
+    Sum += E->get("args")->get("bytes")->Num;
+  return Sum;
+}
+
+void hpvm::rttest::traceDevice(const char *Stem, const std::string &Device,
+                               const std::string &Kernel,
+                               const std::function<void()> &Run,
+                               DeviceTrace &Out) {
+  std::string Path = tempPath(Stem);
+  rt::Trace &T = rt::Runtime::get().trace();
+  T.enable(Path);
+  T.clear();
+  Run();
+  int Flushed = hpvm_flush_trace();
+  std::string Message = hpvm_error_message();
+  T.disable();
+  T.clear();
+  ASSERT_EQ(Flushed, HPVM_OK) << Message;
+  Out.Text = readFile(Path);
+  std::remove(Path.c_str());
+
+  std::string Error;
+  ASSERT_TRUE(parseJson(Out.Text, Out.Root, Error)) << Error << "\n"
+                                                    << Out.Text;
+  const Json *Events = Out.Root.get("traceEvents");
+  ASSERT_NE(Events, nullptr);
+  for (const Json &E : Events->Items) {
+    const std::string &Ph = E.get("ph")->Str;
+    const std::string &Name = E.get("name")->Str;
+    if (Ph == "M" && Name == "thread_name" &&
+        E.get("args")->get("name")->Str == Device + " (device clock)")
+      Out.TrackNamed = true;
+    if (Ph != "X" || E.get("cat")->Str != Device)
+      continue;
+    const Json *Clock = E.get("args")->get("clock");
+    bool OnDevice = Clock && Clock->Str == "device";
+    if (Name == Kernel)
+      (OnDevice ? Out.Kernels : Out.Hosts).push_back(&E);
+    else if (Name == "upload" && OnDevice)
+      Out.Uploads.push_back(&E);
+    else if (Name == "download" && OnDevice)
+      Out.Downloads.push_back(&E);
+  }
+}
+
+void hpvm::rttest::expectInsideHostSpan(const Json &Host, const Json &Kernel,
+                                        const std::string &Text) {
+  double HostStart = Host.get("ts")->Num,
+         HostEnd = HostStart + Host.get("dur")->Num;
+  double Start = Kernel.get("ts")->Num, End = Start + Kernel.get("dur")->Num;
+  EXPECT_GE(Start, HostStart - 0.002) << Text;
+  EXPECT_LE(End, HostEnd + 0.002) << Text;
+  EXPECT_LE(Start, End);
 }

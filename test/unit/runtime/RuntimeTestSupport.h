@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -229,6 +230,39 @@ private:
 /// Launches of Path per device, from the runtime's stats.
 std::map<std::string, uint64_t> launchesByDevice(const std::string &Path);
 
+/// Where vadd's two values follow its buffers: the CPU and SPIR-V kernels
+/// of the tests take (bytes, n), the PTX one takes (n, bytes).
+enum class VaddValues { BytesThenCount, CountThenBytes };
+
+/// vadd(a, b, c, and the two values), a root leaf over n: c = a + b on
+/// floats, every buffer n * 4 bytes.
+inline Graph vaddGraph(const std::string &Name,
+                       VaddValues Order = VaddValues::BytesThenCount) {
+  bool BytesFirst = Order == VaddValues::BytesThenCount;
+  unsigned BytesSlot = BytesFirst ? 3 : 4, CountSlot = BytesFirst ? 4 : 3;
+  Graph G(Name, Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "vadd";
+  R.addBuffer("a", Access::In, Extent::param(BytesSlot));
+  R.addBuffer("b", Access::In, Extent::param(BytesSlot));
+  R.addBuffer("c", Access::Out, Extent::param(BytesSlot));
+  R.addValue(BytesFirst ? "bytes" : "n", ScalarType::I64);
+  R.addValue(BytesFirst ? "n" : "bytes", ScalarType::I64);
+  R.setDims({Extent::param(CountSlot)});
+  return G;
+}
+
+/// Expects a launch to have returned Expected with a message that holds
+/// Fragment.
+void expectError(int Code, int Expected, const std::string &Fragment);
+
+/// The whole of a file; empty if it cannot be read.
+std::string readFile(const std::string &Path);
+
+/// $TMPDIR/Stem-<pid>.json (/tmp without TMPDIR): a trace file of this
+/// process alone, since ctest runs test processes side by side.
+std::string tempPath(const char *Stem);
+
 /// A minimal JSON reader, enough to check that traces are well formed and
 /// to look inside them.
 struct Json {
@@ -249,6 +283,33 @@ struct Json {
 
 /// Parses Text; on malformed input returns false with Error set.
 bool parseJson(const std::string &Text, Json &Out, std::string &Error);
+
+/// One device's part of a trace: the launches of one node on the host's
+/// clock and on the device's, the copies on the device's clock, and
+/// whether the device's clock has its own named track. The pointers are
+/// into Root.
+struct DeviceTrace {
+  std::string Text;
+  Json Root;
+  std::vector<const Json *> Hosts, Kernels, Uploads, Downloads;
+  bool TrackNamed = false;
+
+  /// The bytes of Copies (Uploads or Downloads) together.
+  static double bytes(const std::vector<const Json *> &Copies);
+};
+
+/// Traces Run (which builds and launches its programs) to a file of its
+/// own, reads the trace back and picks out Device's events for the node
+/// Kernel into Out; fails the test if the trace is not written or not
+/// well formed.
+void traceDevice(const char *Stem, const std::string &Device,
+                 const std::string &Kernel, const std::function<void()> &Run,
+                 DeviceTrace &Out);
+
+/// Expects a launch's device-clock event to lie inside its host-clock
+/// event (times are printed to the nanosecond).
+void expectInsideHostSpan(const Json &Host, const Json &Kernel,
+                          const std::string &Text);
 
 } // namespace hpvm::rttest
 

@@ -220,8 +220,6 @@ std::vector<uint32_t> slotsSpirv() {
 // Finding a device
 //===----------------------------------------------------------------------===//
 
-rt::MemorySpace newSpace(void *) { return Runtime::get().newMemorySpace(); }
-
 /// Whether this machine has a usable Vulkan device, and why not. Probes
 /// without the runtime, so that death tests can still set the environment
 /// their child runtime starts with.
@@ -245,29 +243,21 @@ bool vulkanAvailable(std::string &Why) {
       GTEST_SKIP() << "no Vulkan device: " << Why;                             \
   } while (0)
 
-/// A Vulkan device of its own for each test, registered with the runtime in
-/// place of the one it discovers, so that SPIR-V leaves run on it and its
-/// counters start at zero.
+/// A Vulkan device of its own for each test (OwnDevice), with the staging
+/// mode of the parameter.
 class VulkanTest : public testing::TestWithParam<VulkanOptions::Staging> {
 protected:
   void SetUp() override {
     SKIP_WITHOUT_VULKAN();
     VulkanOptions O;
     O.StagingMode = GetParam();
-    Runtime &RT = Runtime::get();
-    // Discovery is lazy: have it happen now, so that loading the test's
-    // program does not add a second Vulkan device beside this one.
-    RT.discoverDevicesFor(HPVM_TARGET_SPIRV);
-    rt::DiscoveryContext Ctx{RT.pool(), newSpace, nullptr, &RT.trace()};
-    std::vector<std::unique_ptr<rt::Device>> Found;
-    std::string Why = rt::discoverVulkanDevices(Ctx, O, Found);
-    ASSERT_EQ(Found.size(), 1u) << Why;
-    for (size_t I = RT.numDevices(); I-- > 0;)
-      if (RT.device(I).target() == HPVM_TARGET_SPIRV)
-        SteppedAside.push_back(RT.removeDevice(RT.device(I)));
-    Dev = static_cast<VulkanDevice *>(Found[0].get());
-    RT.addDevice(std::move(Found[0]));
-    RT.coherence().resetCounters();
+    ASSERT_NO_FATAL_FAILURE(
+        Own.install(HPVM_TARGET_SPIRV,
+                    [&](rt::DiscoveryContext &Ctx,
+                        std::vector<std::unique_ptr<rt::Device>> &Found) {
+                      return rt::discoverVulkanDevices(Ctx, O, Found);
+                    }));
+    Dev = static_cast<VulkanDevice *>(Own.Dev);
     if (GetParam() == VulkanOptions::Staging::Always) {
       EXPECT_TRUE(Dev->usesStaging());
     } else if (GetParam() == VulkanOptions::Staging::Never) {
@@ -275,16 +265,8 @@ protected:
     }
   }
 
-  void TearDown() override {
-    Runtime &RT = Runtime::get();
-    if (Dev)
-      RT.removeDevice(*Dev);
-    for (auto &D : SteppedAside)
-      RT.addDevice(std::move(D));
-  }
-
+  OwnDevice Own;
   VulkanDevice *Dev = nullptr;
-  std::vector<std::unique_ptr<rt::Device>> SteppedAside;
 };
 
 std::string
@@ -364,49 +346,10 @@ TEST_P(VulkanTest, TwoDimensionalKernel) {
 }
 
 TEST_P(VulkanTest, AncestorIdsAndConcurrentLaunches) {
-  // Each instance of the replicated "each" launches the leaf: launches
-  // arrive from several pool threads at once, all on one buffer.
-  Graph G("vk_rows");
-  Node &R = G.root();
-  unsigned Out = R.addBuffer("out", Access::Out, Extent::param(3));
-  unsigned Rows = R.addValue("rows", ScalarType::I64);
-  unsigned Cols = R.addValue("cols", ScalarType::I64);
-  unsigned Bytes = R.addValue("bytes", ScalarType::I64);
-  R.setDims({Extent::constant(2)});
-  Node &Each = R.addInternal("each");
-  Each.addBuffer("out", Access::Out, Extent::param(2));
-  Each.addValue("cols", ScalarType::I64);
-  Each.addValue("bytes", ScalarType::I64);
-  Each.addValue("rows", ScalarType::I64);
-  Each.setDims({Extent::param(3)});
-  Node &Row = Each.addLeaf("row", "row");
-  Row.addBuffer("out", Access::Out, Extent::param(2));
-  Row.addValue("cols", ScalarType::I64);
-  Row.addValue("bytes", ScalarType::I64);
-  Row.addValue("rows", ScalarType::I64);
-  Row.setDims({Extent::param(1)});
-  R.bind(Each, 0, Out);
-  R.bind(Each, 1, Cols);
-  R.bind(Each, 2, Bytes);
-  R.bind(Each, 3, Rows);
-  for (unsigned I = 0; I != 4; ++I)
-    Each.bind(Row, I, I);
+  Graph G = ancestorRowsGraph("vk_rows");
   Program P({&G},
             {{"vk_rows/each/row", HPVM_TARGET_SPIRV, nullptr, rowSpirv()}});
-  for (int64_t NumRows : {1, 5, 64}) {
-    int64_t NumCols = 70;
-    std::vector<int64_t> Data(2 * NumRows * NumCols, -1);
-    int64_t *PD = Data.data();
-    int64_t Size = static_cast<int64_t>(Data.size() * sizeof(int64_t));
-    ASSERT_EQ(P.launch("vk_rows", {&PD, &NumRows, &NumCols, &Size}), HPVM_OK)
-        << hpvm_error_message();
-    for (int64_t G = 0; G != 2; ++G)
-      for (int64_t I = 0; I != NumRows; ++I)
-        for (int64_t J = 0; J != NumCols; ++J)
-          ASSERT_EQ(Data[(G * NumRows + I) * NumCols + J],
-                    G * 1000000 + I * 1000 + J)
-              << "rows " << NumRows << " at " << G << "," << I << "," << J;
-  }
+  runAncestorRows(P, "vk_rows");
   EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
 }
 
@@ -416,45 +359,14 @@ TEST_P(VulkanTest, ValuesSitInTheLowBytesOfTheirSlots) {
   // a larger one would have the runtime's write-back overwrite whatever
   // follows (with a std::vector, the next heap chunk's header, and glibc
   // would abort at some later free, in one run out of ten or so).
-  GuardedArray<uint64_t> Out(8, 0xdeadbeefdeadbeefull);
-  Graph G("vk_slots", Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "slots";
-  R.addBuffer("out", Access::Out, Extent::constant(Out.bytes()));
-  for (auto [Name, Type] :
-       {std::pair<const char *, ScalarType>{"i1", ScalarType::I1},
-        {"i8", ScalarType::I8},
-        {"i16", ScalarType::I16},
-        {"i32", ScalarType::I32},
-        {"f32", ScalarType::F32},
-        {"f64", ScalarType::F64},
-        {"i64", ScalarType::I64}})
-    R.addValue(Name, Type);
+  GuardedArray<uint64_t> Out(8, SlotValues::Untouched);
+  Graph G = slotsGraph("vk_slots", Out.bytes());
   Program P({&G}, {{"vk_slots", HPVM_TARGET_SPIRV, nullptr, slotsSpirv()}});
-  uint64_t *PO = Out.data();
-  bool I1 = true;
-  int8_t I8 = -5;
-  int16_t I16 = -300;
-  int32_t I32 = -70000;
-  float F32 = 1.5f;
-  double F64 = -2.25;
-  int64_t I64 = -1234567890123ll;
-  ASSERT_EQ(P.launch("vk_slots", {&PO, &I1, &I8, &I16, &I32, &F32, &F64, &I64}),
-            HPVM_OK)
+  SlotValues V;
+  ASSERT_EQ(V.launch(P, "vk_slots", Out.data()), HPVM_OK)
       << hpvm_error_message();
-  uint32_t F32Bits;
-  std::memcpy(&F32Bits, &F32, 4);
-  uint64_t F64Bits;
-  std::memcpy(&F64Bits, &F64, 8);
-  EXPECT_EQ(Out[0], 1u);
-  EXPECT_EQ(Out[1], 0xfbu);
-  EXPECT_EQ(Out[2], 0xfed4u);
-  EXPECT_EQ(Out[3], 0xfffeee90u);
-  EXPECT_EQ(Out[4], F32Bits);
-  EXPECT_EQ(Out[5], F64Bits);
-  EXPECT_EQ(Out[6], static_cast<uint64_t>(I64));
   // Nothing follows the values: a root leaf has no ancestors' ids.
-  EXPECT_EQ(Out[7], 0xdeadbeefdeadbeefull);
+  V.expectIn(Out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -463,33 +375,11 @@ TEST_P(VulkanTest, ValuesSitInTheLowBytesOfTheirSlots) {
 
 TEST_P(VulkanTest, CpuAndVulkanLeavesShareBuffers) {
   Graph G = mixedGraph("vk_mixed");
-  std::vector<uint32_t> Vadd = vaddSpirv();
-  Program P({&G}, {{"vk_mixed/fill", HPVM_TARGET_CPU, fillKernel},
-                   {"vk_mixed/add", HPVM_TARGET_SPIRV, nullptr, Vadd},
-                   {"vk_mixed/add2", HPVM_TARGET_SPIRV, nullptr, Vadd},
-                   {"vk_mixed/twice", HPVM_TARGET_CPU, twiceKernel}});
-  rt::Coherence &Coh = Runtime::get().coherence();
+  Program P({&G}, mixedArts("vk_mixed", HPVM_TARGET_SPIRV, vaddSpirv()));
   const uint64_t N = 1000;
   for (int Launch = 0; Launch != 2; ++Launch) {
-    std::vector<float> A(N, -1), B(N, -1), C(N, -1), D(N, -1), E(N, -1);
-    float *PA = A.data(), *PB = B.data(), *PC = C.data(), *PD = D.data(),
-          *PE = E.data();
-    int64_t Count = N, Bytes = N * sizeof(float);
-    Coh.resetCounters();
     VulkanDevice::Counters Before = Dev->counters();
-    ASSERT_EQ(P.launch("vk_mixed", {&PA, &PB, &PC, &PD, &PE, &Count, &Bytes}),
-              HPVM_OK)
-        << hpvm_error_message();
-    for (uint64_t I = 0; I != N; ++I) {
-      ASSERT_EQ(C[I], 3.0f * I) << I;
-      ASSERT_EQ(D[I], 4.0f * I) << I;
-      ASSERT_EQ(E[I], 8.0f * I) << I;
-    }
-    // In: a, b and c for add (c is out, copied in whole since a leaf may
-    // write part of it), d for add2; back: d for twice, c at the end. a and
-    // c are already valid on the device for add2.
-    EXPECT_EQ(Coh.bytesMoved(), 6 * N * sizeof(float));
-    EXPECT_EQ(Coh.copiesAvoided(), 2u);
+    ASSERT_NO_FATAL_FAILURE(launchMixed(P, "vk_mixed", N));
     VulkanDevice::Counters After = Dev->counters();
     if (Dev->usesStaging()) {
       EXPECT_EQ(After.StagingBytes - Before.StagingBytes,
@@ -500,11 +390,8 @@ TEST_P(VulkanTest, CpuAndVulkanLeavesShareBuffers) {
       EXPECT_EQ(After.StagingBytes, 0u);
       EXPECT_EQ(After.Submits - Before.Submits, 2u);
     }
-    if (Launch == 1) {
-      // The second launch reuses the first one's buffers.
-      EXPECT_EQ(After.MemoryAllocations, Before.MemoryAllocations);
-      EXPECT_EQ(After.PooledAllocations - Before.PooledAllocations, 4u);
-    }
+    if (Launch == 1)
+      expectBuffersReused(Before, After);
   }
   // Both adds share one module: one pipeline for four launches.
   EXPECT_EQ(Dev->counters().PipelinesCreated, 1u);
@@ -533,91 +420,41 @@ TEST_P(VulkanTest, PipelineCacheHitOnTheSecondLaunch) {
 // Trace
 //===----------------------------------------------------------------------===//
 
-std::string readFile(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
 TEST_P(VulkanTest, TimestampsBecomeDeviceEventsInTheTrace) {
   if (!Dev->hasTimestamps())
     GTEST_SKIP() << Dev->name() << "'s queue has no timestamps";
-  std::string Path =
-      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-      "/hpvm-rt-vk-trace-" + std::to_string(getpid()) + ".json";
-  rt::Trace &T = Runtime::get().trace();
-  T.enable(Path);
-  T.clear();
-  Graph G = vaddGraph("vk_traced");
-  Program P({&G}, {{"vk_traced", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
   const uint64_t N = 100003;
-  runVadd(P, "vk_traced", N);
-  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
-  T.disable();
-  T.clear();
-  std::string Text = readFile(Path);
-  std::remove(Path.c_str());
-
-  Json Trace;
-  std::string Error;
-  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
-  const Json *Events = Trace.get("traceEvents");
-  ASSERT_NE(Events, nullptr);
-  const Json *Host = nullptr, *Kernel = nullptr, *Upload = nullptr,
-             *Download = nullptr;
-  bool TrackNamed = false;
-  for (const Json &E : Events->Items) {
-    const std::string &Ph = E.get("ph")->Str;
-    const std::string &Name = E.get("name")->Str;
-    if (Ph == "M" && Name == "thread_name" &&
-        E.get("args")->get("name")->Str == Dev->name() + " (device clock)")
-      TrackNamed = true;
-    if (Ph != "X" || E.get("cat")->Str != Dev->name())
-      continue;
-    const Json *Clock = E.get("args")->get("clock");
-    bool OnDevice = Clock && Clock->Str == "device";
-    if (Name == "vk_traced")
-      (OnDevice ? Kernel : Host) = &E;
-    else if (Name == "upload" && OnDevice)
-      Upload = &E;
-    else if (Name == "download" && OnDevice)
-      Download = &E;
-  }
-  EXPECT_TRUE(TrackNamed) << Text;
-  ASSERT_NE(Host, nullptr) << Text;
-  ASSERT_NE(Kernel, nullptr) << Text;
+  DeviceTrace Tr;
+  ASSERT_NO_FATAL_FAILURE(traceDevice(
+      "hpvm-rt-vk-trace", Dev->name(), "vk_traced",
+      [&] {
+        Graph G = vaddGraph("vk_traced");
+        Program P({&G},
+                  {{"vk_traced", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+        runVadd(P, "vk_traced", N);
+      },
+      Tr));
+  EXPECT_TRUE(Tr.TrackNamed) << Tr.Text;
+  ASSERT_FALSE(Tr.Hosts.empty()) << Tr.Text;
+  ASSERT_FALSE(Tr.Kernels.empty()) << Tr.Text;
+  const Json *Host = Tr.Hosts.back(), *Kernel = Tr.Kernels.back();
   EXPECT_EQ(Kernel->get("args")->get("instances")->Num, double(N));
   EXPECT_NE(Kernel->get("tid")->Num, Host->get("tid")->Num);
-  // Device time is placed inside the host's span of the launch (times are
-  // printed to the nanosecond).
-  double HostStart = Host->get("ts")->Num,
-         HostEnd = HostStart + Host->get("dur")->Num;
-  double Start = Kernel->get("ts")->Num, End = Start + Kernel->get("dur")->Num;
-  EXPECT_GE(Start, HostStart - 0.002) << Text;
-  EXPECT_LE(End, HostEnd + 0.002) << Text;
-  EXPECT_LE(Start, End);
+  expectInsideHostSpan(*Host, *Kernel, Tr.Text);
   if (Dev->usesStaging()) {
-    ASSERT_NE(Upload, nullptr) << Text;
-    EXPECT_EQ(Upload->get("args")->get("bytes")->Num, 3.0 * N * 4);
-    ASSERT_NE(Download, nullptr) << Text;
-    EXPECT_EQ(Download->get("args")->get("bytes")->Num, 1.0 * N * 4);
+    ASSERT_FALSE(Tr.Uploads.empty()) << Tr.Text;
+    EXPECT_EQ(Tr.Uploads.back()->get("args")->get("bytes")->Num, 3.0 * N * 4);
+    ASSERT_FALSE(Tr.Downloads.empty()) << Tr.Text;
+    EXPECT_EQ(Tr.Downloads.back()->get("args")->get("bytes")->Num, 1.0 * N * 4);
   } else {
-    EXPECT_EQ(Upload, nullptr);
-    EXPECT_EQ(Download, nullptr);
+    EXPECT_TRUE(Tr.Uploads.empty());
+    EXPECT_TRUE(Tr.Downloads.empty());
   }
 }
 
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
-
-void expectError(int Code, int Expected, const std::string &Fragment) {
-  EXPECT_EQ(Code, Expected);
-  std::string Message = hpvm_error_message();
-  EXPECT_NE(Message.find(Fragment), std::string::npos)
-      << "message '" << Message << "' lacks '" << Fragment << "'";
-}
 
 TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
   // One slot more than the device allows.
@@ -694,16 +531,8 @@ TEST_P(VulkanTest, BadModulesAreReportedNotRun) {
 }
 
 TEST_P(VulkanTest, LeafOutputsAreUnsupported) {
-  Graph G("vk_out", Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "out";
-  R.addValue("n", ScalarType::I64);
-  // Not replicated (no dims), so its output goes somewhere.
-  R.addOutput("sum", ScalarType::I64);
-  Program P({&G}, {{"vk_out", HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
-  int64_t N = 4;
-  expectError(P.launch("vk_out", {&N}), HPVM_ERR_UNSUPPORTED,
-              "leaves with outputs cannot run on Vulkan");
+  expectLeafOutputsRefused("vk_out", HPVM_TARGET_SPIRV, vaddSpirv(),
+                           "leaves with outputs cannot run on Vulkan");
 }
 
 //===----------------------------------------------------------------------===//
@@ -853,11 +682,7 @@ void runMixedOnCpuAndVulkan() {
   setenv("HPVM_DEVICES", "cpu,vulkan", 1);
   setenv("HPVM_DEVICES_STRICT", "1", 1);
   Graph G = mixedGraph("env_mixed");
-  std::vector<uint32_t> Vadd = vaddSpirv();
-  Program P({&G}, {{"env_mixed/fill", HPVM_TARGET_CPU, fillKernel},
-                   {"env_mixed/add", HPVM_TARGET_SPIRV, nullptr, Vadd},
-                   {"env_mixed/add2", HPVM_TARGET_SPIRV, nullptr, Vadd},
-                   {"env_mixed/twice", HPVM_TARGET_CPU, twiceKernel}});
+  Program P({&G}, mixedArts("env_mixed", HPVM_TARGET_SPIRV, vaddSpirv()));
   std::vector<float> A(10), B(10), C(10), D(10), E(10);
   float *PA = A.data(), *PB = B.data(), *PC = C.data(), *PD = D.data(),
         *PE = E.data();
@@ -936,12 +761,12 @@ void discoverVulkanWhenASpirvProgramLoads() {
 
 TEST(VulkanEnvironmentDeathTest, LazilyDiscoveredForSpirvPrograms) {
   SKIP_WITHOUT_VULKAN();
-  EXPECT_EXIT(discoverVulkanWhenASpirvProgramLoads(),
-              testing::ExitedWithCode(0),
-              // CUDA stays pending: no program has a PTX artifact.
-              "before: devices 1 pending cuda,vulkan,opencl\nafter: ok devices 2 "
-              "pending 2\n.*devices: cpu .* vulkan:[0-9]+ .*lazy_vadd0 "
-              "+vulkan:[0-9]+ +1 +1000");
+  EXPECT_EXIT(
+      discoverVulkanWhenASpirvProgramLoads(), testing::ExitedWithCode(0),
+      // CUDA stays pending: no program has a PTX artifact.
+      "before: devices 1 pending cuda,vulkan,opencl\nafter: ok devices 2 "
+      "pending 2\n.*devices: cpu .* vulkan:[0-9]+ .*lazy_vadd0 "
+      "+vulkan:[0-9]+ +1 +1000");
 }
 
 void hideVulkanDrivers() {
