@@ -1,14 +1,18 @@
 //===- Coherence.cpp - Copies of buffers across memory spaces -------------===//
 //
-// Locking: TableM guards the table and each buffer's user count; a buffer's
-// own mutex guards its copies and is held across the copies it makes, so two
-// leaves acquiring one buffer never both copy it. TableM is taken before a
-// buffer's mutex, never after.
+// One mutex guards the whole directory: the table, every buffer's ranges
+// and the launch sets. Transfers run outside it; while one runs, its
+// destination range is marked Filling, which keeps every other launch off
+// that range until it is done (so the source cannot change under it and
+// nobody reads a half-filled copy). Launches that must wait sleep on one
+// condition variable, signalled whenever something in flight ends.
 //
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Coherence.h"
 #include "hpvm/rt/Error.h"
+
+#include "SmallArray.h"
 
 #include <algorithm>
 
@@ -16,29 +20,140 @@ using namespace hpvm;
 using namespace hpvm::rt;
 
 struct Coherence::Buffer {
-  struct Copy {
+  /// One memory space's view of one byte range.
+  struct Slot {
     State S = State::Invalid;
+    /// Launches in flight using this copy of the range, and how many of
+    /// them write it.
+    uint32_t Users = 0, Writers = 0;
+    /// A transfer into this copy of the range is running.
+    bool Filling = false;
+    bool operator==(const Slot &O) const {
+      return S == O.S && Users == O.Users && Writers == O.Writers &&
+             Filling == O.Filling;
+    }
+  };
+  /// Bytes [Begin, the next segment's Begin or Size), by memory space.
+  struct Segment {
+    uint64_t Begin;
+    std::vector<Slot> Slots;
+  };
+  struct Copy {
     void *Ptr = nullptr;
-    Device *Dev = nullptr; // who allocated Ptr; null for the host copy
+    Device *Dev = nullptr; // who allocated Ptr
   };
 
   void *Host;
-  uint64_t Bytes = 0;
-  unsigned Users = 0; // launches holding it; under TableM
-  std::mutex M;
-  std::vector<Copy> Copies; // by memory space; [HostSpace] is Host itself
+  uint64_t Size;
+  unsigned Users = 0;            // launch sets holding it
+  std::vector<Copy> Copies;      // by memory space; [HostSpace] unused
+  std::vector<Segment> Segments; // sorted; the first begins at 0
 
-  explicit Buffer(void *Host) : Host(Host) {
-    Copies.resize(1);
-    Copies[HostSpace].S = State::Shared;
-    Copies[HostSpace].Ptr = Host;
+  Buffer(void *Host, uint64_t Size) : Host(Host), Size(Size) { reset(1); }
+
+  /// One range, valid in host memory only.
+  void reset(size_t Spaces) {
+    Segments.assign(1, Segment{0, std::vector<Slot>(Spaces)});
+    Segments[0].Slots[HostSpace].S = State::Shared;
+  }
+  size_t numSpaces() const { return Segments[0].Slots.size(); }
+  void addSpace(MemorySpace S) {
+    if (S < numSpaces())
+      return;
+    for (Segment &G : Segments)
+      G.Slots.resize(S + 1);
+    Copies.resize(S + 1);
+  }
+  uint64_t end(size_t I) const {
+    return I + 1 < Segments.size() ? Segments[I + 1].Begin : Size;
+  }
+  char *host(uint64_t Offset) const {
+    return static_cast<char *>(Host) + Offset;
   }
 
-  Copy &copy(MemorySpace Space) {
-    if (Space >= Copies.size())
-      Copies.resize(Space + 1);
-    return Copies[Space];
+  /// The first segment that ends after At.
+  size_t find(uint64_t At) const {
+    auto It = std::upper_bound(
+        Segments.begin(), Segments.end(), At,
+        [](uint64_t V, const Segment &G) { return V < G.Begin; });
+    return static_cast<size_t>(It - Segments.begin()) - 1;
   }
+  /// The index of the segment that begins at At, splitting one if needed.
+  size_t splitAt(uint64_t At) {
+    if (At >= Size)
+      return Segments.size();
+    size_t I = find(At);
+    if (Segments[I].Begin == At)
+      return I;
+    Segments.insert(Segments.begin() + I + 1, Segment{At, Segments[I].Slots});
+    return I + 1;
+  }
+  /// Segments [First, Last) cover exactly [Begin, End).
+  std::pair<size_t, size_t> split(uint64_t Begin, uint64_t End) {
+    size_t First = splitAt(Begin);
+    return {First, splitAt(End)};
+  }
+  void coalesce() {
+    size_t Out = 0;
+    for (size_t I = 1; I < Segments.size(); ++I) {
+      if (Segments[I].Slots == Segments[Out].Slots)
+        continue;
+      if (++Out != I)
+        Segments[Out] = std::move(Segments[I]);
+    }
+    Segments.resize(Out + 1);
+  }
+  template <typename Fn>
+  void forEachOverlapping(uint64_t B, uint64_t E, Fn F) const {
+    for (size_t I = find(B); I < Segments.size() && Segments[I].Begin < E; ++I)
+      F(Segments[I], std::max(B, Segments[I].Begin), std::min(E, end(I)));
+  }
+  bool busy() const {
+    for (const Segment &G : Segments)
+      for (const Slot &Sl : G.Slots)
+        if (Sl.Users || Sl.Filling)
+          return true;
+    return false;
+  }
+};
+
+namespace {
+
+using Slot = Coherence::Buffer::Slot;
+using Segment = Coherence::Buffer::Segment;
+using State = Coherence::State;
+
+bool valid(const Slot &Sl) { return Sl.S != State::Invalid; }
+
+/// Where a range's contents come from: host memory if it is valid there
+/// (one copy, no detour), else the space that has it.
+MemorySpace sourceOf(const Segment &G) {
+  if (valid(G.Slots[HostSpace]))
+    return HostSpace;
+  for (MemorySpace S = 1; S < G.Slots.size(); ++S)
+    if (valid(G.Slots[S]))
+      return S;
+  // Unreachable while "some copy is valid" holds; keep host memory as the
+  // truth rather than lose the buffer.
+  return HostSpace;
+}
+
+bool anyFilling(const Segment &G) {
+  for (const Slot &Sl : G.Slots)
+    if (Sl.Filling)
+      return true;
+  return false;
+}
+
+} // namespace
+
+/// One copy of a range between two memory spaces, planned under the lock
+/// and run outside it.
+struct Coherence::Transfer {
+  Buffer *B;
+  uint64_t Begin, End;
+  MemorySpace From, To;
+  Buffer::Copy Src, Dst; // the device copies (null for host memory)
 };
 
 Coherence::Coherence() = default;
@@ -46,20 +161,25 @@ Coherence::Coherence() = default;
 Coherence::~Coherence() {
   // Only reached for coherence objects of tests; the runtime's lives on.
   for (auto &Entry : Table)
-    for (size_t S = 1; S < Entry.second->Copies.size(); ++S)
-      if (Buffer::Copy &C = Entry.second->Copies[S]; C.Ptr && C.Dev)
-        C.Dev->free(C.Ptr);
+    freeCopiesLocked(*Entry.second);
 }
 
-Coherence::Buffer *Coherence::enter(LaunchSet &Launch, void *Host) {
-  std::lock_guard<std::mutex> TL(TableM);
-  std::unique_ptr<Buffer> &Slot = Table[Host];
+void Coherence::freeCopiesLocked(Buffer &B) {
+  for (size_t S = 1; S < B.Copies.size(); ++S)
+    if (Buffer::Copy &C = B.Copies[S]; C.Ptr) {
+      C.Dev->free(C.Ptr);
+      C = Buffer::Copy();
+    }
+}
+
+Coherence::Buffer *Coherence::enterLocked(LaunchSet &Launch,
+                                          const BufferUse &U) {
+  std::unique_ptr<Buffer> &Slot = Table[U.Host];
   if (!Slot) {
-    Slot = std::make_unique<Buffer>(Host);
+    Slot = std::make_unique<Buffer>(U.Host, std::max(U.End, U.Extent));
     NumBuffers.fetch_add(1, std::memory_order_release);
   }
   Buffer *B = Slot.get();
-  std::lock_guard<std::mutex> LL(Launch.M);
   if (std::find(Launch.Buffers.begin(), Launch.Buffers.end(), B) ==
       Launch.Buffers.end()) {
     Launch.Buffers.push_back(B);
@@ -68,165 +188,337 @@ Coherence::Buffer *Coherence::enter(LaunchSet &Launch, void *Host) {
   return B;
 }
 
-void Coherence::makeHostValid(Buffer &B) {
-  Buffer::Copy &H = B.Copies[HostSpace];
-  if (H.S != State::Invalid)
-    return;
-  for (size_t S = 1; S < B.Copies.size(); ++S) {
-    Buffer::Copy &C = B.Copies[S];
-    if (C.S == State::Invalid)
-      continue;
-    C.Dev->copyToHost(B.Host, C.Ptr, B.Bytes);
-    BytesMoved.fetch_add(B.Bytes, std::memory_order_relaxed);
-    C.S = State::Shared;
-    H.S = State::Shared;
-    return;
-  }
-  // Unreachable while the invariant "some copy is valid" holds; keep the
-  // host copy as the truth rather than lose the buffer.
-  H.S = State::Shared;
+bool Coherence::readyLocked(Buffer &B, const BufferUse &U,
+                            MemorySpace S) const {
+  // A larger view than the copies hold: they are rebuilt, which needs the
+  // buffer quiet.
+  if (U.End > B.Size)
+    return !B.busy();
+  bool Needs = U.needsContents(), Writes = writes(U.Mode);
+  bool Ready = true;
+  B.forEachOverlapping(
+      U.Begin, U.End, [&](const Segment &G, uint64_t, uint64_t) {
+        if (!Ready || anyFilling(G)) {
+          Ready = false;
+          return;
+        }
+        const Slot &D = G.Slots[S];
+        if (!valid(D)) {
+          // This copy is about to be overwritten (by a transfer or by the
+          // kernel): not under a kernel still reading what it held.
+          if (D.Users) {
+            Ready = false;
+            return;
+          }
+          if (Needs) {
+            MemorySpace Src = sourceOf(G);
+            const Slot &H = G.Slots[HostSpace];
+            if (G.Slots[Src].Writers ||
+                (Src != HostSpace && S != HostSpace && H.Users)) {
+              Ready = false;
+              return;
+            }
+          }
+        }
+        // A range is written in one memory space at a time.
+        if (Writes)
+          for (MemorySpace O = 0; O < G.Slots.size(); ++O)
+            if (O != S && G.Slots[O].Writers) {
+              Ready = false;
+              return;
+            }
+      });
+  return Ready;
 }
 
-void Coherence::copyIn(Buffer &B, MemorySpace Space, Device &D) {
-  makeHostValid(B);
-  if (Space == HostSpace)
-    return;
-  Buffer::Copy &C = B.copy(Space);
-  if (!C.Ptr) {
-    C.Ptr = D.allocate(B.Bytes);
-    C.Dev = &D;
-  }
-  C.Dev->copyFromHost(C.Ptr, B.Host, B.Bytes);
-  BytesMoved.fetch_add(B.Bytes, std::memory_order_relaxed);
-  C.S = State::Shared;
-}
-
-void *Coherence::acquire(LaunchSet &Launch, void *Host, uint64_t Bytes,
-                         Device &D, Access Mode) {
-  MemorySpace Space = D.memorySpace();
-  // Nothing to keep coherent in an empty or absent buffer.
-  if (!Host || Bytes == 0)
-    return Host;
-
-  Buffer *B;
-  if (Space == HostSpace) {
-    if (idle())
-      return Host;
-    // A buffer no other space has seen needs no bookkeeping here.
-    {
-      std::lock_guard<std::mutex> TL(TableM);
-      if (!Table.count(Host))
-        return Host;
-    }
-    B = enter(Launch, Host);
-  } else {
-    B = enter(Launch, Host);
-  }
-
-  std::lock_guard<std::mutex> BL(B->M);
-  if (Bytes > B->Bytes) {
-    // A larger view of the buffer than seen so far: gather it in host
-    // memory and start over with copies of the new size.
-    if (B->Bytes) {
-      makeHostValid(*B);
-      for (size_t S = 1; S < B->Copies.size(); ++S) {
-        Buffer::Copy &C = B->Copies[S];
-        if (C.Ptr)
-          C.Dev->free(C.Ptr);
-        C = Buffer::Copy();
+void Coherence::planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
+                           std::vector<Transfer> &Out, Hold &H) {
+  auto [First, Last] = B.split(U.Begin, U.End);
+  bool Needs = U.needsContents(), Writes = writes(U.Mode);
+  bool Copied = false;
+  auto AddTransfer = [&](uint64_t Begin, uint64_t End, MemorySpace From,
+                         MemorySpace To) {
+    if (!Out.empty()) {
+      Transfer &T = Out.back();
+      if (T.B == &B && T.End == Begin && T.From == From && T.To == To) {
+        T.End = End;
+        return;
       }
     }
-    B->Bytes = Bytes;
+    Out.push_back(
+        Transfer{&B, Begin, End, From, To, B.Copies[From], B.Copies[To]});
+  };
+  for (size_t I = First; I != Last; ++I) {
+    Segment &G = B.Segments[I];
+    Slot &D = G.Slots[S];
+    if (!valid(D) && Needs) {
+      MemorySpace Src = sourceOf(G);
+      Slot &H = G.Slots[HostSpace];
+      if (Src != HostSpace && S != HostSpace) {
+        // Devices exchange data through host memory.
+        AddTransfer(G.Begin, B.end(I), Src, HostSpace);
+        H.S = State::Shared;
+        H.Filling = true;
+        Src = HostSpace;
+      }
+      AddTransfer(G.Begin, B.end(I), Src, S);
+      Slot &From = G.Slots[Src];
+      if (From.S == State::Modified)
+        From.S = State::Shared;
+      D.S = State::Shared;
+      D.Filling = true;
+      Copied = true;
+    }
+    ++D.Users;
+    if (Writes) {
+      ++D.Writers;
+      for (Slot &O : G.Slots)
+        if (&O != &D)
+          O.S = State::Invalid;
+      D.S = State::Modified;
+    }
   }
-
-  Buffer::Copy &C = B->copy(Space);
-  if (C.S == State::Invalid)
-    copyIn(*B, Space, D);
-  else if (Space != HostSpace)
+  if (!Copied && S != HostSpace)
     CopiesAvoided.fetch_add(1, std::memory_order_relaxed);
+  H.Entries.push_back(Hold::Entry{&B, U.Begin, U.End, Writes});
+}
 
-  if (writes(Mode)) {
-    for (size_t S = 0; S < B->Copies.size(); ++S)
-      B->Copies[S].S = State::Invalid;
-    B->Copies[Space].S = State::Modified;
+void Coherence::runTransfers(std::unique_lock<std::mutex> &L,
+                             std::vector<Transfer> &Ts) {
+  if (Ts.empty())
+    return;
+  size_t Done = 0;
+  std::exception_ptr Failure;
+  L.unlock();
+  try {
+    for (; Done != Ts.size(); ++Done) {
+      const Transfer &T = Ts[Done];
+      uint64_t Bytes = T.End - T.Begin;
+      if (T.From == HostSpace)
+        T.Dst.Dev->copyFromHost(T.Dst.Ptr, T.Begin, T.B->host(T.Begin), Bytes);
+      else
+        T.Src.Dev->copyToHost(T.B->host(T.Begin), T.Src.Ptr, T.Begin, Bytes);
+      BytesMoved.fetch_add(Bytes, std::memory_order_relaxed);
+    }
+  } catch (...) {
+    Failure = std::current_exception();
   }
-  return Space == HostSpace ? Host : B->Copies[Space].Ptr;
+  L.lock();
+  for (size_t I = 0; I != Ts.size(); ++I) {
+    Transfer &T = Ts[I];
+    auto [First, Last] = T.B->split(T.Begin, T.End);
+    for (size_t K = First; K != Last; ++K) {
+      std::vector<Slot> &Slots = T.B->Segments[K].Slots;
+      Slots[T.To].Filling = false;
+      if (I < Done)
+        continue;
+      // Not copied: the destination holds nothing, and the source, which
+      // was only read, is the copy to keep if no other is valid.
+      Slots[T.To].S = State::Invalid;
+      if (std::none_of(Slots.begin(), Slots.end(), valid))
+        Slots[T.From].S = State::Modified;
+    }
+    T.B->coalesce();
+  }
+  Changed.notify_all();
+  if (Failure)
+    std::rethrow_exception(Failure);
+}
+
+void Coherence::growLocked(Buffer &B, uint64_t Size) {
+  // Gather the buffer in host memory and start over at the new size.
+  std::vector<Transfer> Ts;
+  planWriteBackLocked(B, Ts);
+  for (Transfer &T : Ts) {
+    T.Src.Dev->copyToHost(B.host(T.Begin), T.Src.Ptr, T.Begin, T.End - T.Begin);
+    BytesMoved.fetch_add(T.End - T.Begin, std::memory_order_relaxed);
+  }
+  freeCopiesLocked(B);
+  B.Size = Size;
+  B.reset(B.numSpaces());
+}
+
+void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
+                        Device &D, void **Ptrs, Hold &H, bool TrackHost) {
+  MemorySpace S = D.memorySpace();
+  H.Space = S;
+  SmallArray<Buffer *, 8> Bufs(N);
+  std::unique_lock<std::mutex> L(M);
+  for (size_t I = 0; I != N; ++I) {
+    const BufferUse &U = Uses[I];
+    Ptrs[I] = U.Host;
+    Bufs[I] = nullptr;
+    // Nothing to keep coherent in an empty or absent section.
+    if (!U.Host || U.End <= U.Begin)
+      continue;
+    if (S == HostSpace && !TrackHost && !Table.count(U.Host))
+      continue;
+    Bufs[I] = enterLocked(Launch, U);
+    Bufs[I]->addSpace(S);
+  }
+  Changed.wait(L, [&] {
+    for (size_t I = 0; I != N; ++I)
+      if (Bufs[I] && !readyLocked(*Bufs[I], Uses[I], S))
+        return false;
+    return true;
+  });
+  // Nothing is registered yet: a failure here leaves no trace.
+  for (size_t I = 0; I != N; ++I)
+    if (Bufs[I] && Uses[I].End > Bufs[I]->Size)
+      growLocked(*Bufs[I], std::max(Uses[I].End, Uses[I].Extent));
+  if (S != HostSpace)
+    for (size_t I = 0; I != N; ++I)
+      if (Buffer *B = Bufs[I]; B && !B->Copies[S].Ptr)
+        B->Copies[S] = Buffer::Copy{D.allocate(B->Size), &D};
+
+  std::vector<Transfer> Ts;
+  for (size_t I = 0; I != N; ++I)
+    if (Bufs[I]) {
+      planLocked(*Bufs[I], Uses[I], S, Ts, H);
+      if (S != HostSpace)
+        Ptrs[I] = Bufs[I]->Copies[S].Ptr;
+    }
+  runTransfers(L, Ts);
+}
+
+void Coherence::complete(Hold &H) {
+  if (H.Entries.empty())
+    return;
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (const Hold::Entry &E : H.Entries) {
+      auto [First, Last] = E.B->split(E.Begin, E.End);
+      for (size_t I = First; I != Last; ++I) {
+        Slot &D = E.B->Segments[I].Slots[H.Space];
+        --D.Users;
+        if (E.Writes)
+          --D.Writers;
+      }
+      E.B->coalesce();
+    }
+  }
+  H.Entries.clear();
+  Changed.notify_all();
+}
+
+bool Coherence::hostReadyLocked(Buffer &B) const {
+  for (const Segment &G : B.Segments) {
+    if (valid(G.Slots[HostSpace]))
+      continue;
+    if (anyFilling(G) || G.Slots[HostSpace].Users ||
+        G.Slots[sourceOf(G)].Writers)
+      return false;
+  }
+  return true;
+}
+
+void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out) {
+  for (size_t I = 0; I != B.Segments.size(); ++I) {
+    Segment &G = B.Segments[I];
+    Slot &H = G.Slots[HostSpace];
+    if (valid(H))
+      continue;
+    MemorySpace Src = sourceOf(G);
+    if (Src == HostSpace)
+      continue;
+    uint64_t Begin = G.Begin, End = B.end(I);
+    if (!Out.empty() && Out.back().End == Begin && Out.back().From == Src)
+      Out.back().End = End;
+    else
+      Out.push_back(Transfer{&B, Begin, End, Src, HostSpace, B.Copies[Src],
+                             Buffer::Copy()});
+    if (G.Slots[Src].S == State::Modified)
+      G.Slots[Src].S = State::Shared;
+    H.S = State::Shared;
+    H.Filling = true;
+  }
 }
 
 void Coherence::release(LaunchSet &Launch) {
   // Keep going after a failed copy so that every buffer is accounted for;
   // report the first failure.
-  std::string FirstError;
-  hpvm_status FirstCode = HPVM_OK;
+  std::exception_ptr First;
+  std::unique_lock<std::mutex> L(M);
   for (Buffer *B : Launch.Buffers) {
+    Changed.wait(L, [&] { return hostReadyLocked(*B); });
+    std::vector<Transfer> Ts;
+    planWriteBackLocked(*B, Ts);
     try {
-      std::lock_guard<std::mutex> BL(B->M);
-      makeHostValid(*B);
-    } catch (const RtError &E) {
-      if (FirstCode == HPVM_OK) {
-        FirstCode = E.code();
-        FirstError = E.what();
-      }
+      runTransfers(L, Ts);
+    } catch (...) {
+      if (!First)
+        First = std::current_exception();
     }
-    std::lock_guard<std::mutex> TL(TableM);
     if (--B->Users)
       continue;
-    {
-      std::lock_guard<std::mutex> BL(B->M);
-      for (size_t S = 1; S < B->Copies.size(); ++S)
-        if (Buffer::Copy &C = B->Copies[S]; C.Ptr)
-          C.Dev->free(C.Ptr);
-    }
+    freeCopiesLocked(*B);
     Table.erase(B->Host);
     NumBuffers.fetch_sub(1, std::memory_order_release);
   }
   Launch.Buffers.clear();
-  if (FirstCode != HPVM_OK)
-    throw RtError(FirstCode, FirstError);
+  L.unlock();
+  Changed.notify_all();
+  if (First)
+    std::rethrow_exception(First);
 }
 
-uint64_t Coherence::bytesToAcquire(void *Host, uint64_t Bytes,
+uint64_t Coherence::bytesToAcquire(const BufferUse &U,
                                    MemorySpace Space) const {
-  if (!Host || Bytes == 0)
+  if (!U.Host || U.End <= U.Begin || !U.needsContents())
     return 0;
-  std::lock_guard<std::mutex> TL(TableM);
-  auto It = Table.find(Host);
+  std::lock_guard<std::mutex> L(M);
+  auto It = Table.find(U.Host);
   if (It == Table.end())
-    return Space == HostSpace ? 0 : Bytes;
-  Buffer &B = *It->second;
-  std::lock_guard<std::mutex> BL(B.M);
-  Bytes = std::max(Bytes, B.Bytes);
-  if (Space < B.Copies.size() && B.Copies[Space].S != State::Invalid)
-    return 0;
-  bool HostValid = B.Copies[HostSpace].S != State::Invalid;
-  if (Space == HostSpace || HostValid)
-    return Bytes;
-  return 2 * Bytes; // through host memory
+    return Space == HostSpace ? 0 : U.bytes();
+  const Buffer &B = *It->second;
+  uint64_t Bytes = U.End > B.Size ? U.End - std::max(B.Size, U.Begin) : 0;
+  B.forEachOverlapping(U.Begin, std::min(U.End, B.Size),
+                       [&](const Segment &G, uint64_t Begin, uint64_t End) {
+                         if (Space < G.Slots.size() && valid(G.Slots[Space]))
+                           return;
+                         bool Direct =
+                             Space == HostSpace || valid(G.Slots[HostSpace]);
+                         Bytes += (End - Begin) * (Direct ? 1 : 2);
+                       });
+  return Bytes;
 }
 
 Coherence::State Coherence::state(void *Host, MemorySpace Space) const {
-  std::lock_guard<std::mutex> TL(TableM);
+  std::lock_guard<std::mutex> L(M);
   auto It = Table.find(Host);
   if (It == Table.end())
     return Space == HostSpace ? State::Shared : State::Invalid;
-  Buffer &B = *It->second;
-  std::lock_guard<std::mutex> BL(B.M);
-  return Space < B.Copies.size() ? B.Copies[Space].S : State::Invalid;
+  const Buffer &B = *It->second;
+  bool AllModified = true;
+  for (const Segment &G : B.Segments) {
+    State S = Space < G.Slots.size() ? G.Slots[Space].S : State::Invalid;
+    if (S == State::Invalid)
+      return State::Invalid;
+    AllModified &= S == State::Modified;
+  }
+  return AllModified ? State::Modified : State::Shared;
 }
 
 void Coherence::dropDevice(const Device &D) {
-  std::lock_guard<std::mutex> TL(TableM);
+  std::lock_guard<std::mutex> L(M);
+  MemorySpace S = D.memorySpace();
   for (auto &Entry : Table) {
     Buffer &B = *Entry.second;
-    std::lock_guard<std::mutex> BL(B.M);
-    for (size_t S = 1; S < B.Copies.size(); ++S) {
-      Buffer::Copy &C = B.Copies[S];
-      if (C.Dev != &D)
-        continue;
-      if (C.S == State::Modified)
-        makeHostValid(B);
-      C.Dev->free(C.Ptr);
-      C = Buffer::Copy();
+    if (S >= B.Copies.size() || B.Copies[S].Dev != &D)
+      continue;
+    Buffer::Copy C = B.Copies[S];
+    for (size_t I = 0; I != B.Segments.size(); ++I) {
+      std::vector<Slot> &Slots = B.Segments[I].Slots;
+      if (Slots[S].S == State::Modified) {
+        uint64_t Begin = B.Segments[I].Begin, Bytes = B.end(I) - Begin;
+        C.Dev->copyToHost(B.host(Begin), C.Ptr, Begin, Bytes);
+        BytesMoved.fetch_add(Bytes, std::memory_order_relaxed);
+        Slots[HostSpace].S = State::Shared;
+      }
+      Slots[S].S = State::Invalid;
     }
+    B.coalesce();
+    C.Dev->free(C.Ptr);
+    B.Copies[S] = Buffer::Copy();
   }
 }

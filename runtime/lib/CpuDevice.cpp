@@ -57,11 +57,13 @@ public:
     return P;
   }
   void free(void *P) override { std::free(P); }
-  void copyFromHost(void *Dst, const void *Src, size_t Bytes) override {
-    std::memcpy(Dst, Src, Bytes);
+  void copyFromHost(void *Dst, uint64_t Offset, const void *Src,
+                    size_t Bytes) override {
+    std::memcpy(static_cast<char *>(Dst) + Offset, Src, Bytes);
   }
-  void copyToHost(void *Dst, const void *Src, size_t Bytes) override {
-    std::memcpy(Dst, Src, Bytes);
+  void copyToHost(void *Dst, const void *Src, uint64_t Offset,
+                  size_t Bytes) override {
+    std::memcpy(Dst, static_cast<const char *>(Src) + Offset, Bytes);
   }
 
   void launch(const KernelLaunch &L, LaunchToken &) override {

@@ -151,8 +151,10 @@ public:
   MemorySpace memorySpace() const override { return Space; }
   void *allocate(size_t Bytes) override;
   void free(void *Ptr) override;
-  void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) override;
-  void copyToHost(void *HostDst, const void *Src, size_t Bytes) override;
+  void copyFromHost(void *Dst, uint64_t Offset, const void *HostSrc,
+                    size_t Bytes) override;
+  void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
+                  size_t Bytes) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   bool canLaunchGrid(const KernelLaunch &L) const override;
@@ -628,11 +630,12 @@ void CudaDeviceImpl::drainTracedUploads() {
 // Copies
 //===----------------------------------------------------------------------===//
 
-void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
-                                  size_t Bytes) {
+void CudaDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
+                                  const void *HostSrc, size_t Bytes) {
   Broken.checkUsable(Name);
   ScopedContext C(*this);
-  CUdeviceptr D = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Dst));
+  CUdeviceptr D =
+      static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Dst)) + Offset;
   const char *Src = static_cast<const char *>(HostSrc);
   Record *R = nullptr;
   try {
@@ -666,10 +669,12 @@ void CudaDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
   }
 }
 
-void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, size_t Bytes) {
+void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, uint64_t Offset,
+                                size_t Bytes) {
   Broken.checkUsable(Name);
   ScopedContext C(*this);
-  CUdeviceptr From = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Src));
+  CUdeviceptr From =
+      static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Src)) + Offset;
   char *Dst = static_cast<char *>(HostDst);
   struct Piece {
     StagingBuf *S;

@@ -81,6 +81,15 @@ void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
   for (size_t I = 0; I != NumOuts; ++I)
     Outs[I] = &Scratch[I];
   try {
+    // Every buffer a leaf uses is a root buffer passed down: device copies
+    // hold what the root declares, however little one leaf names.
+    if (Ctx.TrackHost && !Root.N->isLeaf())
+      for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size());
+           K != E; ++K)
+        if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
+          Ctx.RootExtents.emplace_back(
+              bufferPointer(Args, K),
+              evalExtent(Root, Prm.Bytes, Args, "byte size of #", K));
     runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
@@ -126,9 +135,16 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
         throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                       "node '" + P.Path + "': the argument for buffer '" +
                           Prm.Name + "' is NULL");
-      Uses[I] = BufferUse{bufferPointer(Args, K),
-                          evalExtent(P, Prm.Bytes, Args, "byte size of #", K),
-                          Prm.Mode};
+      BufferUse &U = Uses[I];
+      U.Host = bufferPointer(Args, K);
+      U.Begin = 0;
+      U.End = evalExtent(P, Prm.Bytes, Args, "byte size of #", K);
+      U.Mode = Prm.Mode;
+      U.WritesAll = false;
+      U.Extent = U.End;
+      for (const auto &[Host, Bytes] : Ctx.RootExtents)
+        if (Host == U.Host)
+          U.Extent = std::max(U.Extent, Bytes);
     }
     HaveUses = true;
   };
@@ -136,7 +152,13 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   Scheduler *Sched = nullptr;
   ScheduleQuery Q;
   size_t Choice = 0;
-  if (P.Candidates.size() > 1) {
+  // The instances of a leaf under a replicated ancestor all write the
+  // buffers they share: in one memory space they run side by side, in
+  // several they would take turns (coherence lets one space write a range
+  // at a time) and move the buffers back and forth. So the first instance
+  // chooses for all of this launch.
+  bool Pin = P.UnderReplicated && P.Writes;
+  if (P.Candidates.size() > 1 && !(Pin && Ctx.pinned(P.LeafId, Choice))) {
     FillUses();
     Q.LeafId = P.LeafId;
     Q.Path = P.Path.c_str();
@@ -149,6 +171,8 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     Choice = Sched->choose(Q);
     if (Choice >= P.Candidates.size())
       Choice = 0;
+    if (Pin)
+      Choice = Ctx.pin(P.LeafId, Choice);
   }
   const Candidate &C = P.Candidates[Choice];
   Device &D = *C.Dev;
@@ -166,23 +190,29 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     return false;
   }
 
-  // Off the host, or with copies elsewhere, buffers go through coherence
-  // and the leaf gets pointers to this device's copies.
+  // Off the host, in a launch that may put buffers elsewhere, or with
+  // copies elsewhere, buffers go through coherence, which keeps them
+  // registered until the kernel has finished, and the leaf gets pointers to
+  // this device's copies.
   size_t NumParams = P.N->Params.size();
   SmallArray<void *, 16> DevArgs(NumParams);
-  SmallArray<void *, 16> DevPtrs(NumParams);
+  SmallArray<void *, 16> DevPtrs(NumBuffers);
+  struct InFlight {
+    Coherence &Coh;
+    Coherence::Hold H;
+    ~InFlight() { Coh.complete(H); }
+  } Held{Coh, {}};
   try {
     // A launch of no instances touches no data: nothing to make coherent.
-    if (Instances && (D.memorySpace() != HostSpace || !Coh.idle())) {
+    if (Instances && NumBuffers &&
+        (D.memorySpace() != HostSpace || Ctx.TrackHost || !Coh.idle())) {
       FillUses();
+      Coh.acquire(Ctx.Buffers, Uses.data(), NumBuffers, D, DevPtrs.data(),
+                  Held.H, Ctx.TrackHost);
       for (size_t I = 0; I != NumParams; ++I)
         DevArgs[I] = Args[I];
-      for (size_t I = 0; I != NumBuffers; ++I) {
-        unsigned K = P.BufferParams[I];
-        DevPtrs[K] = Coh.acquire(Ctx.Buffers, Uses[I].Host, Uses[I].Bytes, D,
-                                 Uses[I].Mode);
-        DevArgs[K] = &DevPtrs[K];
-      }
+      for (size_t I = 0; I != NumBuffers; ++I)
+        DevArgs[P.BufferParams[I]] = &DevPtrs[I];
       L.Args = DevArgs.data();
     }
 
@@ -193,7 +223,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
         C.Artifact->target == HPVM_TARGET_CPU) {
       FillUses();
       for (size_t I = 0; I != NumBuffers; ++I)
-        if (__builtin_add_overflow(L.FootprintBytes, Uses[I].Bytes,
+        if (__builtin_add_overflow(L.FootprintBytes, Uses[I].bytes(),
                                    &L.FootprintBytes))
           L.FootprintBytes = UINT64_MAX;
       bool Streaming = D.useStreamingVariant(L);
@@ -207,6 +237,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       LaunchToken Token;
       D.launch(L, Token);
       D.wait(Token);
+      Coh.complete(Held.H);
     }
     uint64_t End = nowNanos();
     C.History->record(Instances, End - Start);

@@ -276,8 +276,10 @@ public:
   MemorySpace memorySpace() const override { return Space; }
   void *allocate(size_t Bytes) override;
   void free(void *Ptr) override;
-  void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) override;
-  void copyToHost(void *HostDst, const void *Src, size_t Bytes) override;
+  void copyFromHost(void *Dst, uint64_t Offset, const void *HostSrc,
+                    size_t Bytes) override;
+  void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
+                  size_t Bytes) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   std::string description() const override;
@@ -511,21 +513,21 @@ void OpenCLDeviceImpl::blockingCopy(const char *What, const char *Call,
     traceEvent(Ev, What, Submitted, nowNanos(), 0, Bytes);
 }
 
-void OpenCLDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
-                                    size_t Bytes) {
+void OpenCLDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
+                                    const void *HostSrc, size_t Bytes) {
   blockingCopy("upload", "clEnqueueWriteBuffer", Bytes, [&](cl::Event *Ev) {
     return CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
-                                   /*blocking=*/1, 0, Bytes, HostSrc, 0,
+                                   /*blocking=*/1, Offset, Bytes, HostSrc, 0,
                                    nullptr, Ev);
   });
 }
 
 void OpenCLDeviceImpl::copyToHost(void *HostDst, const void *Src,
-                                  size_t Bytes) {
+                                  uint64_t Offset, size_t Bytes) {
   blockingCopy("download", "clEnqueueReadBuffer", Bytes, [&](cl::Event *Ev) {
     return CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
-                                  /*blocking=*/1, 0, Bytes, HostDst, 0, nullptr,
-                                  Ev);
+                                  /*blocking=*/1, Offset, Bytes, HostDst, 0,
+                                  nullptr, Ev);
   });
 }
 

@@ -161,18 +161,22 @@ public:
   Builder(GraphPlan &G, Stats &S, std::atomic<unsigned> &NextLeafId)
       : G(G), S(S), NextLeafId(NextLeafId) {}
 
-  std::unique_ptr<NodePlan> build(const Node &N, unsigned Depth) {
+  std::unique_ptr<NodePlan> build(const Node &N, unsigned Depth,
+                                  bool UnderReplicated) {
     auto P = std::make_unique<NodePlan>();
     P->N = &N;
     P->Path = N.path();
     P->Depth = Depth;
     P->Replicated = !N.Dims.empty();
+    P->UnderReplicated = UnderReplicated;
     if (N.isLeaf()) {
       P->LeafId = NextLeafId.fetch_add(1, std::memory_order_relaxed);
       for (unsigned I = 0, E = static_cast<unsigned>(N.Params.size()); I != E;
            ++I)
-        if (N.Params[I].isBuffer())
+        if (N.Params[I].isBuffer()) {
           P->BufferParams.push_back(I);
+          P->Writes |= writes(N.Params[I].Mode);
+        }
       G.Leaves.push_back(P.get());
       return P;
     }
@@ -180,7 +184,8 @@ public:
     P->Stats = &S.entry(P->Path, "host");
     size_t NumChildren = N.Children.size();
     for (const auto &C : N.Children)
-      P->Children.push_back(build(*C, Depth + 1));
+      P->Children.push_back(
+          build(*C, Depth + 1, UnderReplicated || P->Replicated));
 
     unsigned NumParams = 0;
     for (size_t C = 0; C != NumChildren; ++C) {
@@ -281,6 +286,6 @@ hpvm::rt::buildGraphPlan(const Graph &G, Stats &S,
   auto Plan = std::make_unique<GraphPlan>();
   Plan->Name = G.name();
   Plan->G = &G;
-  Plan->Root = Builder(*Plan, S, NextLeafId).build(G.root(), 0);
+  Plan->Root = Builder(*Plan, S, NextLeafId).build(G.root(), 0, false);
   return Plan;
 }

@@ -46,6 +46,8 @@ struct NodePlan {
   /// 0 for the root; also the number of outer id levels a leaf receives.
   unsigned Depth = 0;
   bool Replicated = false; // has dims
+  /// Some ancestor is replicated: the node runs once per ancestor instance.
+  bool UnderReplicated = false;
 
   // --- Leaves ---------------------------------------------------------------
   unsigned LeafId = 0;
@@ -57,6 +59,8 @@ struct NodePlan {
   /// (artifact, device) pairs for the runtime's current devices.
   std::vector<Candidate> Candidates;
   std::vector<unsigned> BufferParams;
+  /// Some buffer parameter is out or inout.
+  bool Writes = false;
 
   // --- Internal nodes -------------------------------------------------------
   NodeStats *Stats = nullptr; // as run by the executor ("host")
@@ -107,15 +111,49 @@ struct GraphPlan {
   std::atomic<uint64_t> Generation{0};
   std::atomic<bool> Runnable{false};
   std::string NoDevice;
+  /// Some leaf may run outside host memory with this generation's devices:
+  /// launches of the graph then register every buffer use with coherence,
+  /// host-space ones included.
+  std::atomic<bool> OffHost{false};
 };
 
 /// The state of one hpvm_launch shared by everything it runs.
 struct LaunchContext {
   Coherence::LaunchSet Buffers;
+  /// GraphPlan::OffHost when the launch started.
+  bool TrackHost = false;
+  /// The root's buffer arguments and their declared sizes: what device
+  /// copies of them hold.
+  std::vector<std::pair<void *, uint64_t>> RootExtents;
   std::atomic<bool> Failed{false};
   std::mutex M;
   hpvm_status Code = HPVM_OK;
   std::string Message;
+  /// The candidate chosen for each leaf (by LeafId) that runs once per
+  /// instance of a replicated ancestor and writes a buffer: its instances
+  /// stay in one memory space (under M).
+  std::vector<std::pair<unsigned, size_t>> Pinned;
+
+  /// The candidate pinned for the leaf, if one is.
+  bool pinned(unsigned LeafId, size_t &Choice) {
+    std::lock_guard<std::mutex> L(M);
+    for (const auto &[Leaf, C] : Pinned)
+      if (Leaf == LeafId) {
+        Choice = C;
+        return true;
+      }
+    return false;
+  }
+  /// Pins Choice for the leaf unless another instance was first; returns
+  /// the pinned choice.
+  size_t pin(unsigned LeafId, size_t Choice) {
+    std::lock_guard<std::mutex> L(M);
+    for (const auto &[Leaf, C] : Pinned)
+      if (Leaf == LeafId)
+        return C;
+    Pinned.emplace_back(LeafId, Choice);
+    return Choice;
+  }
 
   /// Keeps the first failure; later work is skipped.
   void fail(hpvm_status C, const std::string &Msg) {

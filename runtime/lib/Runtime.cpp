@@ -309,6 +309,7 @@ void Runtime::prepare(GraphPlan &G) {
     if (Available.empty())
       Available = "none";
     std::vector<Candidate> Found;
+    bool OffHost = false;
     for (NodePlan *Leaf : G.Leaves) {
       Found.clear();
       for (const hpvm_artifact *A : Leaf->Artifacts)
@@ -323,6 +324,8 @@ void Runtime::prepare(GraphPlan &G) {
       // rewritten, so those reads do not race.
       if (!sameCandidates(Found, Leaf->Candidates))
         Leaf->Candidates = Found;
+      for (const Candidate &C : Found)
+        OffHost |= C.Dev->memorySpace() != HostSpace;
       if (!Found.empty() || !NoDevice.empty())
         continue;
       std::string Targets;
@@ -336,6 +339,7 @@ void Runtime::prepare(GraphPlan &G) {
           "; available devices: " + Available;
     }
     G.NoDevice = std::move(NoDevice);
+    G.OffHost.store(OffHost, std::memory_order_relaxed);
     G.Runnable.store(G.NoDevice.empty(), std::memory_order_relaxed);
     G.Generation.store(Gen, std::memory_order_release);
   }
@@ -371,6 +375,7 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
   prepare(*G);
 
   LaunchContext Ctx;
+  Ctx.TrackHost = G->OffHost.load(std::memory_order_relaxed);
   Exec->run(*G, Args, Ctx);
   if (!Ctx.Buffers.empty()) {
     try {

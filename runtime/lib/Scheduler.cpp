@@ -62,8 +62,7 @@ public:
         Start = std::max(Start, BusyUntil[Cand.DeviceIndex]);
       uint64_t Bytes = 0;
       for (size_t B = 0; B != Q.NumBuffers; ++B)
-        Bytes += C.bytesToAcquire(Q.Buffers[B].Host, Q.Buffers[B].Bytes,
-                                  Cand.Dev->memorySpace());
+        Bytes += C.bytesToAcquire(Q.Buffers[B], Cand.Dev->memorySpace());
       double Transfer = Bytes / Cand.Dev->bytesPerSecond() * 1e9;
       const NodeStats &H = *Cand.History;
       double Instances = static_cast<double>(

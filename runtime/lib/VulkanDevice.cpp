@@ -150,8 +150,10 @@ public:
   MemorySpace memorySpace() const override { return Space; }
   void *allocate(size_t Bytes) override;
   void free(void *Ptr) override;
-  void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) override;
-  void copyToHost(void *HostDst, const void *Src, size_t Bytes) override;
+  void copyFromHost(void *Dst, uint64_t Offset, const void *HostSrc,
+                    size_t Bytes) override;
+  void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
+                  size_t Bytes) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   std::string description() const override;
@@ -864,12 +866,12 @@ void VulkanDeviceImpl::flushPending() {
 // Copies
 //===----------------------------------------------------------------------===//
 
-void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
-                                    size_t Bytes) {
+void VulkanDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
+                                    const void *HostSrc, size_t Bytes) {
   Broken.checkUsable(Name);
   auto *B = static_cast<VkBuf *>(Dst);
   if (!Staging) {
-    std::memcpy(B->Mapped, HostSrc, Bytes);
+    std::memcpy(static_cast<char *>(B->Mapped) + Offset, HostSrc, Bytes);
     return;
   }
   const char *Src = static_cast<const char *>(HostSrc);
@@ -900,7 +902,7 @@ void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
                 VK_ACCESS_TRANSFER_WRITE_BIT);
         Pending = P;
       }
-      VkBufferCopy Region{0, Off, N};
+      VkBufferCopy Region{0, Offset + Off, N};
       F.vkCmdCopyBuffer(Pending->Cmd, S->Buffer, B->Buffer, 1, &Region);
       Pending->Staging.push_back(S);
       Pending->Bytes += N;
@@ -914,11 +916,11 @@ void VulkanDeviceImpl::copyFromHost(void *Dst, const void *HostSrc,
 }
 
 void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
-                                  size_t Bytes) {
+                                  uint64_t Offset, size_t Bytes) {
   Broken.checkUsable(Name);
   auto *B = static_cast<const VkBuf *>(Src);
   if (!Staging) {
-    std::memcpy(HostDst, B->Mapped, Bytes);
+    std::memcpy(HostDst, static_cast<const char *>(B->Mapped) + Offset, Bytes);
     return;
   }
   char *Dst = static_cast<char *>(HostDst);
@@ -939,7 +941,7 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
       S->Bytes = N;
       barrier(S->Cmd, WorkStages, WorkWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
               VK_ACCESS_TRANSFER_READ_BIT);
-      VkBufferCopy Region{Off, 0, N};
+      VkBufferCopy Region{Offset + Off, 0, N};
       F.vkCmdCopyBuffer(S->Cmd, B->Buffer, Stg->Buffer, 1, &Region);
       submit(S);
       finish(S);

@@ -103,6 +103,29 @@ TEST(Coherence, CopiesOnlyWhatIsInvalidAndWritesBack) {
   EXPECT_EQ(Gpu->Launches.load(), 4u);
 }
 
+/// One leaf launch's use of [Host, Host + Bytes) on D that has already
+/// finished: acquired, and completed at once. Returns D's pointer.
+void *use(Coherence &Coh, Coherence::LaunchSet &Launch, void *Host,
+          uint64_t Bytes, rt::Device &D, Access Mode, bool TrackHost = false) {
+  rt::BufferUse U;
+  U.Host = Host;
+  U.End = U.Extent = Bytes;
+  U.Mode = Mode;
+  void *Ptr = nullptr;
+  Coherence::Hold H;
+  Coh.acquire(Launch, &U, 1, D, &Ptr, H, TrackHost);
+  Coh.complete(H);
+  return Ptr;
+}
+
+rt::BufferUse whole(void *Host, uint64_t Bytes, Access Mode) {
+  rt::BufferUse U;
+  U.Host = Host;
+  U.End = U.Extent = Bytes;
+  U.Mode = Mode;
+  return U;
+}
+
 TEST(Coherence, MSIStatesStepByStep) {
   rt::ThreadPool Pool(1);
   std::unique_ptr<rt::Device> Cpu = rt::makeCpuDevice(Pool);
@@ -114,44 +137,46 @@ TEST(Coherence, MSIStatesStepByStep) {
   rt::MemorySpace S = Gpu.memorySpace();
   Coherence::LaunchSet Launch;
 
-  // A buffer only the host has seen needs no entry at all.
-  EXPECT_EQ(Coh.acquire(Launch, Host, Size, *Cpu, Access::InOut), Host);
+  // A buffer only the host has seen needs no entry at all, unless the
+  // launch may put it elsewhere.
+  EXPECT_EQ(use(Coh, Launch, Host, Size, *Cpu, Access::InOut), Host);
   EXPECT_TRUE(Coh.idle());
-  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, S), Size);
+  EXPECT_EQ(Coh.bytesToAcquire(whole(Host, Size, Access::In), S), Size);
 
   auto *DevCopy =
-      static_cast<int32_t *>(Coh.acquire(Launch, Host, Size, Gpu, Access::In));
+      static_cast<int32_t *>(use(Coh, Launch, Host, Size, Gpu, Access::In));
   EXPECT_NE(static_cast<void *>(DevCopy), Host);
   EXPECT_EQ(DevCopy[3], 7);
   EXPECT_EQ(Coh.state(Host, S), Coherence::State::Shared);
   EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Shared);
   EXPECT_EQ(Coh.bytesMoved(), Size);
-  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, S), 0u);
+  EXPECT_EQ(Coh.bytesToAcquire(whole(Host, Size, Access::In), S), 0u);
 
   // Reading again where the copy is valid moves nothing.
-  EXPECT_EQ(Coh.acquire(Launch, Host, Size, Gpu, Access::In), DevCopy);
+  EXPECT_EQ(use(Coh, Launch, Host, Size, Gpu, Access::In), DevCopy);
   EXPECT_EQ(Coh.copiesAvoided(), 1u);
   EXPECT_EQ(Coh.bytesMoved(), Size);
 
   // Writing on the device invalidates the host copy.
-  Coh.acquire(Launch, Host, Size, Gpu, Access::InOut);
+  use(Coh, Launch, Host, Size, Gpu, Access::InOut);
   DevCopy[3] = 99;
   EXPECT_EQ(Coh.state(Host, S), Coherence::State::Modified);
   EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Invalid);
-  EXPECT_EQ(Coh.bytesToAcquire(Host, Size, rt::HostSpace), Size);
+  EXPECT_EQ(Coh.bytesToAcquire(whole(Host, Size, Access::In), rt::HostSpace),
+            Size);
 
   // The host reads: the device's copy comes back, both are shared.
-  EXPECT_EQ(Coh.acquire(Launch, Host, Size, *Cpu, Access::In), Host);
+  EXPECT_EQ(use(Coh, Launch, Host, Size, *Cpu, Access::In), Host);
   EXPECT_EQ(Data[3], 99);
   EXPECT_EQ(Coh.state(Host, S), Coherence::State::Shared);
   EXPECT_EQ(Coh.bytesMoved(), 2 * Size);
 
   // The host writes: the device copy is invalid and would be copied again.
-  Coh.acquire(Launch, Host, Size, *Cpu, Access::Out);
+  use(Coh, Launch, Host, Size, *Cpu, Access::Out);
   Data[3] = 5;
   EXPECT_EQ(Coh.state(Host, S), Coherence::State::Invalid);
   EXPECT_EQ(Coh.state(Host, rt::HostSpace), Coherence::State::Modified);
-  EXPECT_EQ(Coh.acquire(Launch, Host, Size, Gpu, Access::InOut), DevCopy);
+  EXPECT_EQ(use(Coh, Launch, Host, Size, Gpu, Access::InOut), DevCopy);
   EXPECT_EQ(DevCopy[3], 5);
   DevCopy[3] = 6;
   EXPECT_EQ(Coh.bytesMoved(), 3 * Size);

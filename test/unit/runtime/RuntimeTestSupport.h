@@ -128,13 +128,15 @@ public:
     ++Frees;
     std::free(P);
   }
-  void copyFromHost(void *Dst, const void *Src, size_t Bytes) override {
+  void copyFromHost(void *Dst, uint64_t Offset, const void *Src,
+                    size_t Bytes) override {
     BytesIn += Bytes;
-    std::memcpy(Dst, Src, Bytes);
+    std::memcpy(static_cast<char *>(Dst) + Offset, Src, Bytes);
   }
-  void copyToHost(void *Dst, const void *Src, size_t Bytes) override {
+  void copyToHost(void *Dst, const void *Src, uint64_t Offset,
+                  size_t Bytes) override {
     BytesOut += Bytes;
-    std::memcpy(Dst, Src, Bytes);
+    std::memcpy(Dst, static_cast<const char *>(Src) + Offset, Bytes);
   }
   void launch(const rt::KernelLaunch &L, rt::LaunchToken &T) override {
     ++Launches;

@@ -1,19 +1,30 @@
 //===- Coherence.h - Copies of buffers across memory spaces -----*- C++ -*-===//
 //
-// StarPU-style MSI coherence (DESIGN §6). A buffer is a host pointer and a
-// byte size; each memory space holds a copy that is Invalid, Shared (valid,
-// others may be too) or Modified (the only valid copy). Acquiring a buffer
-// in a space copies it there only if that copy is invalid; acquiring it for
-// writing invalidates every other copy.
+// StarPU-style MSI coherence (DESIGN §6), kept per byte range. A buffer is a
+// host pointer and a byte size; each memory space may hold a copy of it,
+// and every byte range of that copy is Invalid, Shared (valid, others may
+// be too) or Modified (the only valid copy). A leaf launch names the
+// sections it touches; acquiring them in a space copies there only the
+// ranges that are invalid, and a section acquired for writing invalidates
+// the other copies of that range.
+//
+// Launches in flight: a section a running kernel uses is registered (readers
+// and writers per range and space) until the kernel completes, and nothing
+// overwrites or invalidates-and-refills a copy under it. A launch whose
+// sections conflict with ones in flight waits before it moves any data; it
+// takes all its sections at once, so launches never wait on each other in
+// a cycle. Two rules make every schedule compute what the sequential
+// program computes (docs/runtime.md §5):
+//   * a range is written in at most one memory space at a time;
+//   * a copy is never written (by a kernel or a transfer) while a kernel
+//     that started reading it when it was valid may still be reading it,
+//     unless it stays valid (kernels of one space share their copy).
 //
 // Host memory is the truth between launches: the host program may write its
 // buffers between two launches without telling anyone. So a launch is the
-// unit of coherence: at its end every buffer it wrote elsewhere is copied
+// unit of coherence: at its end every range it wrote elsewhere is copied
 // back, and copies outside host memory are dropped once no running launch
 // uses the buffer. Within a launch, copies avoided are real savings.
-//
-// Buffers used only by host-space devices never enter the table: the host
-// copy is the only one, so a CPU-only launch does no coherence work.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_COHERENCE_H
@@ -23,6 +34,7 @@
 #include "hpvm/rt/Device.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -30,6 +42,27 @@
 #include <vector>
 
 namespace hpvm::rt {
+
+/// One buffer argument of a leaf launch.
+struct BufferUse {
+  /// The buffer's host pointer: what the kernel indexes from.
+  void *Host = nullptr;
+  /// The section the launch touches: bytes [Begin, End) from Host.
+  uint64_t Begin = 0;
+  uint64_t End = 0;
+  Access Mode = Access::In;
+  /// The launch writes every byte of the section before reading any, so
+  /// the bytes there before need not be copied in (an out section the
+  /// compiler proved dense).
+  bool WritesAll = false;
+  /// The buffer's size as the outermost node naming it declares it (what a
+  /// device copy holds); at least End.
+  uint64_t Extent = 0;
+
+  uint64_t bytes() const { return End - Begin; }
+  /// Whether the launch needs the bytes that are there before it runs.
+  bool needsContents() const { return reads(Mode) || !WritesAll; }
+};
 
 class Coherence {
 public:
@@ -46,8 +79,27 @@ public:
 
   private:
     friend class Coherence;
-    std::mutex M;
-    std::vector<Buffer *> Buffers;
+    std::vector<Buffer *> Buffers; // under the coherence lock
+  };
+
+  /// The sections one leaf launch has in flight, from acquire until
+  /// complete (its kernel has finished).
+  class Hold {
+  public:
+    Hold() = default;
+    Hold(const Hold &) = delete;
+    Hold &operator=(const Hold &) = delete;
+    bool empty() const { return Entries.empty(); }
+
+  private:
+    friend class Coherence;
+    struct Entry {
+      Buffer *B;
+      uint64_t Begin, End;
+      bool Writes;
+    };
+    MemorySpace Space = HostSpace;
+    std::vector<Entry> Entries;
   };
 
   Coherence();
@@ -55,10 +107,18 @@ public:
   Coherence &operator=(const Coherence &) = delete;
   ~Coherence();
 
-  /// Makes D's copy of [Host, Host + Bytes) valid for Mode and returns its
-  /// address in D's memory space. Throws RtError if D fails.
-  void *acquire(LaunchSet &Launch, void *Host, uint64_t Bytes, Device &D,
-                Access Mode);
+  /// Makes D's copies of the sections of Uses[0, N) valid for their modes
+  /// and sets Ptrs[I] to the address of Uses[I].Host's copy in D's memory
+  /// space, waiting first while a launch in flight conflicts. The sections
+  /// stay registered in H until complete(H). A host-space use of a buffer
+  /// no other space has seen is left alone unless TrackHost (a launch that
+  /// may put it elsewhere concurrently must register it). Throws RtError if
+  /// D fails; H then holds what must still be completed.
+  void acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N, Device &D,
+               void **Ptrs, Hold &H, bool TrackHost);
+
+  /// The kernel that used H has finished.
+  void complete(Hold &H);
 
   /// The end of a launch: copies back what it left modified outside host
   /// memory, and frees copies no other running launch uses.
@@ -68,15 +128,16 @@ public:
   /// devices may use host pointers without looking anything up.
   bool idle() const { return NumBuffers.load(std::memory_order_acquire) == 0; }
 
-  /// Bytes that acquiring the buffer in Space would copy now (heft's
-  /// transfer estimate).
-  uint64_t bytesToAcquire(void *Host, uint64_t Bytes, MemorySpace Space) const;
+  /// Bytes that acquiring U in Space would copy now (heft's transfer
+  /// estimate).
+  uint64_t bytesToAcquire(const BufferUse &U, MemorySpace Space) const;
 
-  /// The state of Space's copy; a buffer not in the table is Shared in
-  /// host memory and Invalid elsewhere.
+  /// The state of Space's copy of the buffer at Host: Invalid if any range
+  /// is, Modified if all are, else Shared. A buffer not in the table is
+  /// Shared in host memory and Invalid elsewhere.
   State state(void *Host, MemorySpace Space) const;
 
-  /// Frees every copy held by D (for removing a device).
+  /// Frees every copy held by D (for removing a device; nothing may run).
   void dropDevice(const Device &D);
 
   uint64_t bytesMoved() const { return BytesMoved.load(); }
@@ -87,15 +148,24 @@ public:
   }
 
 private:
-  mutable std::mutex TableM;
+  struct Transfer;
+
+  mutable std::mutex M;
+  std::condition_variable Changed; // in-flight sections ended
   std::unordered_map<void *, std::unique_ptr<Buffer>> Table;
   std::atomic<size_t> NumBuffers{0};
   std::atomic<uint64_t> BytesMoved{0};
   std::atomic<uint64_t> CopiesAvoided{0};
 
-  Buffer *enter(LaunchSet &Launch, void *Host);
-  void makeHostValid(Buffer &B);
-  void copyIn(Buffer &B, MemorySpace Space, Device &D);
+  Buffer *enterLocked(LaunchSet &Launch, const BufferUse &U);
+  bool readyLocked(Buffer &B, const BufferUse &U, MemorySpace S) const;
+  void planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
+                  std::vector<Transfer> &Out, Hold &H);
+  bool hostReadyLocked(Buffer &B) const;
+  void planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out);
+  void runTransfers(std::unique_lock<std::mutex> &L, std::vector<Transfer> &Ts);
+  void growLocked(Buffer &B, uint64_t Size);
+  void freeCopiesLocked(Buffer &B);
 };
 
 } // namespace hpvm::rt

@@ -81,8 +81,12 @@ public:
   /// host pointer is their copy.
   virtual void *allocate(size_t Bytes) = 0;
   virtual void free(void *Ptr) = 0;
-  virtual void copyFromHost(void *Dst, const void *HostSrc, size_t Bytes) = 0;
-  virtual void copyToHost(void *HostDst, const void *Src, size_t Bytes) = 0;
+  /// Copies Bytes between host memory and bytes [Offset, Offset + Bytes)
+  /// of the allocation Dev (what allocate returned).
+  virtual void copyFromHost(void *Dev, uint64_t Offset, const void *HostSrc,
+                            size_t Bytes) = 0;
+  virtual void copyToHost(void *HostDst, const void *Dev, uint64_t Offset,
+                          size_t Bytes) = 0;
 
   /// Starts L and may return before it has finished; wait(T) returns when it
   /// has. Everything L points to stays valid until wait returns.

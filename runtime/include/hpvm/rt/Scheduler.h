@@ -31,6 +31,7 @@ namespace hpvm::rt {
 
 class Coherence;
 class Device;
+struct BufferUse;
 struct NodeStats;
 
 struct Candidate {
@@ -40,12 +41,6 @@ struct Candidate {
   const hpvm_artifact *Artifact = nullptr;
   /// This leaf's history on this device.
   NodeStats *History = nullptr;
-};
-
-struct BufferUse {
-  void *Host;
-  uint64_t Bytes;
-  Access Mode;
 };
 
 struct ScheduleQuery {
