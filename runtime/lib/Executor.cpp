@@ -140,7 +140,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       U.Begin = 0;
       U.End = evalExtent(P, Prm.Bytes, Args, "byte size of #", K);
       U.Mode = Prm.Mode;
-      U.WritesAll = false;
+      U.WritesAll = Prm.WritesAll && Prm.Mode == Access::Out;
       U.Extent = U.End;
       for (const auto &[Host, Bytes] : Ctx.RootExtents)
         if (Host == U.Host)

@@ -84,7 +84,7 @@ Graph makeVAdd() {
   R.Function = "hpvm.node.vadd";
   R.addBuffer("a", Access::In, Extent::param(4));
   R.addBuffer("b", Access::In, Extent::param(4));
-  R.addBuffer("c", Access::Out, Extent::param(4));
+  R.Params[R.addBuffer("c", Access::Out, Extent::param(4))].WritesAll = true;
   R.addValue("n", ScalarType::I64);
   R.addValue("bytes", ScalarType::I64);
   R.setDims({Extent::param(3)});
@@ -221,6 +221,9 @@ TEST(GraphMetadata, LeafOnlyGraphRoundTrips) {
       << Text;
   EXPECT_NE(Text.find("!{!\"buffer\", !\"a\", !\"in\", !"), std::string::npos)
       << Text;
+  EXPECT_NE(Text.find("!{!\"buffer\", !\"c\", !\"out\", !"), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find(", !\"writes-all\"}"), std::string::npos) << Text;
   EXPECT_NE(Text.find("!{!\"param\", i32 4}"), std::string::npos) << Text;
   EXPECT_NE(Text.find("!{!\"value\", !\"n\", !\"i64\"}"), std::string::npos)
       << Text;
@@ -489,6 +492,11 @@ const MalformedCase MalformedCases[] = {
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
 !2 = !{!"buffer", !"a", !"readonly", i64 16})",
      {"field 'params[0]'", "unknown access mode 'readonly'"}},
+    {"BufferFlag",
+     R"(!0 = !{!"hpvm.graph", !"g", !1}
+!1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
+!2 = !{!"buffer", !"a", !"out", i64 16, !"whole"})",
+     {"field 'params[0]'", "writes-all"}},
     {"BufferArity",
      R"(!0 = !{!"hpvm.graph", !"g", !1}
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}

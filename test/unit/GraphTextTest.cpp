@@ -71,7 +71,8 @@ Graph richGraph() {
 
   Node &Consumer = R.addLeaf("consumer", "consumer_fn");
   Consumer.addValue("count", ScalarType::I32);
-  Consumer.addBuffer("out", Access::Out, Extent::param(2));
+  Consumer.Params[Consumer.addBuffer("out", Access::Out, Extent::param(2))]
+      .WritesAll = true;
   Consumer.addValue("bytes", ScalarType::I64);
   Consumer.setDims({Extent::param(2)});
 
@@ -157,6 +158,7 @@ TEST(GraphText, TheWriterSpellsTheDocumentedForm) {
   Node &R = G.root();
   R.Function = "vadd_fn";
   R.addBuffer("a", Access::In, Extent::param(1));
+  R.Params[R.addBuffer("c", Access::Out, Extent::param(1))].WritesAll = true;
   R.addValue("bytes", ScalarType::I64);
   R.setDims({Extent::param(2)});
   R.addValue("n", ScalarType::I64);
@@ -166,6 +168,7 @@ TEST(GraphText, TheWriterSpellsTheDocumentedForm) {
                                   "  dims p2\n"
                                   "  targets cpu,nvptx,spirv\n"
                                   "  param buffer \"a\" in p1\n"
+                                  "  param buffer \"c\" out p1 writes-all\n"
                                   "  param value \"bytes\" i64\n"
                                   "  param value \"n\" i64\n"
                                   "end\n");
@@ -260,6 +263,11 @@ TEST(GraphText, MalformedTextNamesTheLineAndTheProblem) {
        "line 3: bad target mask"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" rw 8\nend\n",
        "line 3: unknown access mode 'rw'"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 all\nend\n",
+       "line 3: unknown buffer flag 'all'; expected writes-all"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 writes-all "
+       "x\nend\n",
+       "line 3: unexpected 'x'"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" in\nend\n",
        "line 3: expected the byte size at the end of the line"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param value \"n\" i128\nend\n",

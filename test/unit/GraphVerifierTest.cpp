@@ -227,6 +227,17 @@ TEST(GraphVerifierBufferSize, SizeParameterIsABuffer) {
   expectOnly(*P.G, "buffer-size", "pipe", {"'dst'", "'src'", "buffer"});
 }
 
+TEST(GraphVerifierWritesAll, OnlyOutBuffersOfLeaves) {
+  Pipeline P;
+  P.Mul->Params[3].WritesAll = true; // out, of a leaf: fine
+  EXPECT_TRUE(verifyGraph(*P.G).empty());
+  P.Mul->Params[0].WritesAll = true; // in
+  expectOnly(*P.G, "writes-all", "pipe/stage/mul", {"'in'", "out buffer"});
+  P.Mul->Params[0].WritesAll = false;
+  P.Root->Params[1].WritesAll = true; // out, of an internal node
+  expectOnly(*P.G, "writes-all", "pipe", {"'dst'", "of a leaf"});
+}
+
 TEST(GraphVerifierBufferSize, SizeParameterOutOfRange) {
   Pipeline P;
   P.Root->Params[0].Bytes = Extent::param(17);

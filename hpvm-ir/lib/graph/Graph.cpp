@@ -168,7 +168,7 @@ bool Param::operator==(const Param &O) const {
   if (Name != O.Name || ParamKind != O.ParamKind)
     return false;
   if (isBuffer())
-    return Mode == O.Mode && Bytes == O.Bytes;
+    return Mode == O.Mode && Bytes == O.Bytes && WritesAll == O.WritesAll;
   return Type == O.Type;
 }
 

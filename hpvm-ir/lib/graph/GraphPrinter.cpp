@@ -115,7 +115,7 @@ void printNode(const Node &N, std::ostream &OS, unsigned Depth) {
     OS << Inner << "param " << P.Name << ": ";
     if (P.isBuffer())
       OS << "buffer " << toString(P.Mode) << " bytes "
-         << extentString(N, P.Bytes);
+         << extentString(N, P.Bytes) << (P.WritesAll ? " writes-all" : "");
     else
       OS << toString(P.Type);
     OS << "\n";

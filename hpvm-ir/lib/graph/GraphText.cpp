@@ -101,7 +101,7 @@ void writeNode(std::string &Out, const Node &N, unsigned Depth) {
   for (const Param &P : N.Params) {
     if (P.isBuffer())
       Line("param buffer " + Quoted(P.Name) + " " + toString(P.Mode) + " " +
-           extentText(P.Bytes));
+           extentText(P.Bytes) + (P.WritesAll ? " writes-all" : ""));
     else
       Line("param value " + Quoted(P.Name) + " " + toString(P.Type));
   }
@@ -458,8 +458,15 @@ private:
       if (!A)
         fail("unknown access mode '" + Mode + "'; expected in, out or inout");
       Extent Bytes = extent("the byte size");
+      bool WritesAll = false;
+      if (!atEnd()) {
+        std::string Flag = word("a buffer flag");
+        if (Flag != "writes-all")
+          fail("unknown buffer flag '" + Flag + "'; expected writes-all");
+        WritesAll = true;
+      }
       endOfLine();
-      N.addBuffer(std::move(Name), *A, Bytes);
+      N.Params[N.addBuffer(std::move(Name), *A, Bytes)].WritesAll = WritesAll;
       return;
     }
     if (Kind == "value") {

@@ -106,6 +106,12 @@ private:
 
   void checkBufferSizes(const Node &N) {
     for (const Param &P : N.Params) {
+      if (P.isBuffer() && P.WritesAll &&
+          (P.Mode != Access::Out || N.isInternal()))
+        report(N, "writes-all",
+               "buffer " + quote(P.Name) +
+                   " is marked writes-all, which only an out buffer of a "
+                   "leaf may be");
       if (!P.isBuffer() || !P.Bytes.isParam())
         continue;
       std::string Problem = extentProblem(N, P.Bytes.paramIndex());

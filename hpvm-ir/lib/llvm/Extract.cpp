@@ -97,6 +97,9 @@ private:
   /// Induction variable -> (region, dim) for every replicated region.
   DenseMap<const PHINode *, std::pair<const Region *, unsigned>> Inductions;
   DenseMap<const Region *, ParallelNest> Nests;
+  /// Per leaf, which of its buffers it writes whole (Param::WritesAll);
+  /// decided before anything is extracted, while the analyses are exact.
+  DenseMap<const Region *, SmallVector<bool, 4>> WritesAll;
 };
 
 } // namespace
@@ -177,9 +180,12 @@ std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
     S->ParamValues.push_back(B.Ptr);
     N.addBuffer(Name, B.Mode, Extent::constant(0));
   }
-  for (unsigned I = 0; I < R.Buffers.size(); ++I)
+  for (unsigned I = 0; I < R.Buffers.size(); ++I) {
     N.Params[I].Bytes =
         extentFor(*S, R.Buffers[I].Bytes, "bytes." + N.Params[I].Name);
+    if (auto It = WritesAll.find(&R); It != WritesAll.end())
+      N.Params[I].WritesAll = It->second[I];
+  }
   // Values computed inside the graph are recomputed by the leaves that use
   // them; only values from outside become parameters.
   for (Value *V : R.Values)
@@ -640,6 +646,19 @@ unsigned Extractor::run() {
     Collect(*Root);
   if (Errors)
     return Errors;
+  std::function<void(Region &)> Coverage = [&](Region &R) {
+    if (R.isLeaf()) {
+      auto Nest = Nests.find(&R);
+      SmallVector<bool, 4> &Whole = WritesAll[&R];
+      for (const RegionBuffer &B : R.Buffers)
+        Whole.push_back(writesWholeBuffer(
+            R, Nest == Nests.end() ? nullptr : &Nest->second, B, FA));
+    }
+    for (auto &C : R.Children)
+      Coverage(*C);
+  };
+  for (auto &Root : Forest.Roots)
+    Coverage(*Root);
 
   for (auto &Root : Forest.Roots)
     extractGraph(*Root);

@@ -45,6 +45,7 @@ static constexpr const char *KindLeaf = "leaf";
 static constexpr const char *KindInternal = "internal";
 static constexpr const char *ExtentParam = "param";
 static constexpr const char *ParamBuffer = "buffer";
+static constexpr const char *FlagWritesAll = "writes-all";
 static constexpr const char *ParamValue = "value";
 static constexpr const char *BindParam = "param";
 static constexpr const char *BindConst = "const";
@@ -220,6 +221,10 @@ private:
   }
 
   Metadata *param(const Param &P) {
+    if (P.isBuffer() && P.WritesAll)
+      return MDTuple::get(Ctx,
+                          {str(ParamBuffer), str(P.Name), str(toString(P.Mode)),
+                           extent(P.Bytes), str(FlagWritesAll)});
     if (P.isBuffer())
       return MDTuple::get(Ctx, {str(ParamBuffer), str(P.Name),
                                 str(toString(P.Mode)), extent(P.Bytes)});
@@ -472,7 +477,12 @@ private:
                    "expected !{!\"buffer\", ...} or !{!\"value\", ...}");
     Param P;
     if (Kind->getString() == ParamBuffer) {
-      if (T->getNumOperands() != 4)
+      unsigned Ops = T->getNumOperands();
+      const MDString *Flag = Ops == 5 ? getString(T->getOperand(4)) : nullptr;
+      if (Ops == 5 && (!Flag || Flag->getString() != FlagWritesAll))
+        return error(Path, Field,
+                     "a buffer's optional fifth element is !\"writes-all\"");
+      if (Ops != 4 && Ops != 5)
         return error(Path, Field,
                      "expected !{!\"buffer\", !\"name\", !\"access\", extent}");
       const MDString *Name = getString(T->getOperand(1));
@@ -492,6 +502,7 @@ private:
       P.Type = ScalarType::Ptr;
       P.Mode = *A;
       P.Bytes = *Bytes;
+      P.WritesAll = Flag != nullptr;
       return P;
     }
     if (Kind->getString() == ParamValue) {

@@ -56,6 +56,11 @@ findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors);
 /// variables by start + step * IV, so that one iteration can run alone.
 void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
 
+/// Whether leaf R (with its loop nest, if replicated) provably writes every
+/// byte of out buffer B each time it runs (Param::WritesAll).
+bool writesWholeBuffer(const Region &R, const ParallelNest *Nest,
+                       const RegionBuffer &B, FunctionAnalyses &FA);
+
 /// Checks the rules of docs/ir.md §2.3 that go beyond the markers for every
 /// region of Forest; returns the number of errors reported.
 unsigned verifyRegionForest(const RegionForest &Forest, FunctionAnalyses &FA);

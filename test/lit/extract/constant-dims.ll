@@ -68,4 +68,4 @@ i.end:
 ; META-DAG: ![[DIMS]] = !{i64 64, i64 32}
 ; META-DAG: ![[PARAMS]] = !{![[PA:[0-9]+]], ![[PB:[0-9]+]]}
 ; META-DAG: ![[PA]] = !{!"buffer", !"a", !"in", i64 8192}
-; META-DAG: ![[PB]] = !{!"buffer", !"b", !"out", i64 8192}
+; META-DAG: ![[PB]] = !{!"buffer", !"b", !"out", i64 8192, !"writes-all"}

@@ -66,5 +66,5 @@ for.end:
 ; META-DAG: ![[D0]] = !{!"param", i32 {{[0-9]+}}}
 ; META-DAG: !{!"buffer", !"a", !"in", !{{[0-9]+}}}
 ; META-DAG: !{!"buffer", !"b", !"in", !{{[0-9]+}}}
-; META-DAG: !{!"buffer", !"c", !"out", !{{[0-9]+}}}
+; META-DAG: !{!"buffer", !"c", !"out", !{{[0-9]+}}, !"writes-all"}
 ; META-DAG: !{!"value", !"n", !"i64"}

@@ -103,6 +103,26 @@ TEST(Coherence, CopiesOnlyWhatIsInvalidAndWritesBack) {
   EXPECT_EQ(Gpu->Launches.load(), 4u);
 }
 
+TEST(Coherence, AnOutBufferWrittenWholeIsNotCopiedIn) {
+  ScopedDevice Gpu(std::make_unique<FakeDevice>("fake-wa", HPVM_TARGET_NVPTX));
+  Graph G("whole");
+  Node &R = G.root();
+  for (const char *Name : {"x", "y"})
+    R.addBuffer(Name, Access::InOut, Extent::constant(Bytes));
+  Node &A = addLeaf(R, "a", TargetNVPTX, {{0, Access::In}, {1, Access::Out}});
+  A.Params[1].WritesAll = true;
+  TestProgram P({&G}, {{"whole/a", HPVM_TARGET_NVPTX, incKernel}});
+  std::vector<int32_t> X(N, 5), Y(N, -1);
+  int32_t *PX = X.data(), *PY = Y.data();
+  uint64_t In = Gpu->BytesIn, Out = Gpu->BytesOut;
+  ASSERT_EQ(P.launch("whole", {&PX, &PY}), HPVM_OK) << hpvm_error_message();
+  for (int I = 0; I != N; ++I)
+    ASSERT_EQ(Y[I], 6);
+  // x in, y out: y's old contents are dead.
+  EXPECT_EQ(Gpu->BytesIn - In, uint64_t(Bytes));
+  EXPECT_EQ(Gpu->BytesOut - Out, uint64_t(Bytes));
+}
+
 /// One leaf launch's use of [Host, Host + Bytes) on D that has already
 /// finished: acquired, and completed at once. Returns D's pointer.
 void *use(Coherence &Coh, Coherence::LaunchSet &Launch, void *Host,

@@ -83,6 +83,12 @@ struct Param {
   ScalarType Type = ScalarType::I64;  // Ptr for buffers
   Access Mode = Access::In;           // buffers only
   Extent Bytes = Extent::constant(0); // buffers only
+  /// Out buffers of leaves: each execution of the node (all its instances
+  /// together) writes every byte of the buffer, so the bytes there before
+  /// are dead and need not be copied to the device that runs it. EXTRACT
+  /// sets it where it proves it; without it an out buffer's unwritten bytes
+  /// keep their values, as in the sequential program.
+  bool WritesAll = false;
 
   bool isBuffer() const { return ParamKind == Kind::Buffer; }
   bool operator==(const Param &O) const;
