@@ -27,8 +27,7 @@ using namespace hpvm::rt;
 
 namespace {
 
-uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args,
-                    const char *What, unsigned Which) {
+uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args) {
   if (E.isConstant())
     return E.value();
   unsigned K = E.paramIndex();
@@ -37,13 +36,10 @@ uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args,
     throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                   "node '" + P.Path + "': the argument for parameter '" +
                       Prm.Name + "' is NULL");
+  // Counts below zero count nothing, as a C loop whose bound is below its
+  // start runs no iterations (a section of negative length touches nothing).
   int64_t V = readInteger(Args[K], Prm.Type);
-  if (V < 0)
-    throw RtError(HPVM_ERR_BAD_VALUE,
-                  "node '" + P.Path + "': " + What + std::to_string(Which) +
-                      " is parameter '" + Prm.Name +
-                      "' = " + std::to_string(V) + ", which is negative");
-  return static_cast<uint64_t>(V);
+  return V < 0 ? 0 : static_cast<uint64_t>(V);
 }
 
 /// Dims[0..2] (missing ones 1) and the number of instances.
@@ -52,7 +48,7 @@ uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
   uint64_t Instances = 1;
   const std::vector<Extent> &D = P.N->Dims;
   for (unsigned I = 0, E = static_cast<unsigned>(D.size()); I != E; ++I) {
-    Dims[I] = evalExtent(P, D[I], Args, "dim ", I);
+    Dims[I] = evalExtent(P, D[I], Args);
     if (__builtin_mul_overflow(Instances, Dims[I], &Instances))
       throw RtError(HPVM_ERR_BAD_VALUE,
                     "node '" + P.Path +
@@ -87,9 +83,8 @@ void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
       for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size());
            K != E; ++K)
         if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
-          Ctx.RootExtents.emplace_back(
-              bufferPointer(Args, K),
-              evalExtent(Root, Prm.Bytes, Args, "byte size of #", K));
+          Ctx.RootExtents.emplace_back(bufferPointer(Args, K),
+                                       evalExtent(Root, Prm.Bytes, Args));
     runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
@@ -138,7 +133,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       BufferUse &U = Uses[I];
       U.Host = bufferPointer(Args, K);
       U.Begin = 0;
-      U.End = evalExtent(P, Prm.Bytes, Args, "byte size of #", K);
+      U.End = evalExtent(P, Prm.Bytes, Args);
       U.Mode = Prm.Mode;
       U.WritesAll = Prm.WritesAll && Prm.Mode == Access::Out;
       U.Extent = U.End;

@@ -37,6 +37,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
@@ -482,8 +483,17 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
     return false;
   }
   auto Zero = constantInt(L.LB, Ctx);
-  L.Keep =
-      L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 && L.Op == BO_LT;
+  // The kept bound becomes the node's extent at the comparison's width,
+  // which HPVM reads as signed: an unsigned comparison narrower than 64
+  // bits (3e9 iterations of an unsigned int) goes through the rewrite's
+  // 64-bit counter instead.
+  // A constant bound below 0 would be a negative constant extent, which
+  // the IR rejects; the rewrite counts it as 0.
+  QualType Cmp = Cond->getLHS()->getType();
+  bool SignedOrWide = Cmp->isSignedIntegerType() || Ctx.getIntWidth(Cmp) >= 64;
+  auto Bound = constantInt(L.UB, Ctx);
+  L.Keep = L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 &&
+           L.Op == BO_LT && SignedOrWide && !(Bound && *Bound < 0);
   // The rewrite replaces the bound, or else the whole header: both must be
   // spelled in the file (a bound passed to a macro is).
   bool Rewritable =
@@ -654,15 +664,45 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       N.Valid = false;
       return;
     }
-    for (const std::optional<ClauseExpr> &Bound : {Item.Lo, Item.Len})
-      if (Bound) {
-        Expr *E = argExpr(N, *Bound);
-        if (!E || !E->getType()->isIntegerType()) {
-          D.report(Bound->Loc, Diag::SectionBoundNotInteger);
-          N.Valid = false;
-          return;
-        }
+    // Bounds known now are checked now: a negative one, or a section
+    // whose byte size does not fit in 64 bits, would only fail (or be
+    // misread) at run time.
+    llvm::APInt End(128, 0);
+    bool ConstantEnd = true;
+    for (auto [Bound, What] :
+         {std::pair(&Item.Lo, "start"), std::pair(&Item.Len, "length")}) {
+      if (!*Bound)
+        continue;
+      Expr *E = argExpr(N, **Bound);
+      if (!E || !E->getType()->isIntegerType()) {
+        D.report((*Bound)->Loc, Diag::SectionBoundNotInteger);
+        N.Valid = false;
+        return;
       }
+      Expr::EvalResult R;
+      if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx)) {
+        ConstantEnd = false;
+        continue;
+      }
+      const llvm::APSInt &V = R.Val.getInt();
+      if (V.isNegative()) {
+        D.report((*Bound)->Loc, Diag::SectionBoundNegative)
+            << What << Name << llvm::toString(V, 10);
+        N.Valid = false;
+        return;
+      }
+      End += V.zext(128);
+    }
+    if (ConstantEnd && Item.Len) {
+      uint64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
+      if ((End * llvm::APInt(128, Size)).getActiveBits() > 64) {
+        D.report(Item.Loc, Diag::SectionTooLarge)
+            << Name << llvm::toString(End, 10, /*Signed=*/false)
+            << std::to_string(Size);
+        N.Valid = false;
+        return;
+      }
+    }
     if (!Item.Len) {
       if (T->isPointerType()) {
         D.report(Item.Loc, Diag::PointerNoExtent) << Name << CName;
@@ -1332,6 +1372,8 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
     std::string K = std::to_string(L.Temp);
     std::string UB = sourceText(L.UB->getSourceRange());
     if (L.Keep) {
+      // A bound below 0 is an extent below 0, which runs no instances, as
+      // the loop runs no iterations.
       Out += "__typeof__((" + UB + ")) __hpvm_t" + K + " = (" + UB + "); ";
       continue;
     }

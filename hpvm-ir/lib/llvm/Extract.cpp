@@ -136,8 +136,10 @@ unsigned Extractor::valueParam(NodeState &S, Value *V, std::string Name) {
 }
 
 Extent Extractor::extentFor(NodeState &S, Value *V, const std::string &Name) {
+  // Read as signed at their width, like parameters (the region rules have
+  // rejected negative constants).
   if (auto *C = dyn_cast<ConstantInt>(V))
-    return Extent::constant(C->getZExtValue());
+    return Extent::constant(static_cast<uint64_t>(C->getSExtValue()));
   return Extent::param(valueParam(S, V, V->hasName() ? "" : Name));
 }
 

@@ -134,6 +134,14 @@ bool RegionParser::parseBuffers(Region &R, const OperandBundleUse &B,
       OK = false;
       continue;
     }
+    if (auto *C = dyn_cast<ConstantInt>(Bytes); C && C->isNegative()) {
+      error("buffer-size",
+            "buffer " + describe(Ptr) + " has byte size " + describe(Bytes) +
+                ", which is negative; sizes are read as signed integers of "
+                "their width",
+            R.Entry, R.Name);
+      OK = false;
+    }
     for (const RegionBuffer &Other : R.Buffers)
       if (Other.Ptr == Ptr) {
         error("marker", "buffer " + describe(Ptr) + " is named twice", R.Entry,
@@ -195,6 +203,13 @@ bool RegionParser::parseBundles(Region &R) {
                 "extent " + describe(V) +
                     " is not an integer of at most 64 "
                     "bits",
+                Entry, R.Name);
+          OK = false;
+        } else if (auto *C = dyn_cast<ConstantInt>(V); C && C->isNegative()) {
+          error("dims",
+                "extent " + describe(V) +
+                    " is negative; extents are read as signed integers of "
+                    "their width",
                 Entry, R.Name);
           OK = false;
         }

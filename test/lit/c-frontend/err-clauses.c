@@ -139,3 +139,29 @@ void child_writes_input(float *a, int n) {
     for (int i = 0; i < n; i++) a[i] = 0;
   }
 }
+
+// Constant bounds are checked when they are known: negative ones, and sections
+// whose byte size 64 bits cannot count (they would fail, or be misread, at
+// run time).
+void section_negative_length(float *a) {
+#pragma hpvm task in(a[0:-5])
+  // CHECK: err-clauses.c:[[@LINE-1]]:26: error: the length of the array section of 'a' is -5, which is negative
+  { }
+}
+
+void section_negative_start(float *a) {
+#pragma hpvm task in(a[-1:3])
+  // CHECK: err-clauses.c:[[@LINE-1]]:24: error: the start of the array section of 'a' is -1, which is negative
+  { }
+}
+
+void section_too_large(float *a) {
+#pragma hpvm task in(a[1:(1LL << 62) - 1])
+  // CHECK: err-clauses.c:[[@LINE-1]]:22: error: the array section of 'a' ends 4611686018427387904 elements of 4 bytes from its start: more bytes than 64 bits can count
+  { }
+}
+
+void section_largest(char *a) {
+#pragma hpvm task in(a[0:(1ULL << 63)])
+  { }
+}
