@@ -10,7 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Coherence.h"
+#include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Error.h"
+#include "hpvm/rt/Stats.h"
+#include "hpvm/rt/Trace.h"
 
 #include "SmallArray.h"
 
@@ -45,9 +48,10 @@ struct Coherence::Buffer {
 
   void *Host;
   uint64_t Size;
-  unsigned Users = 0;            // launch sets holding it
-  std::vector<Copy> Copies;      // by memory space; [HostSpace] unused
-  std::vector<Segment> Segments; // sorted; the first begins at 0
+  const std::string *Name = nullptr; // for statistics and the trace
+  unsigned Users = 0;                // launch sets holding it
+  std::vector<Copy> Copies;          // by memory space; [HostSpace] unused
+  std::vector<Segment> Segments;     // sorted; the first begins at 0
 
   Buffer(void *Host, uint64_t Size) : Host(Host), Size(Size) { reset(1); }
 
@@ -154,6 +158,7 @@ struct Coherence::Transfer {
   uint64_t Begin, End;
   MemorySpace From, To;
   Buffer::Copy Src, Dst; // the device copies (null for host memory)
+  NodeStats *Node;       // counted for it
 };
 
 Coherence::Coherence() = default;
@@ -180,6 +185,8 @@ Coherence::Buffer *Coherence::enterLocked(LaunchSet &Launch,
     NumBuffers.fetch_add(1, std::memory_order_release);
   }
   Buffer *B = Slot.get();
+  if (!B->Name)
+    B->Name = U.Name;
   if (std::find(Launch.Buffers.begin(), Launch.Buffers.end(), B) ==
       Launch.Buffers.end()) {
     Launch.Buffers.push_back(B);
@@ -232,7 +239,8 @@ bool Coherence::readyLocked(Buffer &B, const BufferUse &U,
 }
 
 void Coherence::planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
-                           std::vector<Transfer> &Out, Hold &H) {
+                           std::vector<Transfer> &Out, Hold &H,
+                           NodeStats *Node) {
   auto [First, Last] = B.split(U.Begin, U.End);
   bool Needs = U.needsContents(), Writes = writes(U.Mode);
   bool Copied = false;
@@ -246,7 +254,7 @@ void Coherence::planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
       }
     }
     Out.push_back(
-        Transfer{&B, Begin, End, From, To, B.Copies[From], B.Copies[To]});
+        Transfer{&B, Begin, End, From, To, B.Copies[From], B.Copies[To], Node});
   };
   for (size_t I = First; I != Last; ++I) {
     Segment &G = B.Segments[I];
@@ -294,11 +302,12 @@ void Coherence::runTransfers(std::unique_lock<std::mutex> &L,
     for (; Done != Ts.size(); ++Done) {
       const Transfer &T = Ts[Done];
       uint64_t Bytes = T.End - T.Begin;
+      uint64_t Start = nowNanos();
       if (T.From == HostSpace)
         T.Dst.Dev->copyFromHost(T.Dst.Ptr, T.Begin, T.B->host(T.Begin), Bytes);
       else
         T.Src.Dev->copyToHost(T.B->host(T.Begin), T.Src.Ptr, T.Begin, Bytes);
-      BytesMoved.fetch_add(Bytes, std::memory_order_relaxed);
+      count(T, Start, nowNanos());
     }
   } catch (...) {
     Failure = std::current_exception();
@@ -325,13 +334,31 @@ void Coherence::runTransfers(std::unique_lock<std::mutex> &L,
     std::rethrow_exception(Failure);
 }
 
+void Coherence::count(const Transfer &T, uint64_t Start, uint64_t End) {
+  uint64_t Bytes = T.End - T.Begin;
+  BytesMoved.fetch_add(Bytes, std::memory_order_relaxed);
+  bool Up = T.From == HostSpace;
+  if (T.Node)
+    T.Node->BytesIn.fetch_add(Bytes, std::memory_order_relaxed);
+  if (TheStats && T.B->Name) {
+    BufferStats &S = TheStats->buffer(*T.B->Name);
+    (Up ? S.ToDevices : S.ToHost).fetch_add(Bytes, std::memory_order_relaxed);
+  }
+  if (TheTrace && TheTrace->enabled())
+    TheTrace->recordCopy(
+        Up ? "upload" : "download", (Up ? T.Dst : T.Src).Dev->name(),
+        T.Node ? T.Node->Path : std::string(),
+        T.B->Name ? *T.B->Name : std::string(), Start, End, Bytes);
+}
+
 void Coherence::growLocked(Buffer &B, uint64_t Size) {
   // Gather the buffer in host memory and start over at the new size.
   std::vector<Transfer> Ts;
-  planWriteBackLocked(B, Ts);
+  planWriteBackLocked(B, Ts, nullptr);
   for (Transfer &T : Ts) {
+    uint64_t Start = nowNanos();
     T.Src.Dev->copyToHost(B.host(T.Begin), T.Src.Ptr, T.Begin, T.End - T.Begin);
-    BytesMoved.fetch_add(T.End - T.Begin, std::memory_order_relaxed);
+    count(T, Start, nowNanos());
   }
   freeCopiesLocked(B);
   B.Size = Size;
@@ -339,7 +366,8 @@ void Coherence::growLocked(Buffer &B, uint64_t Size) {
 }
 
 void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
-                        Device &D, void **Ptrs, Hold &H, bool TrackHost) {
+                        Device &D, void **Ptrs, Hold &H, bool TrackHost,
+                        NodeStats *Node) {
   MemorySpace S = D.memorySpace();
   H.Space = S;
   SmallArray<Buffer *, 8> Bufs(N);
@@ -374,7 +402,7 @@ void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
   std::vector<Transfer> Ts;
   for (size_t I = 0; I != N; ++I)
     if (Bufs[I]) {
-      planLocked(*Bufs[I], Uses[I], S, Ts, H);
+      planLocked(*Bufs[I], Uses[I], S, Ts, H, Node);
       if (S != HostSpace)
         Ptrs[I] = Bufs[I]->Copies[S].Ptr;
     }
@@ -412,7 +440,8 @@ bool Coherence::hostReadyLocked(Buffer &B) const {
   return true;
 }
 
-void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out) {
+void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
+                                    NodeStats *Node) {
   for (size_t I = 0; I != B.Segments.size(); ++I) {
     Segment &G = B.Segments[I];
     Slot &H = G.Slots[HostSpace];
@@ -426,7 +455,7 @@ void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out) {
       Out.back().End = End;
     else
       Out.push_back(Transfer{&B, Begin, End, Src, HostSpace, B.Copies[Src],
-                             Buffer::Copy()});
+                             Buffer::Copy(), Node});
     if (G.Slots[Src].S == State::Modified)
       G.Slots[Src].S = State::Shared;
     H.S = State::Shared;
@@ -434,7 +463,7 @@ void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out) {
   }
 }
 
-void Coherence::release(LaunchSet &Launch) {
+void Coherence::release(LaunchSet &Launch, NodeStats *End) {
   // Keep going after a failed copy so that every buffer is accounted for;
   // report the first failure.
   std::exception_ptr First;
@@ -442,7 +471,7 @@ void Coherence::release(LaunchSet &Launch) {
   for (Buffer *B : Launch.Buffers) {
     Changed.wait(L, [&] { return hostReadyLocked(*B); });
     std::vector<Transfer> Ts;
-    planWriteBackLocked(*B, Ts);
+    planWriteBackLocked(*B, Ts, End);
     try {
       runTransfers(L, Ts);
     } catch (...) {

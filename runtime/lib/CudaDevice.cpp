@@ -155,6 +155,7 @@ public:
                     size_t Bytes) override;
   void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
                   size_t Bytes) override;
+  bool prepare(KernelLaunch &L) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   bool canLaunchGrid(const KernelLaunch &L) const override;
@@ -246,7 +247,7 @@ private:
   void beginTraced(Record *R);
   void traceRecord(Record *R, uint64_t Done);
   void drainTracedUploads();
-  Module &module(const KernelLaunch &L);
+  Module &module(const KernelLaunch &L, bool *Created = nullptr);
 };
 
 /// Makes the device's context current for the scope and restores the
@@ -733,7 +734,16 @@ void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, uint64_t Offset,
 // Launches
 //===----------------------------------------------------------------------===//
 
-Module &CudaDeviceImpl::module(const KernelLaunch &L) {
+bool CudaDeviceImpl::prepare(KernelLaunch &L) {
+  Broken.checkUsable(Name);
+  bool Created;
+  L.Prepared = &module(L, &Created);
+  return Created;
+}
+
+Module &CudaDeviceImpl::module(const KernelLaunch &L, bool *Created) {
+  if (Created)
+    *Created = false;
   const hpvm_artifact &A = *L.Artifact;
   // Built only for messages: launches should not allocate.
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
@@ -809,6 +819,8 @@ Module &CudaDeviceImpl::module(const KernelLaunch &L) {
     M->MaxThreads = MaxBlockThreads;
   NumModules.fetch_add(1, std::memory_order_relaxed);
   Bucket.push_back(std::move(M));
+  if (Created)
+    *Created = true;
   return *Bucket.back();
 }
 
@@ -865,7 +877,7 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     Slots[K] = 0;
   }
 
-  Module &M = module(L);
+  Module &M = L.Prepared ? *static_cast<Module *>(L.Prepared) : module(L);
   uint32_t Threads = Shape.Block[0] * Shape.Block[1] * Shape.Block[2];
   if (Threads > static_cast<uint32_t>(M.MaxThreads))
     fail(Where() + "kernel '" + M.Entry + "' can run at most " +

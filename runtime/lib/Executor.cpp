@@ -79,12 +79,13 @@ void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
   try {
     // Every buffer a leaf uses is a root buffer passed down: device copies
     // hold what the root declares, however little one leaf names.
-    if (Ctx.TrackHost && !Root.N->isLeaf())
+    if (Ctx.TrackHost || !Coh.idle())
       for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size());
            K != E; ++K)
         if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
-          Ctx.RootExtents.emplace_back(bufferPointer(Args, K),
-                                       evalExtent(Root, Prm.Bytes, Args));
+          Ctx.RootBuffers.push_back({bufferPointer(Args, K),
+                                     evalExtent(Root, Prm.Bytes, Args),
+                                     &G.BufferNames[K]});
     runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
@@ -137,9 +138,12 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       U.Mode = Prm.Mode;
       U.WritesAll = Prm.WritesAll && Prm.Mode == Access::Out;
       U.Extent = U.End;
-      for (const auto &[Host, Bytes] : Ctx.RootExtents)
-        if (Host == U.Host)
-          U.Extent = std::max(U.Extent, Bytes);
+      U.Name = nullptr;
+      for (const LaunchContext::RootBuffer &B : Ctx.RootBuffers)
+        if (B.Host == U.Host) {
+          U.Extent = std::max(U.Extent, B.Bytes);
+          U.Name = B.Name;
+        }
     }
     HaveUses = true;
   };
@@ -198,12 +202,25 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     ~InFlight() { Coh.complete(H); }
   } Held{Coh, {}};
   try {
+    // Compiling the artifact (once per device) is not running it: it is
+    // timed apart, so that statistics and heft see run times only.
+    if (Instances) {
+      uint64_t Begin = nowNanos();
+      if (D.prepare(L)) {
+        uint64_t Done = nowNanos();
+        C.History->CompileNanos.fetch_add(Done - Begin,
+                                          std::memory_order_relaxed);
+        if (TheTrace.enabled())
+          TheTrace.recordCompile(D.name(), P.Path, Begin, Done);
+      }
+    }
+
     // A launch of no instances touches no data: nothing to make coherent.
     if (Instances && NumBuffers &&
         (D.memorySpace() != HostSpace || Ctx.TrackHost || !Coh.idle())) {
       FillUses();
       Coh.acquire(Ctx.Buffers, Uses.data(), NumBuffers, D, DevPtrs.data(),
-                  Held.H, Ctx.TrackHost);
+                  Held.H, Ctx.TrackHost, C.History);
       for (size_t I = 0; I != NumParams; ++I)
         DevArgs[I] = Args[I];
       for (size_t I = 0; I != NumBuffers; ++I)

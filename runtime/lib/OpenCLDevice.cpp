@@ -280,6 +280,7 @@ public:
                     size_t Bytes) override;
   void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
                   size_t Bytes) override;
+  bool prepare(KernelLaunch &L) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   std::string description() const override;
@@ -328,7 +329,7 @@ private:
   template <class EnqueueFn>
   void blockingCopy(const char *What, const char *Call, size_t Bytes,
                     EnqueueFn Enqueue);
-  Built &program(const KernelLaunch &L);
+  Built &program(const KernelLaunch &L, bool *Created = nullptr);
   std::string buildLog(cl::Program Prog) const;
   void traceEvent(cl::Event Ev, const char *What, uint64_t Submitted,
                   uint64_t Done, uint64_t Instances, uint64_t Bytes);
@@ -566,7 +567,13 @@ std::string OpenCLDeviceImpl::buildLog(cl::Program Prog) const {
   return Log;
 }
 
-Built &OpenCLDeviceImpl::program(const KernelLaunch &L) {
+bool OpenCLDeviceImpl::prepare(KernelLaunch &L) {
+  bool Created;
+  L.Prepared = &program(L, &Created);
+  return Created;
+}
+
+Built &OpenCLDeviceImpl::program(const KernelLaunch &L, bool *Created) {
   // Built only for messages: launches should not allocate.
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
   return Programs.get(
@@ -599,7 +606,8 @@ Built &OpenCLDeviceImpl::program(const KernelLaunch &L) {
         if (CL.clGetKernelInfo(B.Kern, cl::KernelNumArgs, sizeof(B.NumArgs),
                                &B.NumArgs, nullptr) != cl::Success)
           B.NumArgs = ~0u;
-      });
+      },
+      Created);
 }
 
 InFlight *OpenCLDeviceImpl::takeFlight() {
@@ -632,7 +640,7 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                     Where() + "the argument for parameter '" +
                         Leaf.Params[K].Name + "' is NULL");
 
-  Built &B = program(L);
+  Built &B = L.Prepared ? *static_cast<Built *>(L.Prepared) : program(L);
   // A kernel built for another node shape would read the wrong slots; the
   // driver would only say "invalid argument index".
   size_t Slots = Leaf.Params.size() + 3 * size_t(L.OuterLevels);

@@ -287,5 +287,8 @@ hpvm::rt::buildGraphPlan(const Graph &G, Stats &S,
   Plan->Name = G.name();
   Plan->G = &G;
   Plan->Root = Builder(*Plan, S, NextLeafId).build(G.root(), 0, false);
+  for (const Param &P : G.root().Params)
+    Plan->BufferNames.push_back(P.isBuffer() ? G.name() + ":" + P.Name : "");
+  Plan->EndStats = &S.entry(Plan->Root->Path, "host");
   return Plan;
 }

@@ -111,6 +111,12 @@ struct GraphPlan {
   std::atomic<uint64_t> Generation{0};
   std::atomic<bool> Runnable{false};
   std::string NoDevice;
+  /// By root parameter: "<graph>:<parameter>" for buffers (the names in
+  /// statistics and the trace), empty for values.
+  std::vector<std::string> BufferNames;
+  /// Where the copies made at the end of a launch are counted: the root's
+  /// "host" entry.
+  NodeStats *EndStats = nullptr;
   /// Some leaf may run outside host memory with this generation's devices:
   /// launches of the graph then register every buffer use with coherence,
   /// host-space ones included.
@@ -122,9 +128,14 @@ struct LaunchContext {
   Coherence::LaunchSet Buffers;
   /// GraphPlan::OffHost when the launch started.
   bool TrackHost = false;
-  /// The root's buffer arguments and their declared sizes: what device
-  /// copies of them hold.
-  std::vector<std::pair<void *, uint64_t>> RootExtents;
+  /// The root's buffer arguments, their declared sizes (what device copies
+  /// of them hold) and names (GraphPlan::BufferNames).
+  struct RootBuffer {
+    void *Host;
+    uint64_t Bytes;
+    const std::string *Name;
+  };
+  std::vector<RootBuffer> RootBuffers;
   std::atomic<bool> Failed{false};
   std::mutex M;
   hpvm_status Code = HPVM_OK;

@@ -57,7 +57,10 @@ Runtime &Runtime::get() {
   return *RT;
 }
 
-Runtime::Runtime() { configure(); }
+Runtime::Runtime() {
+  Coh.observe(&TheStats, &TheTrace);
+  configure();
+}
 
 Runtime::~Runtime() = default;
 
@@ -379,7 +382,7 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
   Exec->run(*G, Args, Ctx);
   if (!Ctx.Buffers.empty()) {
     try {
-      Coh.release(Ctx.Buffers);
+      Coh.release(Ctx.Buffers, G->EndStats);
     } catch (const RtError &E) {
       Ctx.fail(E.code(), E.what());
     }

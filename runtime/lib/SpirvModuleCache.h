@@ -47,11 +47,14 @@ public:
   /// driver's objects, or throws) before it is kept. Prefix() starts every
   /// message ("vulkan:0: node 'x': "); it is only called on failure, so that
   /// a launch does not allocate. Throws RtError: HPVM_ERR_BAD_PROGRAM for a
-  /// malformed module, HPVM_ERR_DEVICE for a capability in Missing.
+  /// malformed module, HPVM_ERR_DEVICE for a capability in Missing. Sets
+  /// *Created (if given) to whether this call made the module.
   template <class PrefixFn, class MakeFn>
   Module &get(const hpvm_artifact &A, SpirvEntryModel Model,
               const MissingCapabilityList &Missing, PrefixFn Prefix,
-              MakeFn Make) {
+              MakeFn Make, bool *Created = nullptr) {
+    if (Created)
+      *Created = false;
     if (!A.code || A.code_size == 0 || A.code_size % 4 != 0)
       throw RtError(HPVM_ERR_BAD_PROGRAM,
                     Prefix() + "the SPIR-V artifact's code_size (" +
@@ -85,6 +88,8 @@ public:
                             Lacking.second);
     Make(*New);
     Made.fetch_add(1, std::memory_order_relaxed);
+    if (Created)
+      *Created = true;
     Bucket.push_back(std::move(New));
     return *Bucket.back();
   }

@@ -98,6 +98,23 @@ void Trace::recordDevice(const std::string &Device, const std::string &Name,
       DeviceEvent{Track, Name, Start, End, Instances, Bytes});
 }
 
+void Trace::recordCopy(const char *Name, const std::string &Device,
+                       const std::string &Node, const std::string &Buffer,
+                       uint64_t Start, uint64_t End, uint64_t Bytes) {
+  HostEvent E{Name,  "copy", Device, Node,           Buffer,
+              Start, End,    Bytes,  traceThreadId()};
+  std::lock_guard<std::mutex> L(M);
+  HostEvents.push_back(std::move(E));
+}
+
+void Trace::recordCompile(const std::string &Device, const std::string &Node,
+                          uint64_t Start, uint64_t End) {
+  HostEvent E{"compile", "compile", Device, Node,           "",
+              Start,     End,       0,      traceThreadId()};
+  std::lock_guard<std::mutex> L(M);
+  HostEvents.push_back(std::move(E));
+}
+
 std::string Trace::json() const {
   std::lock_guard<std::mutex> L(M);
   std::string Out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
@@ -121,6 +138,28 @@ std::string Trace::json() const {
       Out += ",\"variant\":";
       appendJsonString(Out, E.Variant);
     }
+    Out += "}}";
+  }
+  for (const HostEvent &E : HostEvents) {
+    Out += ",\n{\"name\":";
+    appendJsonString(Out, E.Name);
+    Out += ",\"cat\":";
+    appendJsonString(Out, E.Category);
+    Out += ",\"ph\":\"X\",\"ts\":";
+    appendMicros(Out, E.Start >= Origin ? E.Start - Origin : 0);
+    Out += ",\"dur\":";
+    appendMicros(Out, E.End >= E.Start ? E.End - E.Start : 0);
+    Out += ",\"pid\":" + Pid + ",\"tid\":" + std::to_string(E.Tid);
+    Out += ",\"args\":{\"device\":";
+    appendJsonString(Out, E.Device);
+    Out += ",\"node\":";
+    appendJsonString(Out, E.Node);
+    if (!E.Buffer.empty()) {
+      Out += ",\"buffer\":";
+      appendJsonString(Out, E.Buffer);
+    }
+    if (E.Bytes)
+      Out += ",\"bytes\":" + std::to_string(E.Bytes);
     Out += "}}";
   }
   for (size_t T = 0; T != Tracks.size(); ++T) {
@@ -177,12 +216,13 @@ void Trace::flush() const {
 
 size_t Trace::numEvents() const {
   std::lock_guard<std::mutex> L(M);
-  return Events.size() + DeviceEvents.size();
+  return Events.size() + DeviceEvents.size() + HostEvents.size();
 }
 
 void Trace::clear() {
   std::lock_guard<std::mutex> L(M);
   Events.clear();
   DeviceEvents.clear();
+  HostEvents.clear();
   Tracks.clear();
 }

@@ -154,6 +154,7 @@ public:
                     size_t Bytes) override;
   void copyToHost(void *HostDst, const void *Src, uint64_t Offset,
                   size_t Bytes) override;
+  bool prepare(KernelLaunch &L) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
   std::string description() const override;
@@ -242,7 +243,7 @@ private:
   void flushPending();
   void traceSubmission(Submission *S, uint64_t Done);
 
-  Pipeline &pipeline(const KernelLaunch &L);
+  Pipeline &pipeline(const KernelLaunch &L, bool *Created = nullptr);
   void init(const Probe &P, const VulkanOptions &O);
   void destroy();
 };
@@ -961,7 +962,14 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
 // Launches
 //===----------------------------------------------------------------------===//
 
-Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
+bool VulkanDeviceImpl::prepare(KernelLaunch &L) {
+  Broken.checkUsable(Name);
+  bool Created;
+  L.Prepared = &pipeline(L, &Created);
+  return Created;
+}
+
+Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L, bool *Created) {
   // Built only for messages: launches should not allocate.
   auto Where = [&] { return "node '" + std::string(L.Path) + "': "; };
   return Pipelines.get(
@@ -990,7 +998,8 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L) {
         F.vkDestroyShaderModule(Dev, Module, nullptr);
         check(R, "vkCreateComputePipelines",
               Where() + "entry '" + P.Entry + "'");
-      });
+      },
+      Created);
 }
 
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
@@ -1050,7 +1059,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   for (size_t I = 0; I != 3 * size_t(L.OuterLevels); ++I)
     Push[NumParams + I] = L.OuterIds[I];
 
-  Pipeline &P = pipeline(L);
+  Pipeline &P = L.Prepared ? *static_cast<Pipeline *>(L.Prepared) : pipeline(L);
 
   // Node dim D-1 (the innermost) is x, D-2 is y, D-3 is z.
   size_t D = Leaf.Dims.size();

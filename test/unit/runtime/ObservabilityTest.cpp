@@ -64,7 +64,11 @@ std::vector<const Json *> traceEvents(const Json &Trace) {
     EXPECT_EQ(E.get("ts")->K, Json::Number);
     EXPECT_GE(E.get("dur")->Num, 0);
     const Json *Args = E.get("args");
-    EXPECT_NE(Args->get("instances"), nullptr);
+    const std::string &Cat = E.get("cat")->Str;
+    // Node executions count instances; copies and compilations name the
+    // node they were for.
+    bool NodeEvent = Cat != "copy" && Cat != "compile";
+    EXPECT_NE(Args->get(NodeEvent ? "instances" : "node"), nullptr);
     EXPECT_NE(Args->get("device"), nullptr);
     Events.push_back(&E);
   }
@@ -122,6 +126,118 @@ TEST(Trace, UnwritablePathIsAnErrorNotACrash) {
   EXPECT_THROW(T.flush(), rt::RtError);
   rt::Trace Off;
   EXPECT_NO_THROW(Off.flush()); // tracing off: nothing to write
+}
+
+void plusOneKernel(void *const *Args, void *const *, const uint64_t *,
+                   const uint64_t *, uint64_t Begin, uint64_t End) {
+  const int32_t *X = buffer<int32_t>(Args, 0);
+  int32_t *Y = buffer<int32_t>(Args, 1);
+  for (uint64_t I = Begin; I != End; ++I)
+    Y[I] = X[I] + 1;
+}
+
+TEST(Trace, CopiesAndCompilationsAreEventsAndCountedApartFromRunTime) {
+  constexpr int N = 256;
+  constexpr int64_t Bytes = N * 4;
+  auto Dev = std::make_unique<FakeDevice>("fake-obs", HPVM_TARGET_NVPTX);
+  Dev->CompileDelay = std::chrono::milliseconds(60);
+  ScopedDevice Gpu(std::move(Dev));
+  // up (device): y = x + 1, writing y whole; down (cpu): z = y + 1.
+  Graph G("moved");
+  Node &R = G.root();
+  for (const char *Name : {"x", "y", "z"})
+    R.addBuffer(Name, Access::InOut, Extent::constant(Bytes));
+  auto Leaf = [&](const char *Name, unsigned From, unsigned To,
+                  TargetMask Targets) -> Node & {
+    Node &L = R.addLeaf(Name, Name);
+    L.addBuffer("from", Access::In, Extent::constant(Bytes));
+    L.addBuffer("to", Access::Out, Extent::constant(Bytes));
+    L.Params[1].WritesAll = true;
+    L.setDims({Extent::constant(N)});
+    L.setTargets(Targets);
+    R.bind(L, 0, From);
+    R.bind(L, 1, To);
+    return L;
+  };
+  Node &Up = Leaf("up", 0, 1, TargetNVPTX);
+  Node &Down = Leaf("down", 1, 2, TargetCPU);
+  R.addDependency(Up, Down);
+  TestProgram P({&G}, {{"moved/up", HPVM_TARGET_NVPTX, plusOneKernel},
+                       {"moved/down", HPVM_TARGET_CPU, plusOneKernel}});
+
+  std::string Path = tempPath("hpvm-rt-copies");
+  Runtime::get().trace().enable(Path);
+  Runtime::get().trace().clear();
+  Runtime::get().stats().reset();
+  std::vector<int32_t> X(N, 3), Y(N), Z(N);
+  int32_t *PX = X.data(), *PY = Y.data(), *PZ = Z.data();
+  for (int I = 0; I != 2; ++I)
+    ASSERT_EQ(P.launch("moved", {&PX, &PY, &PZ}), HPVM_OK)
+        << hpvm_error_message();
+  EXPECT_EQ(Z[N - 1], 5);
+  ASSERT_EQ(hpvm_flush_trace(), HPVM_OK) << hpvm_error_message();
+  Runtime::get().trace().disable();
+  Runtime::get().trace().clear();
+  std::string Text = readFile(Path);
+  std::remove(Path.c_str());
+  Json Trace;
+  std::string Error;
+  ASSERT_TRUE(parseJson(Text, Trace, Error)) << Error << "\n" << Text;
+
+  // Each launch: x up for 'up' (y is written whole: not copied up), y down
+  // for 'down'; the artifact is compiled once, before the first launch.
+  std::map<std::string, int> Copies;
+  int Compiles = 0;
+  for (const Json *E : traceEvents(Trace)) {
+    const Json &Args = *E->get("args");
+    const std::string &Cat = E->get("cat")->Str;
+    if (Cat == "compile") {
+      ++Compiles;
+      EXPECT_EQ(Args.get("node")->Str, "moved/up");
+      EXPECT_EQ(Args.get("device")->Str, "fake-obs");
+      EXPECT_GE(E->get("dur")->Num, 60e3 * 0.9);
+    } else if (Cat == "copy") {
+      EXPECT_EQ(Args.get("device")->Str, "fake-obs");
+      EXPECT_EQ(Args.get("bytes")->Num, Bytes);
+      ++Copies[E->get("name")->Str + " " + Args.get("buffer")->Str + " for " +
+               Args.get("node")->Str];
+    }
+  }
+  EXPECT_EQ(Compiles, 1);
+  EXPECT_EQ(Copies, (std::map<std::string, int>{
+                        {"upload moved:x for moved/up", 2},
+                        {"download moved:y for moved/down", 2}}));
+
+  // The same in the statistics, and the compile time is not run time, so
+  // heft's history of the device is not charged for it.
+  bool SawUp = false, SawDown = false;
+  for (const rt::Stats::Row &Row : Runtime::get().stats().rows()) {
+    if (Row.Path == "moved/up") {
+      SawUp = true;
+      EXPECT_EQ(Row.BytesIn, uint64_t(2 * Bytes));
+      EXPECT_GE(Row.CompileNanos, 54'000'000u);
+      EXPECT_LT(Row.Nanos, 50'000'000u);
+    } else if (Row.Path == "moved/down") {
+      SawDown = true;
+      EXPECT_EQ(Row.BytesIn, uint64_t(2 * Bytes));
+      EXPECT_EQ(Row.CompileNanos, 0u);
+    }
+  }
+  EXPECT_TRUE(SawUp && SawDown);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> Buffers;
+  for (const rt::Stats::BufferRow &B : Runtime::get().stats().bufferRows())
+    if (B.Name.rfind("moved:", 0) == 0)
+      Buffers[B.Name] = {B.ToDevices, B.ToHost};
+  using Moved = std::pair<uint64_t, uint64_t>;
+  EXPECT_EQ(Buffers,
+            (std::map<std::string, Moved>{{"moved:x", Moved(2 * Bytes, 0)},
+                                          {"moved:y", Moved(0, 2 * Bytes)}}));
+  testing::internal::CaptureStderr();
+  hpvm_print_stats();
+  std::string Summary = testing::internal::GetCapturedStderr();
+  for (const char *Column : {"MB in", "compile ms", "buffer", "MB to devices",
+                             "MB to host", "moved:x"})
+    EXPECT_NE(Summary.find(Column), std::string::npos) << Column << Summary;
 }
 
 TEST(Stats, SummaryListsNodesDevicesAndCoherence) {

@@ -22,6 +22,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <sys/mman.h>
@@ -138,6 +140,16 @@ public:
     BytesOut += Bytes;
     std::memcpy(Dst, static_cast<const char *>(Src) + Offset, Bytes);
   }
+  /// "Compiles" each artifact once, taking CompileDelay.
+  bool prepare(rt::KernelLaunch &L) override {
+    {
+      std::lock_guard<std::mutex> Lock(CompiledM);
+      if (!Compiled.insert(L.Artifact).second)
+        return false;
+    }
+    std::this_thread::sleep_for(CompileDelay);
+    return true;
+  }
   void launch(const rt::KernelLaunch &L, rt::LaunchToken &T) override {
     ++Launches;
     T.Value = 42;
@@ -151,8 +163,11 @@ public:
 
   std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
   std::atomic<uint64_t> BytesIn{0}, BytesOut{0};
+  std::chrono::milliseconds CompileDelay{0};
 
 private:
+  std::mutex CompiledM;
+  std::set<const hpvm_artifact *> Compiled;
   std::string Name;
   uint32_t Target;
   rt::MemorySpace Space;

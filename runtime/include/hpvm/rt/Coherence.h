@@ -43,6 +43,10 @@
 
 namespace hpvm::rt {
 
+class Stats;
+class Trace;
+struct NodeStats;
+
 /// One buffer argument of a leaf launch.
 struct BufferUse {
   /// The buffer's host pointer: what the kernel indexes from.
@@ -58,6 +62,8 @@ struct BufferUse {
   /// The buffer's size as the outermost node naming it declares it (what a
   /// device copy holds); at least End.
   uint64_t Extent = 0;
+  /// "<graph>:<root parameter>", for statistics and the trace; may be null.
+  const std::string *Name = nullptr;
 
   uint64_t bytes() const { return End - Begin; }
   /// Whether the launch needs the bytes that are there before it runs.
@@ -112,17 +118,26 @@ public:
   /// space, waiting first while a launch in flight conflicts. The sections
   /// stay registered in H until complete(H). A host-space use of a buffer
   /// no other space has seen is left alone unless TrackHost (a launch that
-  /// may put it elsewhere concurrently must register it). Throws RtError if
-  /// D fails; H then holds what must still be completed.
+  /// may put it elsewhere concurrently must register it). The bytes copied
+  /// count for Node (if any). Throws RtError if D fails; H then holds what
+  /// must still be completed.
   void acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N, Device &D,
-               void **Ptrs, Hold &H, bool TrackHost);
+               void **Ptrs, Hold &H, bool TrackHost, NodeStats *Node = nullptr);
 
   /// The kernel that used H has finished.
   void complete(Hold &H);
 
   /// The end of a launch: copies back what it left modified outside host
-  /// memory, and frees copies no other running launch uses.
-  void release(LaunchSet &Launch);
+  /// memory (counted for End, if any), and frees copies no other running
+  /// launch uses.
+  void release(LaunchSet &Launch, NodeStats *End = nullptr);
+
+  /// Where copies are counted and traced (per node and buffer) besides the
+  /// totals here; either may be null.
+  void observe(Stats *S, Trace *T) {
+    TheStats = S;
+    TheTrace = T;
+  }
 
   /// True when no buffer has a copy outside host memory, so host-space
   /// devices may use host pointers without looking anything up.
@@ -156,13 +171,17 @@ private:
   std::atomic<size_t> NumBuffers{0};
   std::atomic<uint64_t> BytesMoved{0};
   std::atomic<uint64_t> CopiesAvoided{0};
+  Stats *TheStats = nullptr;
+  Trace *TheTrace = nullptr;
 
   Buffer *enterLocked(LaunchSet &Launch, const BufferUse &U);
   bool readyLocked(Buffer &B, const BufferUse &U, MemorySpace S) const;
   void planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
-                  std::vector<Transfer> &Out, Hold &H);
+                  std::vector<Transfer> &Out, Hold &H, NodeStats *Node);
   bool hostReadyLocked(Buffer &B) const;
-  void planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out);
+  void planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
+                           NodeStats *Node);
+  void count(const Transfer &T, uint64_t Start, uint64_t End);
   void runTransfers(std::unique_lock<std::mutex> &L, std::vector<Transfer> &Ts);
   void growLocked(Buffer &B, uint64_t Size);
   void freeCopiesLocked(Buffer &B);

@@ -56,6 +56,9 @@ struct KernelLaunch {
   /// The bytes of all the leaf's buffer arguments; set only for a leaf with
   /// a streaming-store variant, for useStreamingVariant.
   uint64_t FootprintBytes = 0;
+  /// What prepare() found or made for Artifact (the device's own object),
+  /// so that launch() need not look it up again; null if not prepared.
+  void *Prepared = nullptr;
 };
 
 /// A device's handle on an in-flight launch; what the fields mean is up to
@@ -87,6 +90,13 @@ public:
                             size_t Bytes) = 0;
   virtual void copyToHost(void *HostDst, const void *Dev, uint64_t Offset,
                           size_t Bytes) = 0;
+
+  /// Compiles or loads L's artifact for this device, unless that was done
+  /// before (devices cache them), and may leave the result in L.Prepared;
+  /// true if it compiled now. The executor calls it before launch() and
+  /// times it as compilation, apart from the run time (statistics, heft's
+  /// history). Devices that run host code have nothing to do.
+  virtual bool prepare(KernelLaunch &L) { return false; }
 
   /// Starts L and may return before it has finished; wait(T) returns when it
   /// has. Everything L points to stays valid until wait returns.

@@ -30,7 +30,14 @@ struct NodeStats {
   const std::string Device;
   std::atomic<uint64_t> Launches{0};
   std::atomic<uint64_t> Instances{0};
+  /// Run time: from the kernel's start to its end, without compiling it or
+  /// moving its data.
   std::atomic<uint64_t> Nanos{0};
+  /// Bytes copied into the node's memory space so that it could run there
+  /// (for a graph's "host" entry: copied home at the end of its launches),
+  /// and the time spent compiling or loading its artifact on the device.
+  std::atomic<uint64_t> BytesIn{0};
+  std::atomic<uint64_t> CompileNanos{0};
 
   void record(uint64_t NumInstances, uint64_t Ns) {
     Launches.fetch_add(1, std::memory_order_relaxed);
@@ -39,18 +46,34 @@ struct NodeStats {
   }
 };
 
+/// What coherence copied of one buffer, named "<graph>:<parameter>" after
+/// the root parameter it is passed as.
+struct BufferStats {
+  explicit BufferStats(std::string Name) : Name(std::move(Name)) {}
+  const std::string Name;
+  std::atomic<uint64_t> ToDevices{0}, ToHost{0};
+};
+
 class Stats {
 public:
   struct Row {
     std::string Path, Device;
-    uint64_t Launches, Instances, Nanos;
+    uint64_t Launches, Instances, Nanos, BytesIn, CompileNanos;
+  };
+  struct BufferRow {
+    std::string Name;
+    uint64_t ToDevices, ToHost;
   };
 
   /// The entry for Path on Device, created on first use.
   NodeStats &entry(const std::string &Path, const std::string &Device);
+  /// The entry for buffer Name, created on first use.
+  BufferStats &buffer(const std::string &Name);
 
-  /// Entries that have run at least once, by path then device.
+  /// Entries that have run or moved data, by path then device.
   std::vector<Row> rows() const;
+  /// Buffers something was copied of, by name.
+  std::vector<BufferRow> bufferRows() const;
   /// The table hpvm_print_stats writes; Header is its first line.
   std::string format(const std::string &Header, const Coherence &C) const;
   /// Zeroes every entry (their addresses stay valid).
@@ -60,6 +83,8 @@ private:
   mutable std::mutex M;
   std::deque<NodeStats> Entries;
   std::map<std::pair<std::string, std::string>, NodeStats *> Index;
+  std::deque<BufferStats> Buffers;
+  std::map<std::string, BufferStats *> BufferIndex;
 };
 
 } // namespace hpvm::rt

@@ -5,6 +5,9 @@
 // ui.perfetto.dev open: name = node path, cat = device, ts/dur in
 // microseconds, tid = the thread that ran it, args = {instances, device,
 // and for a leaf with several forms, variant}.
+// The copies coherence makes ("upload", "download": cat "copy") and the
+// compilation of artifacts on devices ("compile": cat "compile") are host
+// events of the thread that waited for them, for every device kind.
 // Devices with their own clocks (Vulkan timestamps, CUDA events) add
 // device-side events: the same kind of event on a track of its own per
 // device, placed on the host time line by the device. The file is written
@@ -51,6 +54,17 @@ public:
                     uint64_t Start, uint64_t End, uint64_t Instances,
                     uint64_t Bytes = 0);
 
+  /// A copy coherence made between host memory and Device ("upload" or
+  /// "download", a string literal) of Bytes of Buffer, for Node's launch
+  /// (or the end of graph Node's launch).
+  void recordCopy(const char *Name, const std::string &Device,
+                  const std::string &Node, const std::string &Buffer,
+                  uint64_t Start, uint64_t End, uint64_t Bytes);
+  /// Compiling or loading Node's artifact on Device before its first launch
+  /// there.
+  void recordCompile(const std::string &Device, const std::string &Node,
+                     uint64_t Start, uint64_t End);
+
   /// The whole trace as JSON.
   std::string json() const;
   /// Writes json() to the path; throws RtError if it cannot. Does nothing
@@ -76,6 +90,13 @@ private:
     uint64_t Start, End, Instances, Bytes;
   };
   std::vector<DeviceEvent> DeviceEvents;
+  struct HostEvent {
+    const char *Name, *Category;
+    std::string Device, Node, Buffer;
+    uint64_t Start, End, Bytes;
+    uint32_t Tid;
+  };
+  std::vector<HostEvent> HostEvents;
   std::vector<std::string> Tracks; // device names, in order of appearance
   uint64_t Origin;
 };
