@@ -43,10 +43,7 @@ extern "C" int hpvm_launch(const hpvm_program_desc *Program, const char *Graph,
 
 extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
                                     const char *Graph, void *const *Args) {
-  if (hpvm_launch(Program, Graph, Args) == HPVM_OK)
-    return;
-  std::fprintf(stderr, "hpvm-rt: error: %s\n", errorMessage());
-  std::exit(1);
+  hpvm_exit_on_error(hpvm_launch(Program, Graph, Args));
 }
 
 extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
@@ -61,6 +58,33 @@ extern "C" void hpvm_print_stats(void) {
 
 extern "C" void hpvm_release_program(const hpvm_program_desc *Program) {
   guarded([&] { Runtime::get().releaseProgram(Program); });
+}
+
+extern "C" int hpvm_data_enter(void *Ptr, uint64_t Bytes) {
+  clearErrorMessage();
+  return guarded([&] { Runtime::get().dataEnter(Ptr, Bytes); });
+}
+
+extern "C" int hpvm_data_exit(void *Ptr) {
+  clearErrorMessage();
+  return guarded([&] { Runtime::get().dataExit(Ptr); });
+}
+
+extern "C" int hpvm_data_request(void *Ptr, uint64_t Bytes) {
+  clearErrorMessage();
+  return guarded([&] { Runtime::get().dataRequest(Ptr, Bytes); });
+}
+
+extern "C" int hpvm_data_update(void *Ptr, uint64_t Bytes) {
+  clearErrorMessage();
+  return guarded([&] { Runtime::get().dataUpdate(Ptr, Bytes); });
+}
+
+extern "C" void hpvm_exit_on_error(int Status) {
+  if (Status == HPVM_OK)
+    return;
+  std::fprintf(stderr, "hpvm-rt: error: %s\n", errorMessage());
+  std::exit(1);
 }
 
 extern "C" int hpvm_flush_trace(void) {

@@ -18,6 +18,7 @@
 #include "SmallArray.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace hpvm;
 using namespace hpvm::rt;
@@ -49,7 +50,8 @@ struct Coherence::Buffer {
   void *Host;
   uint64_t Size;
   const std::string *Name = nullptr; // for statistics and the trace
-  unsigned Users = 0;                // launch sets holding it
+  unsigned Users = 0;                // launch sets and data regions holding it
+  unsigned Regions = 0;              // data regions holding it
   std::vector<Copy> Copies;          // by memory space; [HostSpace] unused
   std::vector<Segment> Segments;     // sorted; the first begins at 0
 
@@ -122,6 +124,12 @@ struct Coherence::Buffer {
 };
 
 namespace {
+
+std::string describe(const void *Host) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%p", Host);
+  return Buf;
+}
 
 using Slot = Coherence::Buffer::Slot;
 using Segment = Coherence::Buffer::Segment;
@@ -354,7 +362,7 @@ void Coherence::count(const Transfer &T, uint64_t Start, uint64_t End) {
 void Coherence::growLocked(Buffer &B, uint64_t Size) {
   // Gather the buffer in host memory and start over at the new size.
   std::vector<Transfer> Ts;
-  planWriteBackLocked(B, Ts, nullptr);
+  planWriteBackLocked(B, 0, B.Size, Ts, nullptr);
   for (Transfer &T : Ts) {
     uint64_t Start = nowNanos();
     T.Src.Dev->copyToHost(B.host(T.Begin), T.Src.Ptr, T.Begin, T.End - T.Begin);
@@ -429,20 +437,23 @@ void Coherence::complete(Hold &H) {
   Changed.notify_all();
 }
 
-bool Coherence::hostReadyLocked(Buffer &B) const {
-  for (const Segment &G : B.Segments) {
+bool Coherence::hostReadyLocked(Buffer &B, uint64_t Begin, uint64_t End) const {
+  bool Ready = true;
+  B.forEachOverlapping(Begin, End, [&](const Segment &G, uint64_t, uint64_t) {
     if (valid(G.Slots[HostSpace]))
-      continue;
+      return;
     if (anyFilling(G) || G.Slots[HostSpace].Users ||
         G.Slots[sourceOf(G)].Writers)
-      return false;
-  }
-  return true;
+      Ready = false;
+  });
+  return Ready;
 }
 
-void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
+void Coherence::planWriteBackLocked(Buffer &B, uint64_t Begin, uint64_t End,
+                                    std::vector<Transfer> &Out,
                                     NodeStats *Node) {
-  for (size_t I = 0; I != B.Segments.size(); ++I) {
+  auto [First, Last] = B.split(Begin, End);
+  for (size_t I = First; I != Last; ++I) {
     Segment &G = B.Segments[I];
     Slot &H = G.Slots[HostSpace];
     if (valid(H))
@@ -450,11 +461,12 @@ void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
     MemorySpace Src = sourceOf(G);
     if (Src == HostSpace)
       continue;
-    uint64_t Begin = G.Begin, End = B.end(I);
-    if (!Out.empty() && Out.back().End == Begin && Out.back().From == Src)
-      Out.back().End = End;
+    uint64_t From = G.Begin, To = B.end(I);
+    if (!Out.empty() && Out.back().B == &B && Out.back().End == From &&
+        Out.back().From == Src)
+      Out.back().End = To;
     else
-      Out.push_back(Transfer{&B, Begin, End, Src, HostSpace, B.Copies[Src],
+      Out.push_back(Transfer{&B, From, To, Src, HostSpace, B.Copies[Src],
                              Buffer::Copy(), Node});
     if (G.Slots[Src].S == State::Modified)
       G.Slots[Src].S = State::Shared;
@@ -463,32 +475,136 @@ void Coherence::planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
   }
 }
 
+void Coherence::writeBackLocked(std::unique_lock<std::mutex> &L, Buffer &B,
+                                uint64_t Begin, uint64_t End, NodeStats *Node) {
+  Changed.wait(L, [&] { return hostReadyLocked(B, Begin, End); });
+  std::vector<Transfer> Ts;
+  planWriteBackLocked(B, Begin, End, Ts, Node);
+  runTransfers(L, Ts);
+}
+
+void Coherence::dropLocked(Buffer &B) {
+  freeCopiesLocked(B);
+  Table.erase(B.Host);
+  NumBuffers.fetch_sub(1, std::memory_order_release);
+}
+
 void Coherence::release(LaunchSet &Launch, NodeStats *End) {
   // Keep going after a failed copy so that every buffer is accounted for;
   // report the first failure.
   std::exception_ptr First;
   std::unique_lock<std::mutex> L(M);
   for (Buffer *B : Launch.Buffers) {
-    Changed.wait(L, [&] { return hostReadyLocked(*B); });
-    std::vector<Transfer> Ts;
-    planWriteBackLocked(*B, Ts, End);
-    try {
-      runTransfers(L, Ts);
-    } catch (...) {
-      if (!First)
-        First = std::current_exception();
+    // Inside a data region the device copies stay; the region's end brings
+    // them home.
+    if (!B->Regions) {
+      try {
+        writeBackLocked(L, *B, 0, B->Size, End);
+      } catch (...) {
+        if (!First)
+          First = std::current_exception();
+      }
     }
-    if (--B->Users)
-      continue;
-    freeCopiesLocked(*B);
-    Table.erase(B->Host);
-    NumBuffers.fetch_sub(1, std::memory_order_release);
+    if (!--B->Users)
+      dropLocked(*B);
   }
   Launch.Buffers.clear();
   L.unlock();
   Changed.notify_all();
   if (First)
     std::rethrow_exception(First);
+}
+
+void Coherence::enterRegion(void *Host, uint64_t Bytes) {
+  if (!Host || !Bytes)
+    return;
+  std::unique_lock<std::mutex> L(M);
+  std::unique_ptr<Buffer> &Slot = Table[Host];
+  if (!Slot) {
+    Slot = std::make_unique<Buffer>(Host, Bytes);
+    NumBuffers.fetch_add(1, std::memory_order_release);
+  }
+  Buffer &B = *Slot;
+  ++B.Regions;
+  ++B.Users;
+  if (Bytes > B.Size) {
+    Changed.wait(L, [&] { return !B.busy(); });
+    growLocked(B, Bytes);
+  }
+}
+
+void Coherence::exitRegion(void *Host, NodeStats *Node) {
+  std::unique_lock<std::mutex> L(M);
+  auto It = Table.find(Host);
+  if (It == Table.end() || !It->second->Regions)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_exit: the buffer at " +
+                                                 describe(Host) +
+                                                 " is in no data region");
+  Buffer &B = *It->second;
+  std::exception_ptr Failure;
+  if (--B.Regions == 0) {
+    try {
+      writeBackLocked(L, B, 0, B.Size, Node);
+    } catch (...) {
+      Failure = std::current_exception();
+    }
+  }
+  if (!--B.Users)
+    dropLocked(B);
+  L.unlock();
+  Changed.notify_all();
+  if (Failure)
+    std::rethrow_exception(Failure);
+}
+
+std::vector<Coherence::Overlap>
+Coherence::overlapsLocked(void *Host, uint64_t Bytes) const {
+  std::vector<Overlap> Found;
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(Host), End = Begin + Bytes;
+  for (const auto &Entry : Table) {
+    uintptr_t Base = reinterpret_cast<uintptr_t>(Entry.first);
+    uintptr_t Top = Base + Entry.second->Size;
+    if (Begin < Top && Base < End)
+      Found.push_back(Overlap{Entry.second.get(), std::max(Begin, Base) - Base,
+                              std::min(End, Top) - Base});
+  }
+  return Found;
+}
+
+void Coherence::requestHost(void *Host, uint64_t Bytes, NodeStats *Node) {
+  std::unique_lock<std::mutex> L(M);
+  for (const Overlap &O : overlapsLocked(Host, Bytes))
+    writeBackLocked(L, *O.B, O.Begin, O.End, Node);
+}
+
+void Coherence::hostWrote(void *Host, uint64_t Bytes) {
+  std::unique_lock<std::mutex> L(M);
+  for (const Overlap &O : overlapsLocked(Host, Bytes)) {
+    Buffer &B = *O.B;
+    // What a kernel in flight writes elsewhere would come back over the
+    // host's bytes: wait for it.
+    Changed.wait(L, [&] {
+      bool Quiet = true;
+      B.forEachOverlapping(O.Begin, O.End,
+                           [&](const Segment &G, uint64_t, uint64_t) {
+                             for (const Slot &Sl : G.Slots)
+                               Quiet &= !Sl.Writers && !Sl.Filling;
+                           });
+      return Quiet;
+    });
+    auto [First, Last] = B.split(O.Begin, O.End);
+    for (size_t I = First; I != Last; ++I)
+      for (MemorySpace S = 0; S < B.Segments[I].Slots.size(); ++S)
+        B.Segments[I].Slots[S].S =
+            S == HostSpace ? State::Modified : State::Invalid;
+    B.coalesce();
+  }
+}
+
+unsigned Coherence::regions(void *Host) const {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Table.find(Host);
+  return It == Table.end() ? 0 : It->second->Regions;
 }
 
 uint64_t Coherence::bytesToAcquire(const BufferUse &U,

@@ -278,6 +278,35 @@ Program &Runtime::program(const hpvm_program_desc &D) {
   return *P;
 }
 
+// Copies a region makes are counted under one pseudo-node of their own.
+static NodeStats &regionStats(Stats &S) {
+  return S.entry("(data regions)", "host");
+}
+
+void Runtime::dataEnter(void *Ptr, uint64_t Bytes) {
+  if (ConfigCode != HPVM_OK)
+    throw RtError(ConfigCode, ConfigError);
+  if (!Ptr)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_enter: ptr is NULL");
+  Coh.enterRegion(Ptr, Bytes);
+}
+
+void Runtime::dataExit(void *Ptr) {
+  if (!Ptr)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_exit: ptr is NULL");
+  Coh.exitRegion(Ptr, &regionStats(TheStats));
+}
+
+void Runtime::dataRequest(void *Ptr, uint64_t Bytes) {
+  if (Ptr)
+    Coh.requestHost(Ptr, Bytes, &regionStats(TheStats));
+}
+
+void Runtime::dataUpdate(void *Ptr, uint64_t Bytes) {
+  if (Ptr)
+    Coh.hostWrote(Ptr, Bytes);
+}
+
 void Runtime::releaseProgram(const hpvm_program_desc *D) {
   std::lock_guard<std::mutex> L(ProgramsM);
   if (Programs.erase(D))

@@ -139,6 +139,26 @@ public:
     TheTrace = T;
   }
 
+  /// Data regions (OpenMP's `target data`, HPVM's track/untrack): while a
+  /// buffer is in one, launches leave its device copies in place at their
+  /// end instead of copying it home, so a sequence of launches moves it up
+  /// once and down once. Regions nest; Bytes from Host is what copies hold
+  /// at least.
+  void enterRegion(void *Host, uint64_t Bytes);
+  /// Leaves one region the buffer at Host is in; leaving the last copies
+  /// home every range modified elsewhere (counted for Node, if any).
+  /// Throws RtError (HPVM_ERR_INVALID_ARGUMENT) if it is in none.
+  void exitRegion(void *Host, NodeStats *Node = nullptr);
+  /// The host is about to read [Host, Host + Bytes), which may lie inside a
+  /// buffer: copies home what is modified elsewhere, once no launch in
+  /// flight writes it.
+  void requestHost(void *Host, uint64_t Bytes, NodeStats *Node = nullptr);
+  /// The host has written [Host, Host + Bytes): the copies elsewhere are
+  /// stale from now on.
+  void hostWrote(void *Host, uint64_t Bytes);
+  /// How many regions the buffer at Host is in.
+  unsigned regions(void *Host) const;
+
   /// True when no buffer has a copy outside host memory, so host-space
   /// devices may use host pointers without looking anything up.
   bool idle() const { return NumBuffers.load(std::memory_order_acquire) == 0; }
@@ -178,9 +198,19 @@ private:
   bool readyLocked(Buffer &B, const BufferUse &U, MemorySpace S) const;
   void planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
                   std::vector<Transfer> &Out, Hold &H, NodeStats *Node);
-  bool hostReadyLocked(Buffer &B) const;
-  void planWriteBackLocked(Buffer &B, std::vector<Transfer> &Out,
-                           NodeStats *Node);
+  bool hostReadyLocked(Buffer &B, uint64_t Begin, uint64_t End) const;
+  void planWriteBackLocked(Buffer &B, uint64_t Begin, uint64_t End,
+                           std::vector<Transfer> &Out, NodeStats *Node);
+  void writeBackLocked(std::unique_lock<std::mutex> &L, Buffer &B,
+                       uint64_t Begin, uint64_t End, NodeStats *Node);
+  void dropLocked(Buffer &B);
+  /// The buffers with bytes in [Host, Host + Bytes), with the part of the
+  /// range each holds.
+  struct Overlap {
+    Buffer *B;
+    uint64_t Begin, End;
+  };
+  std::vector<Overlap> overlapsLocked(void *Host, uint64_t Bytes) const;
   void count(const Transfer &T, uint64_t Start, uint64_t End);
   void runTransfers(std::unique_lock<std::mutex> &L, std::vector<Transfer> &Ts);
   void growLocked(Buffer &B, uint64_t Size);

@@ -83,6 +83,12 @@ public:
   void launch(const hpvm_program_desc *Program, const char *Graph,
               void *const *Args);
   void releaseProgram(const hpvm_program_desc *Program);
+  /// The data-region calls of hpvm_rt.h without the C wrapping (they
+  /// throw RtError).
+  void dataEnter(void *Ptr, uint64_t Bytes);
+  void dataExit(void *Ptr);
+  void dataRequest(void *Ptr, uint64_t Bytes);
+  void dataUpdate(void *Ptr, uint64_t Bytes);
   /// The text hpvm_print_stats writes.
   std::string statsText();
 

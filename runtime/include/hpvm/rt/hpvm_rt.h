@@ -127,6 +127,28 @@ void hpvm_print_stats(void);
  * of the same program. */
 void hpvm_release_program(const hpvm_program_desc *program);
 
+/* Data regions (OpenMP's `target data`, HPVM's track/request/untrack): the
+ * bytes [ptr, ptr + bytes) of a buffer stay in device memory across
+ * launches between hpvm_data_enter and hpvm_data_exit, instead of coming
+ * home at the end of every launch. Inside a region host memory is not kept
+ * up to date: host code that reads the buffer calls hpvm_data_request
+ * first, and host code that writes it calls hpvm_data_update after.
+ * Regions nest (a buffer stays until its last region exits). All return 0
+ * or an hpvm_status with hpvm_error_message() saying why. */
+int hpvm_data_enter(void *ptr, uint64_t bytes);
+/* Leaves one region of the buffer at ptr; leaving its last region copies
+ * home everything a device modified. */
+int hpvm_data_exit(void *ptr);
+/* Makes host memory hold the current [ptr, ptr + bytes) (any part of a
+ * buffer), waiting for launches in flight that write it. */
+int hpvm_data_request(void *ptr, uint64_t bytes);
+/* The host has written [ptr, ptr + bytes): the devices' copies are stale. */
+int hpvm_data_update(void *ptr, uint64_t bytes);
+
+/* Prints hpvm_error_message() and exits with status 1 if status is not 0:
+ * for generated code, which has no way to handle a failure. */
+void hpvm_exit_on_error(int status);
+
 /* Writes the trace collected so far to the HPVM_TRACE file now, rather than
  * only at exit (for processes that do not exit normally, or long runs).
  * Returns 0, also when tracing is off; otherwise an hpvm_status with
