@@ -57,7 +57,11 @@ inline uint64_t bufferBytes(const Node &Leaf, const Param &P,
     return P.Bytes.value();
   unsigned K = P.Bytes.paramIndex();
   const void *V = Args[K];
-  return V ? static_cast<uint64_t>(readInteger(V, Leaf.Params[K].Type)) : 1;
+  if (!V)
+    return 1;
+  // Below zero is empty, as the executor counts it.
+  int64_t Bytes = readInteger(V, Leaf.Params[K].Type);
+  return Bytes < 0 ? 0 : static_cast<uint64_t>(Bytes);
 }
 
 /// Size classes for pooling: exact reuse for repeated launches of one

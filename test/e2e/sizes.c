@@ -24,6 +24,13 @@ static void rewritten(long n, int *a, int len) {
     a[i] = 7;
 }
 
+// The section's length is the bound: below zero, an empty section.
+static void section(int n, int *a) {
+#pragma hpvm parallel for name(section) out(a[0:n])
+  for (int i = 0; i < n; ++i)
+    a[i] = 5;
+}
+
 // A constant bound below the start.
 static void constant(int *a) {
 #pragma hpvm parallel for name(constant) out(a[0:1])
@@ -61,6 +68,9 @@ int main(int argc, char **argv) {
                 round ? "rewritten" : "kept", i, a[i], want);
     }
   }
+  a[0] = -1;
+  section((int)(n < len ? n : len), a);
+  E2E_CHECK(a[0] == (n > 0 ? 5 : -1), "section: a[0] = %d", a[0]);
   a[0] = -1;
   constant(a);
   E2E_CHECK(a[0] == -1, "constant: a[0] = %d, want -1", a[0]);
