@@ -57,6 +57,27 @@ uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
   return Instances;
 }
 
+/// Where buffer Prm's section starts for the instance whose ancestors have
+/// OuterIds (docs/ir.md: the sum of its offset terms). False when it cannot
+/// be told: in a grid launch the level-1 ids are every parent instance's.
+bool sectionStart(const NodePlan &P, const Param &Prm, void *const *Args,
+                  const uint64_t *OuterIds, bool Grid, uint64_t &Start) {
+  Start = 0;
+  for (const OffsetTerm &T : Prm.Offset) {
+    uint64_t Term = evalExtent(P, T.Coef, Args);
+    if (T.Level) {
+      if ((Grid && T.Level == 1) || !OuterIds)
+        return false;
+      if (__builtin_mul_overflow(Term, OuterIds[(T.Level - 1) * 3 + T.Dim],
+                                 &Term))
+        return false;
+    }
+    if (__builtin_add_overflow(Start, Term, &Start))
+      return false;
+  }
+  return true;
+}
+
 void *bufferPointer(void *const *Args, unsigned K) {
   void *Host;
   std::memcpy(&Host, Args[K], sizeof(Host));
@@ -133,17 +154,33 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
                           Prm.Name + "' is NULL");
       BufferUse &U = Uses[I];
       U.Host = bufferPointer(Args, K);
-      U.Begin = 0;
-      U.End = evalExtent(P, Prm.Bytes, Args);
       U.Mode = Prm.Mode;
       U.WritesAll = Prm.WritesAll && Prm.Mode == Access::Out;
-      U.Extent = U.End;
       U.Name = nullptr;
+      U.Extent = 0;
       for (const LaunchContext::RootBuffer &B : Ctx.RootBuffers)
         if (B.Host == U.Host) {
-          U.Extent = std::max(U.Extent, B.Bytes);
+          U.Extent = B.Bytes;
           U.Name = B.Name;
         }
+      uint64_t Bytes = evalExtent(P, Prm.Bytes, Args);
+      if (!sectionStart(P, Prm, Args, OuterIds, ParentDims != nullptr,
+                        U.Begin) ||
+          __builtin_add_overflow(U.Begin, Bytes, &U.End)) {
+        // A grid launch runs every parent instance's section at once: it
+        // takes the whole buffer.
+        U.Begin = 0;
+        U.End = std::max(U.Extent, Bytes);
+        U.WritesAll = false;
+      }
+      if (U.Extent && U.End > U.Extent)
+        throw RtError(HPVM_ERR_BAD_VALUE,
+                      "node '" + P.Path + "': the section [" +
+                          std::to_string(U.Begin) + ", " +
+                          std::to_string(U.End) + ") of buffer '" + Prm.Name +
+                          "' ends past the " + std::to_string(U.Extent) +
+                          " bytes the graph's root gives it");
+      U.Extent = std::max(U.Extent, U.End);
     }
     HaveUses = true;
   };
@@ -151,12 +188,13 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   Scheduler *Sched = nullptr;
   ScheduleQuery Q;
   size_t Choice = 0;
-  // The instances of a leaf under a replicated ancestor all write the
-  // buffers they share: in one memory space they run side by side, in
-  // several they would take turns (coherence lets one space write a range
-  // at a time) and move the buffers back and forth. So the first instance
-  // chooses for all of this launch.
-  bool Pin = P.UnderReplicated && P.Writes;
+  // The instances of a leaf under a replicated ancestor write the sections
+  // they share (no per-instance offset): in one memory space they run side
+  // by side, in several they would take turns (coherence lets one space
+  // write a range at a time) and move the buffers back and forth. So the
+  // first instance chooses for all of this launch. Instances with sections
+  // of their own may go anywhere.
+  bool Pin = P.UnderReplicated && P.SharedWrites;
   if (P.Candidates.size() > 1 && !(Pin && Ctx.pinned(P.LeafId, Choice))) {
     FillUses();
     Q.LeafId = P.LeafId;

@@ -173,9 +173,12 @@ public:
       P->LeafId = NextLeafId.fetch_add(1, std::memory_order_relaxed);
       for (unsigned I = 0, E = static_cast<unsigned>(N.Params.size()); I != E;
            ++I)
-        if (N.Params[I].isBuffer()) {
+        if (const Param &Prm = N.Params[I]; Prm.isBuffer()) {
           P->BufferParams.push_back(I);
-          P->Writes |= writes(N.Params[I].Mode);
+          bool PerInstance =
+              std::any_of(Prm.Offset.begin(), Prm.Offset.end(),
+                          [](const OffsetTerm &T) { return T.Level > 0; });
+          P->SharedWrites |= writes(Prm.Mode) && !PerInstance;
         }
       G.Leaves.push_back(P.get());
       return P;

@@ -59,8 +59,9 @@ struct NodePlan {
   /// (artifact, device) pairs for the runtime's current devices.
   std::vector<Candidate> Candidates;
   std::vector<unsigned> BufferParams;
-  /// Some buffer parameter is out or inout.
-  bool Writes = false;
+  /// Some buffer parameter is out or inout with a section that is the same
+  /// for every instance of its ancestors (no instance id in its offset).
+  bool SharedWrites = false;
 
   // --- Internal nodes -------------------------------------------------------
   NodeStats *Stats = nullptr; // as run by the executor ("host")

@@ -111,7 +111,9 @@ Graph makePipeline() {
 
   Node &Mul = Stage.addLeaf("scale", "hpvm.node.pipeline.stage.scale");
   Mul.addBuffer("src", Access::In, Extent::param(2));
-  Mul.addBuffer("dst", Access::Out, Extent::param(2));
+  // Each instance of the stage writes its own section of dst.
+  Mul.Params[Mul.addBuffer("dst", Access::Out, Extent::param(2))].Offset = {
+      OffsetTerm{Extent::param(2), 1, 0}, OffsetTerm{Extent::constant(8)}};
   Mul.addValue("n", ScalarType::I64);
   Mul.addValue("alpha", ScalarType::F32);
   Mul.addOutput("partial", ScalarType::F64);
@@ -497,6 +499,11 @@ const MalformedCase MalformedCases[] = {
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
 !2 = !{!"buffer", !"a", !"out", i64 16, !"whole"})",
      {"field 'params[0]'", "writes-all"}},
+    {"SectionTerm",
+     R"(!0 = !{!"hpvm.graph", !"g", !1}
+!1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
+!2 = !{!"buffer", !"a", !"out", i64 16, !{!"at", !{i64 4, i32 1}}})",
+     {"field 'params[0]'", "!{extent, i32 level, i32 dim}"}},
     {"BufferArity",
      R"(!0 = !{!"hpvm.graph", !"g", !1}
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}

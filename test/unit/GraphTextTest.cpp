@@ -62,7 +62,9 @@ Graph richGraph() {
   Stage.setTargets(0);
   Node &Inner = Stage.addLeaf("inner", "inner_fn");
   Inner.addValue("s", ScalarType::F32);
-  Inner.addBuffer("y", Access::Out, Extent::constant(4096));
+  Inner.Params[Inner.addBuffer("y", Access::Out, Extent::constant(4096))]
+      .Offset = {OffsetTerm{Extent::constant(64), 0, 0},
+                 OffsetTerm{Extent::constant(4096), 1, 2}};
   Inner.addOutput("o", ScalarType::F32);
   Inner.setTargets(0x10 | TargetCPU); // an unknown bit must survive too
   Stage.bind(Inner, 0, 0);
@@ -264,7 +266,18 @@ TEST(GraphText, MalformedTextNamesTheLineAndTheProblem) {
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" rw 8\nend\n",
        "line 3: unknown access mode 'rw'"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 all\nend\n",
-       "line 3: unknown buffer flag 'all'; expected writes-all"},
+       "line 3: unexpected 'all' after a buffer; expected writes-all or at "
+       "<offset>, each at most once"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 at "
+       "p1*id\nend\n",
+       "line 3: expected <level>.<dim> after 'id' in offset term 'p1*id'"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 at "
+       "p1*id0.0\nend\n",
+       "line 3: offset term 'p1*id0.0': id levels start at 1"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 at "
+       "4+\nend\n",
+       "line 3: expected an offset coefficient as an unsigned decimal number, "
+       "got ''"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 writes-all "
        "x\nend\n",
        "line 3: unexpected 'x'"},

@@ -238,6 +238,25 @@ TEST(GraphVerifierWritesAll, OnlyOutBuffersOfLeaves) {
   expectOnly(*P.G, "writes-all", "pipe", {"'dst'", "of a leaf"});
 }
 
+TEST(GraphVerifierBufferSection, IdsAndCoefficientsMustExist) {
+  Pipeline P;
+  // mul's tmp: a section per instance of the stage (1 dim).
+  P.Mul->Params[3].Offset = {OffsetTerm{Extent::param(1), 1, 0}};
+  EXPECT_TRUE(verifyGraph(*P.G).empty());
+  P.Mul->Params[3].Offset = {OffsetTerm{Extent::param(1), 1, 1}};
+  expectOnly(*P.G, "buffer-section", "pipe/stage/mul",
+             {"'tmp'", "id dim 1 of 'pipe/stage'", "1 dims"});
+  P.Mul->Params[3].Offset = {OffsetTerm{Extent::param(1), 3, 0}};
+  expectOnly(*P.G, "buffer-section", "pipe/stage/mul",
+             {"'tmp'", "ancestor level 3", "above the root"});
+  P.Mul->Params[3].Offset = {OffsetTerm{Extent::param(4), 0, 0}};
+  expectOnly(*P.G, "buffer-section", "pipe/stage/mul", {"'tmp'", "'k'", "f32"});
+  P.Mul->Params[3].Offset.clear();
+  P.Mul->Params[1].Offset = {OffsetTerm{Extent::constant(4), 0, 0}};
+  expectOnly(*P.G, "buffer-section", "pipe/stage/mul",
+             {"value parameter 'nbytes'"});
+}
+
 TEST(GraphVerifierBufferSize, SizeParameterOutOfRange) {
   Pipeline P;
   P.Root->Params[0].Bytes = Extent::param(17);

@@ -168,7 +168,8 @@ bool Param::operator==(const Param &O) const {
   if (Name != O.Name || ParamKind != O.ParamKind)
     return false;
   if (isBuffer())
-    return Mode == O.Mode && Bytes == O.Bytes && WritesAll == O.WritesAll;
+    return Mode == O.Mode && Bytes == O.Bytes && WritesAll == O.WritesAll &&
+           Offset == O.Offset;
   return Type == O.Type;
 }
 

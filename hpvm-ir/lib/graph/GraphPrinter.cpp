@@ -113,11 +113,18 @@ void printNode(const Node &N, std::ostream &OS, unsigned Depth) {
 
   for (const Param &P : N.Params) {
     OS << Inner << "param " << P.Name << ": ";
-    if (P.isBuffer())
-      OS << "buffer " << toString(P.Mode) << " bytes "
-         << extentString(N, P.Bytes) << (P.WritesAll ? " writes-all" : "");
-    else
-      OS << toString(P.Type);
+    if (!P.isBuffer()) {
+      OS << toString(P.Type) << "\n";
+      continue;
+    }
+    OS << "buffer " << toString(P.Mode) << " bytes " << extentString(N, P.Bytes)
+       << (P.WritesAll ? " writes-all" : "");
+    for (size_t I = 0; I != P.Offset.size(); ++I) {
+      const OffsetTerm &T = P.Offset[I];
+      OS << (I ? " + " : " at ") << extentString(N, T.Coef);
+      if (T.Level)
+        OS << "*id(" << T.Level << "," << T.Dim << ")";
+    }
     OS << "\n";
   }
   for (const Output &O : N.Outputs)

@@ -55,6 +55,19 @@ std::string extentText(const Extent &E) {
   return std::to_string(E.value());
 }
 
+/// "p5*id1.0+64": a section offset's terms, joined by '+'.
+std::string offsetText(const std::vector<OffsetTerm> &Terms) {
+  std::string S;
+  for (const OffsetTerm &T : Terms) {
+    if (!S.empty())
+      S += "+";
+    S += extentText(T.Coef);
+    if (T.Level)
+      S += "*id" + std::to_string(T.Level) + "." + std::to_string(T.Dim);
+  }
+  return S;
+}
+
 std::string targetsText(TargetMask Mask) {
   if (Mask == 0)
     return "none";
@@ -101,7 +114,8 @@ void writeNode(std::string &Out, const Node &N, unsigned Depth) {
   for (const Param &P : N.Params) {
     if (P.isBuffer())
       Line("param buffer " + Quoted(P.Name) + " " + toString(P.Mode) + " " +
-           extentText(P.Bytes) + (P.WritesAll ? " writes-all" : ""));
+           extentText(P.Bytes) + (P.WritesAll ? " writes-all" : "") +
+           (P.Offset.empty() ? "" : " at " + offsetText(P.Offset)));
     else
       Line("param value " + Quoted(P.Name) + " " + toString(P.Type));
   }
@@ -405,8 +419,39 @@ private:
         number(What, std::numeric_limits<unsigned>::max()));
   }
 
-  Extent extent(const std::string &What) {
-    std::string W = word(What);
+  Extent extent(const std::string &What) { return extentOf(word(What), What); }
+
+  /// Terms joined by '+', each an extent or <extent>*id<level>.<dim>.
+  std::vector<OffsetTerm> offset(const std::string &W) {
+    std::vector<OffsetTerm> Terms;
+    size_t Start = 0;
+    while (true) {
+      size_t Plus = W.find('+', Start);
+      std::string Term = W.substr(Start, Plus - Start);
+      OffsetTerm T;
+      size_t Star = Term.find("*id");
+      T.Coef = extentOf(Term.substr(0, Star), "an offset coefficient");
+      if (Star != std::string::npos) {
+        std::string Id = Term.substr(Star + 3);
+        size_t Dot = Id.find('.');
+        if (Dot == std::string::npos)
+          fail("expected <level>.<dim> after 'id' in offset term '" + Term +
+               "'");
+        T.Level = static_cast<unsigned>(
+            parseUnsigned(Id.substr(0, Dot), "an id level", 255));
+        T.Dim = static_cast<unsigned>(
+            parseUnsigned(Id.substr(Dot + 1), "an id dim", 255));
+        if (!T.Level)
+          fail("offset term '" + Term + "': id levels start at 1");
+      }
+      Terms.push_back(T);
+      if (Plus == std::string::npos)
+        return Terms;
+      Start = Plus + 1;
+    }
+  }
+
+  Extent extentOf(const std::string &W, const std::string &What) {
     if (!W.empty() && W[0] == 'p')
       return Extent::param(static_cast<unsigned>(
           parseUnsigned(W.substr(1), What + " parameter index",
@@ -458,15 +503,18 @@ private:
       if (!A)
         fail("unknown access mode '" + Mode + "'; expected in, out or inout");
       Extent Bytes = extent("the byte size");
-      bool WritesAll = false;
-      if (!atEnd()) {
+      Param &P = N.Params[N.addBuffer(std::move(Name), *A, Bytes)];
+      while (!atEnd()) {
         std::string Flag = word("a buffer flag");
-        if (Flag != "writes-all")
-          fail("unknown buffer flag '" + Flag + "'; expected writes-all");
-        WritesAll = true;
+        if (Flag == "writes-all" && !P.WritesAll)
+          P.WritesAll = true;
+        else if (Flag == "at" && P.Offset.empty())
+          P.Offset = offset(word("the section offset"));
+        else
+          fail("unexpected '" + Flag +
+               "' after a buffer; expected writes-all or at <offset>, each "
+               "at most once");
       }
-      endOfLine();
-      N.Params[N.addBuffer(std::move(Name), *A, Bytes)].WritesAll = WritesAll;
       return;
     }
     if (Kind == "value") {

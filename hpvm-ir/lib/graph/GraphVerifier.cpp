@@ -56,6 +56,7 @@ public:
   void verify(const Node &N) {
     checkDims(N);
     checkBufferSizes(N);
+    checkSections(N);
     checkLeafFunction(N);
     if (N.isInternal()) {
       checkChildNames(N);
@@ -102,6 +103,37 @@ private:
       if (!Problem.empty())
         report(N, "dims", "dim " + std::to_string(I) + " " + Problem);
     }
+  }
+
+  /// A section offset's coefficients are extents, and its ids exist.
+  void checkSections(const Node &N) {
+    for (const Param &P : N.Params)
+      for (const OffsetTerm &T : P.Offset) {
+        std::string Where = "the section offset of " + quote(P.Name) + " ";
+        if (!P.isBuffer()) {
+          report(N, "buffer-section",
+                 "value parameter " + quote(P.Name) + " has a section offset");
+          break;
+        }
+        if (T.Coef.isParam())
+          if (std::string Problem = extentProblem(N, T.Coef.paramIndex());
+              !Problem.empty())
+            report(N, "buffer-section", Where + Problem);
+        if (!T.Level)
+          continue;
+        const Node *A = &N;
+        for (unsigned L = 0; A && L != T.Level; ++L)
+          A = A->parent();
+        if (!A)
+          report(N, "buffer-section",
+                 Where + "uses the ids of ancestor level " +
+                     std::to_string(T.Level) + ", above the root");
+        else if (T.Dim >= A->Dims.size())
+          report(N, "buffer-section",
+                 Where + "uses id dim " + std::to_string(T.Dim) + " of " +
+                     quote(A->path()) + ", which has " +
+                     std::to_string(A->Dims.size()) + " dims");
+      }
   }
 
   void checkBufferSizes(const Node &N) {

@@ -46,6 +46,7 @@ static constexpr const char *KindInternal = "internal";
 static constexpr const char *ExtentParam = "param";
 static constexpr const char *ParamBuffer = "buffer";
 static constexpr const char *FlagWritesAll = "writes-all";
+static constexpr const char *SectionOffset = "at";
 static constexpr const char *ParamValue = "value";
 static constexpr const char *BindParam = "param";
 static constexpr const char *BindConst = "const";
@@ -221,15 +222,21 @@ private:
   }
 
   Metadata *param(const Param &P) {
-    if (P.isBuffer() && P.WritesAll)
-      return MDTuple::get(Ctx,
-                          {str(ParamBuffer), str(P.Name), str(toString(P.Mode)),
-                           extent(P.Bytes), str(FlagWritesAll)});
-    if (P.isBuffer())
-      return MDTuple::get(Ctx, {str(ParamBuffer), str(P.Name),
-                                str(toString(P.Mode)), extent(P.Bytes)});
-    return MDTuple::get(Ctx,
-                        {str(ParamValue), str(P.Name), str(toString(P.Type))});
+    if (!P.isBuffer())
+      return MDTuple::get(
+          Ctx, {str(ParamValue), str(P.Name), str(toString(P.Type))});
+    SmallVector<Metadata *, 6> Ops{str(ParamBuffer), str(P.Name),
+                                   str(toString(P.Mode)), extent(P.Bytes)};
+    if (P.WritesAll)
+      Ops.push_back(str(FlagWritesAll));
+    if (!P.Offset.empty()) {
+      SmallVector<Metadata *, 4> Terms{str(SectionOffset)};
+      for (const OffsetTerm &T : P.Offset)
+        Terms.push_back(
+            MDTuple::get(Ctx, {extent(T.Coef), i32(T.Level), i32(T.Dim)}));
+      Ops.push_back(MDTuple::get(Ctx, Terms));
+    }
+    return MDTuple::get(Ctx, Ops);
   }
 
   Metadata *edge(const Edge &E) {
@@ -478,11 +485,7 @@ private:
     Param P;
     if (Kind->getString() == ParamBuffer) {
       unsigned Ops = T->getNumOperands();
-      const MDString *Flag = Ops == 5 ? getString(T->getOperand(4)) : nullptr;
-      if (Ops == 5 && (!Flag || Flag->getString() != FlagWritesAll))
-        return error(Path, Field,
-                     "a buffer's optional fifth element is !\"writes-all\"");
-      if (Ops != 4 && Ops != 5)
+      if (Ops < 4)
         return error(Path, Field,
                      "expected !{!\"buffer\", !\"name\", !\"access\", extent}");
       const MDString *Name = getString(T->getOperand(1));
@@ -502,7 +505,40 @@ private:
       P.Type = ScalarType::Ptr;
       P.Mode = *A;
       P.Bytes = *Bytes;
-      P.WritesAll = Flag != nullptr;
+      // Then, optionally and at most once each: !"writes-all" and the
+      // section offset !{!"at", !{extent, i32 level, i32 dim}...}.
+      for (unsigned I = 4; I != Ops; ++I) {
+        const MDOperand &Op = T->getOperand(I);
+        const MDString *Flag = getString(Op);
+        if (Flag && Flag->getString() == FlagWritesAll && !P.WritesAll) {
+          P.WritesAll = true;
+          continue;
+        }
+        const MDTuple *At = getTuple(Op);
+        const MDString *Tag = At && At->getNumOperands() > 1
+                                  ? getString(At->getOperand(0))
+                                  : nullptr;
+        if (!Tag || Tag->getString() != SectionOffset || !P.Offset.empty())
+          return error(Path, Field,
+                       "after a buffer's extent come only !\"writes-all\" "
+                       "and !{!\"at\", terms...}, each at most once");
+        for (unsigned K = 1; K != At->getNumOperands(); ++K) {
+          const MDTuple *Term = getTuple(At->getOperand(K));
+          std::optional<unsigned> Level, Dim;
+          if (Term && Term->getNumOperands() == 3) {
+            Level = getIndex(Term->getOperand(1));
+            Dim = getIndex(Term->getOperand(2));
+          }
+          if (!Level || !Dim)
+            return error(Path, Field,
+                         "a section offset term is !{extent, i32 level, i32 "
+                         "dim}");
+          Expected<Extent> Coef = readExtent(Term->getOperand(0), Path, Field);
+          if (!Coef)
+            return Coef.takeError();
+          P.Offset.push_back(OffsetTerm{*Coef, *Level, *Dim});
+        }
+      }
       return P;
     }
     if (Kind->getString() == ParamValue) {

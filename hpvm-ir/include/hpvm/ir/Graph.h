@@ -74,6 +74,17 @@ private:
   uint64_t Payload;
 };
 
+/// One term of where a buffer section starts, in bytes from the buffer's
+/// pointer: Coef times the instance id of the node's ancestor Level (1 =
+/// the parent) in dim Dim, or, for Level 0, Coef itself.
+struct OffsetTerm {
+  Extent Coef = Extent::constant(0);
+  unsigned Level = 0, Dim = 0;
+  bool operator==(const OffsetTerm &O) const {
+    return Coef == O.Coef && Level == O.Level && Dim == O.Dim;
+  }
+};
+
 /// One formal parameter of a node: a buffer (pointer + byte size + access
 /// mode) or a scalar passed by value.
 struct Param {
@@ -89,6 +100,11 @@ struct Param {
   /// sets it where it proves it; without it an out buffer's unwritten bytes
   /// keep their values, as in the sequential program.
   bool WritesAll = false;
+  /// Buffers: the node touches bytes [offset, offset + Bytes) of the buffer,
+  /// the offset being the sum of these terms (0 when there are none). With
+  /// terms in instance ids, each instance of a replicated ancestor has a
+  /// section of its own (`x[r*n : n]`).
+  std::vector<OffsetTerm> Offset;
 
   bool isBuffer() const { return ParamKind == Kind::Buffer; }
   bool operator==(const Param &O) const;
