@@ -23,6 +23,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -35,6 +36,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -76,6 +78,12 @@ private:
   }
   void extractGraph(Region &Root);
   std::unique_ptr<NodeState> buildNode(Region &R, Node &N, NodeState *Parent);
+  struct Section {
+    Value *Base;
+    SmallVector<std::tuple<Value *, unsigned, unsigned>, 3> Terms;
+  };
+  std::optional<Section> sectionOf(const Region &R, Value *Ptr,
+                                   const NodeState &Parent);
   void hoistExtents(Region &R, Region &Root);
   Extent extentFor(NodeState &S, Value *V, const std::string &Name);
   unsigned valueParam(NodeState &S, Value *V, std::string Name);
@@ -100,6 +108,8 @@ private:
   /// Per leaf, which of its buffers it writes whole (Param::WritesAll);
   /// decided before anything is extracted, while the analyses are exact.
   DenseMap<const Region *, SmallVector<bool, 4>> WritesAll;
+  /// The function's analyses while graphs are built (sections need them).
+  FunctionAnalyses *Analyses = nullptr;
 };
 
 } // namespace
@@ -165,6 +175,69 @@ void Extractor::hoistExtents(Region &R, Region &Root) {
     hoistExtents(*C, Root);
 }
 
+/// A child may name a section of one of its parent's buffers that starts
+/// at an offset affine in the instance ids of its ancestors (`x + r*n` in
+/// the body of `parallel for r`): the child's parameter is the parent's
+/// buffer, and the offset's terms are ids times coefficients computed
+/// before the graph (expanded there).
+std::optional<Extractor::Section>
+Extractor::sectionOf(const Region &R, Value *Ptr, const NodeState &Parent) {
+  ScalarEvolution &SE = Analyses->SE;
+  const SCEV *S = SE.getSCEV(Ptr);
+  auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+  if (!Base)
+    return std::nullopt;
+  bool ParentBuffer = false;
+  for (unsigned I = 0; I < Parent.ParamValues.size(); ++I)
+    ParentBuffer |= Parent.ParamValues[I] == Base->getValue() &&
+                    Parent.N->Params[I].isBuffer();
+  const SCEV *Off = SE.getMinusSCEV(S, Base);
+  if (!ParentBuffer || isa<SCEVCouldNotCompute>(Off))
+    return std::nullopt;
+
+  // Computable before the graph starts: no recurrence, and only values
+  // that exist then.
+  auto Available = [&](const SCEV *X) {
+    return !SCEVExprContains(X, [&](const SCEV *E) {
+      if (isa<SCEVAddRecExpr>(E))
+        return true;
+      auto *U = dyn_cast<SCEVUnknown>(E);
+      return U && !isa<Constant>(U->getValue()) &&
+             !launchAvailable(U->getValue());
+    });
+  };
+  SCEVExpander Expander(SE, M.getDataLayout(), "hpvm.section");
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto Expand = [&](const SCEV *X) {
+    return Expander.expandCodeFor(SE.getTruncateOrSignExtend(X, I64), I64,
+                                  CurrentRoot->Entry);
+  };
+  Section Result{Base->getValue(), {}};
+  while (auto *AR = dyn_cast<SCEVAddRecExpr>(Off)) {
+    // The loop must be a parallel loop of an ancestor: its ids.
+    const Region *Owner = nullptr;
+    unsigned Dim = 0;
+    for (const Region *A = R.Parent; A && !Owner; A = A->Parent)
+      if (auto It = Nests.find(A); It != Nests.end())
+        for (unsigned K = 0; K < It->second.Levels.size(); ++K)
+          if (It->second.Levels[K].L == AR->getLoop()) {
+            Owner = A;
+            Dim = K;
+          }
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (!Owner || !AR->isAffine() || !Available(Step))
+      return std::nullopt;
+    Result.Terms.emplace_back(Expand(Step), R.depth() - Owner->depth(), Dim);
+    Off = AR->getStart();
+  }
+  if (!Off->isZero()) {
+    if (!Available(Off))
+      return std::nullopt;
+    Result.Terms.emplace_back(Expand(Off), 0, 0);
+  }
+  return Result;
+}
+
 std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
                                                 NodeState *Parent) {
   auto S = std::make_unique<NodeState>();
@@ -173,20 +246,41 @@ std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
   S->Parent = Parent;
   N.Targets = R.Targets;
   StringSet<> Taken;
+  SmallVector<std::optional<Section>, 4> Sections;
   for (RegionBuffer &B : R.Buffers) {
-    std::string Name = uniqueName(
-        B.Ptr->hasName() ? B.Ptr->getName() : "buf" + Twine(Taken.size()).str(),
-        Taken);
+    std::optional<Section> Sec;
+    if (Parent && !is_contained(Parent->ParamValues, B.Ptr))
+      Sec = sectionOf(R, B.Ptr, *Parent);
+    Value *Base = Sec ? Sec->Base : B.Ptr;
+    std::string Name =
+        uniqueName(Base->hasName() ? Base->getName().str()
+                                   : "buf" + std::to_string(Taken.size()),
+                   Taken);
     Taken.insert(Name);
     // The byte size is filled in below, once the buffer exists.
-    S->ParamValues.push_back(B.Ptr);
+    S->ParamValues.push_back(Base);
     N.addBuffer(Name, B.Mode, Extent::constant(0));
+    Sections.push_back(std::move(Sec));
   }
+  // extentFor may add parameters: N.Params moves, so index it afresh.
   for (unsigned I = 0; I < R.Buffers.size(); ++I) {
-    N.Params[I].Bytes =
-        extentFor(*S, R.Buffers[I].Bytes, "bytes." + N.Params[I].Name);
+    std::string Name = N.Params[I].Name;
+    Extent Bytes = extentFor(*S, R.Buffers[I].Bytes, "bytes." + Name);
+    N.Params[I].Bytes = Bytes;
     if (auto It = WritesAll.find(&R); It != WritesAll.end())
       N.Params[I].WritesAll = It->second[I];
+    if (!Sections[I])
+      continue;
+    for (auto [Coef, Level, Dim] : Sections[I]->Terms) {
+      std::string What = Name + (Level ? ".stride" + std::to_string(Level) +
+                                             std::to_string(Dim)
+                                       : ".offset");
+      // Named so that a round trip through PREPARE names it again.
+      if (!isa<Constant>(Coef) && !Coef->hasName())
+        Coef->setName(What);
+      Extent E = extentFor(*S, Coef, What);
+      N.Params[I].Offset.push_back(OffsetTerm{E, Level, Dim});
+    }
   }
   // Values computed inside the graph are recomputed by the leaves that use
   // them; only values from outside become parameters.
@@ -522,8 +616,10 @@ void Extractor::bindChildren(NodeState &S) {
       if (Found < 0 && CP.isBuffer()) {
         error("binding",
               "node '" + C.R->Name + "' names buffer " + describe(V) +
-                  ", which is not one of the buffers of its parent; name "
-                  "the same pointer in both",
+                  ", which is not one of the buffers of its parent, nor a "
+                  "section of one that starts at an offset affine in the "
+                  "instance ids of its ancestors; name the same pointer in "
+                  "both",
               *S.R, C.R->Entry);
         continue;
       }
@@ -634,6 +730,7 @@ unsigned Extractor::run() {
   if (Errors)
     return Errors;
   FunctionAnalyses FA(F);
+  Analyses = &FA;
   std::function<void(Region &)> Collect = [&](Region &R) {
     if (!R.Dims.empty())
       if (auto Nest = findParallelNest(R, FA, Errors)) {

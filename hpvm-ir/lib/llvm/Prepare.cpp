@@ -264,6 +264,26 @@ private:
     return B.CreateZExtOrTrunc(V, I64, V->getName() + ".i64");
   }
 
+  /// Where buffer P's section starts: its pointer Base plus the offset's
+  /// terms, the ids being the enclosing loops' induction variables.
+  Value *sectionStart(const Param &P, Value *Base, ArrayRef<Value *> Args) {
+    if (P.Offset.empty())
+      return Base;
+    Value *Offset = ConstantInt::get(I64, 0);
+    for (const OffsetTerm &T : P.Offset) {
+      Value *Term = T.Coef.isConstant()
+                        ? ConstantInt::get(I64, T.Coef.value())
+                        : B.CreateSExtOrTrunc(Args[T.Coef.paramIndex()], I64);
+      if (T.Level) {
+        Value *Id = IVStack[IVStack.size() - T.Level][T.Dim];
+        Term = B.CreateMul(Term, B.CreateZExtOrTrunc(Id, I64));
+      }
+      Offset = B.CreateAdd(Offset, Term);
+    }
+    return B.CreateGEP(B.getInt8Ty(), Base, Offset,
+                       Base->getName() + ".section");
+  }
+
   GlobalVariable *nameString(StringRef Name) {
     GlobalVariable *&GV = NameStrings[Name];
     if (!GV)
@@ -333,7 +353,7 @@ private:
       if (!is_contained(ModeOrder, P.Mode))
         ModeOrder.push_back(P.Mode);
       auto &Group = Buffers[static_cast<unsigned>(P.Mode)];
-      Group.push_back(Args[I]);
+      Group.push_back(sectionStart(P, Args[I], Args));
       Group.push_back(bytesValue(P.Bytes, Args));
     }
 
