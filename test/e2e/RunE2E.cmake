@@ -1,9 +1,11 @@
 # Runs one end-to-end program for CTest: cmake -DPROGRAM=<exe> [-DARGS=a|b]
-# [-DNODES=n1|n2] [-DVARIANT=<name>] -P RunE2E.cmake, with HPVM_STATS=1 in
-# the environment. With VARIANT, the program runs with HPVM_TRACE set, and
-# every node in NODES must have run in that form of its leaf (the trace
-# events' args.variant, "streaming-stores" or "normal"), and no node in
-# another.
+# [-DNODES=n1|n2] [-DVARIANT=<name>] [-DMAX_BYTES=<n>] -P RunE2E.cmake, with
+# HPVM_STATS=1 in the environment. With VARIANT, the program runs with
+# HPVM_TRACE set, and every node in NODES must have run in that form of its
+# leaf (the trace events' args.variant, "streaming-stores" or "normal"), and
+# no node in another. With MAX_BYTES, hpvm-rt may have moved at most that
+# many bytes between memory spaces (the statistics' "coherence: N bytes
+# moved"): what data regions save.
 #
 # The program's exit status says whether its results match the reference.
 # That alone cannot tell a working HPVM from a compiler that dropped the
@@ -53,6 +55,17 @@ foreach(node IN LISTS NODES)
     message(FATAL_ERROR "node '${node}' never ran (on ${device})")
   endif()
 endforeach()
+if(NOT "${MAX_BYTES}" STREQUAL "")
+  if(NOT err MATCHES "coherence: ([0-9]+) bytes moved")
+    message(FATAL_ERROR "no 'coherence: N bytes moved' in hpvm-rt's statistics")
+  endif()
+  set(moved ${CMAKE_MATCH_1})
+  if(moved GREATER MAX_BYTES)
+    message(FATAL_ERROR "hpvm-rt moved ${moved} bytes between memory spaces, "
+            "more than the ${MAX_BYTES} expected")
+  endif()
+  message("moved ${moved} bytes, at most ${MAX_BYTES} expected")
+endif()
 if(VARIANT)
   if(NOT EXISTS "${trace}")
     message(FATAL_ERROR "no trace from hpvm-rt at ${trace}")

@@ -85,6 +85,13 @@ void *__hpvm_region_begin(const char *name, ...);
 void __hpvm_region_end(void *handle);
 /* Used by hpvm-clang internally while it reads `#pragma hpvm`. */
 int __hpvm_pragma(int);
+/* What `#pragma hpvm data` and `update` become: hpvm-rt's data regions,
+ * declared as in hpvm_rt.h (docs/runtime.md §5.1). */
+int hpvm_data_enter(void *ptr, __UINT64_TYPE__ bytes);
+int hpvm_data_exit(void *ptr);
+int hpvm_data_request(void *ptr, __UINT64_TYPE__ bytes);
+int hpvm_data_update(void *ptr, __UINT64_TYPE__ bytes);
+void hpvm_exit_on_error(int status);
 #else
 /* Any other compiler: the sequential program. */
 static inline void *__hpvm_region_begin(const char *name, ...) {

@@ -21,6 +21,11 @@
 //  * loops that are not `for (T i = 0; i < n; ++i)` are normalised to a
 //    0-based, step-1 counter from which the loop variable is computed.
 //
+// `#pragma hpvm data` and `update` are host code, not nodes: their buffers
+// are read by the same addBuffer, and they become calls of hpvm-rt's data
+// region functions (hpvm_data_enter/exit before and after the data
+// statement, hpvm_data_request/update in place of an update).
+//
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 
@@ -29,6 +34,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
@@ -56,8 +62,10 @@ enum AccessBits : unsigned { Read = 1, Write = 2 };
 unsigned accessOf(ClauseKind K) {
   switch (K) {
   case ClauseKind::In:
+  case ClauseKind::Host: // update host(): the host reads
     return Read;
   case ClauseKind::Out:
+  case ClauseKind::Device: // update device(): the host wrote
     return Write;
   default:
     return Read | Write;
@@ -102,6 +110,9 @@ struct Reduction {
   SourceLocation Loc;
 };
 
+/// A node; also a data or update directive (P->Kind says which), of which
+/// only P, Wrapper, Args, S, F, Parent (the node it is in, an error), Valid
+/// and Buffers are used, so that addBuffer reads their clauses as a node's.
 struct Node {
   const PragmaInfo *P = nullptr;
   SwitchStmt *Wrapper = nullptr;
@@ -179,8 +190,9 @@ public:
 class WrapperFinder : public RecursiveASTVisitor<WrapperFinder> {
 public:
   WrapperFinder(const PragmaTable &Table,
-                std::vector<std::unique_ptr<Node>> &Nodes)
-      : Table(Table), Nodes(Nodes) {}
+                std::vector<std::unique_ptr<Node>> &Nodes,
+                std::vector<std::unique_ptr<Node>> &Directives)
+      : Table(Table), Nodes(Nodes), Directives(Directives) {}
 
   bool TraverseFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
@@ -231,9 +243,15 @@ public:
     N->Id = Nodes.size();
     N->Parent = Stack.empty() ? nullptr : Stack.back();
     N->Depth = Stack.size();
+    FunctionsWithNodes.insert(CurF);
+    // Data and update directives are host code around graphs: a graph in
+    // a data statement is a graph of its own.
+    if (P->Kind == Directive::Data || P->Kind == Directive::Update) {
+      Directives.push_back(std::move(N));
+      return RecursiveASTVisitor::TraverseSwitchStmt(SW);
+    }
     if (N->Parent)
       N->Parent->Children.push_back(N.get());
-    FunctionsWithNodes.insert(CurF);
     Stack.push_back(N.get());
     Nodes.push_back(std::move(N));
     bool R = RecursiveASTVisitor::TraverseSwitchStmt(SW);
@@ -245,7 +263,7 @@ public:
 
 private:
   const PragmaTable &Table;
-  std::vector<std::unique_ptr<Node>> &Nodes;
+  std::vector<std::unique_ptr<Node>> &Nodes, &Directives;
   std::vector<Node *> Stack;
   FunctionDecl *CurF = nullptr;
 };
@@ -288,6 +306,28 @@ bool isSetJmp(StringRef Name) {
          Name == "longjmp" || Name == "_longjmp" || Name == "siglongjmp";
 }
 
+bool isLongJmp(StringRef Name) {
+  return isSetJmp(Name) && Name.ends_with("longjmp");
+}
+
+/// Calls Walk(child, loops, breakable) for each child of S, where S is
+/// inside Loops loops and Breakable loops or switches (what `continue` and
+/// `break` leave) of the statement being walked, and the children one
+/// level deeper where S is a loop (its body) or a switch.
+template <typename WalkFn>
+void walkChildren(Stmt *S, unsigned Loops, unsigned Breakable, WalkFn Walk) {
+  if (auto *F = dyn_cast<ForStmt>(S)) {
+    Walk(F->getInit(), Loops, Breakable);
+    Walk(F->getCond(), Loops, Breakable);
+    Walk(F->getInc(), Loops, Breakable);
+    Walk(F->getBody(), Loops + 1, Breakable + 1);
+    return;
+  }
+  bool Loop = isa<WhileStmt, DoStmt>(S), Switch = isa<SwitchStmt>(S);
+  for (Stmt *C : S->children())
+    Walk(C, Loops + Loop, Breakable + (Loop || Switch));
+}
+
 /// Compiler builtins allowed in nodes: everything that is not a library
 /// function in disguise or stack allocation.
 bool isAllowedBuiltin(StringRef Name) {
@@ -326,6 +366,8 @@ private:
   void resolveAfter(Node &N);
   void mergeChildBuffers(Node &N);
   void checkKernel(Node &N);
+  void checkDirective(Node &R);
+  void checkDataJumps(Node &R);
   Expr *argExpr(const Node &N, const ClauseExpr &E) const;
   bool isGraphLocal(const VarDecl *V) const { return GraphLocal.count(V); }
 
@@ -335,6 +377,8 @@ private:
   std::string bufferTemps(Node &N);
   std::string beginCall(Node &N);
   void rewriteLoops(Node &N);
+  void generateDirective(Node &R);
+  void replacePragmaLine(const PragmaInfo &P, std::string Text);
   void edit(SourceLocation Loc, unsigned Length, std::string Text, int Order);
   void insertAfterStmt(Stmt *S, std::string Text, int Order);
   void insertBeforeStmt(Stmt *S, std::string Text, int Order);
@@ -348,6 +392,12 @@ private:
   const LangOptions &LO;
   Diagnostics &D;
   std::vector<std::unique_ptr<Node>> Nodes;
+  /// Data and update directives; the wrappers of every pragma; the jumps
+  /// into or out of data statements reported (once, also when nested).
+  std::vector<std::unique_ptr<Node>> Directives;
+  llvm::SmallPtrSet<const Stmt *, 16> Wrappers;
+  llvm::SmallPtrSet<const Stmt *, 8> JumpsReported;
+  /// Functions with nodes or data directives.
   llvm::SmallPtrSet<const FunctionDecl *, 8> FunctionsWithNodes;
   /// Variables declared inside the current graph, and every loop variable
   /// of its parallel loops.
@@ -585,7 +635,7 @@ void Lowering::analyzeStructure(Node &N) {
           }
   } else {
     if (!isa_and_nonnull<CompoundStmt>(N.S)) {
-      D.report(P.HashLoc, Diag::TaskNotCompound);
+      D.report(P.HashLoc, Diag::NotCompound) << directiveName(P.Kind);
       N.Valid = false;
       return;
     }
@@ -868,6 +918,8 @@ void Lowering::analyzeClauses(Node &N) {
     case ClauseKind::In:
     case ClauseKind::Out:
     case ClauseKind::InOut:
+    case ClauseKind::Host:
+    case ClauseKind::Device:
       for (const ClauseItem &Item : C.Items)
         addBuffer(N, C, Item);
       break;
@@ -1194,15 +1246,15 @@ void KernelChecker::checkCall(CallExpr *CE) {
 void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
   if (!S)
     return;
-  auto Children = [&](unsigned L, unsigned B) {
-    for (Stmt *C : S->children())
-      walk(C, L, B);
+  auto Children = [&] {
+    walkChildren(S, Loops, Breakable,
+                 [&](Stmt *C, unsigned L, unsigned B) { walk(C, L, B); });
   };
   switch (S->getStmtClass()) {
   case Stmt::ReturnStmtClass:
     if (!InCallee)
       error(S->getBeginLoc(), Diag::UnsupportedInNode, "'return'");
-    Children(Loops, Breakable);
+    Children();
     return;
   case Stmt::GotoStmtClass:
   case Stmt::IndirectGotoStmtClass:
@@ -1224,21 +1276,6 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
       error(S->getBeginLoc(), Diag::UnsupportedInNode,
             "'continue' out of the task");
     return;
-  case Stmt::ForStmtClass: {
-    auto *F = cast<ForStmt>(S);
-    walk(F->getInit(), Loops, Breakable);
-    walk(F->getCond(), Loops, Breakable);
-    walk(F->getInc(), Loops, Breakable);
-    walk(F->getBody(), Loops + 1, Breakable + 1);
-    return;
-  }
-  case Stmt::WhileStmtClass:
-  case Stmt::DoStmtClass:
-    Children(Loops + 1, Breakable + 1);
-    return;
-  case Stmt::SwitchStmtClass:
-    Children(Loops, Breakable + 1);
-    return;
   case Stmt::DeclStmtClass:
     for (Decl *Dcl : cast<DeclStmt>(S)->decls())
       if (auto *V = dyn_cast<VarDecl>(Dcl)) {
@@ -1258,7 +1295,7 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
     return;
   case Stmt::CallExprClass:
     checkCall(cast<CallExpr>(S));
-    Children(Loops, Breakable);
+    Children();
     return;
   case Stmt::AtomicExprClass: {
     auto *AE = cast<AtomicExpr>(S);
@@ -1270,7 +1307,7 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
     default:
       checkWrite(AE->getPtr(), AE->getExprLoc(), true);
     }
-    Children(Loops, Breakable);
+    Children();
     return;
   }
   default:
@@ -1285,11 +1322,132 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
     else if (UO->getOpcode() == UO_AddrOf)
       checkAddressOf(UO->getSubExpr(), UO->getExprLoc());
   }
-  Children(Loops, Breakable);
+  Children();
 }
 
 void Lowering::checkKernel(Node &N) {
   KernelChecker(N, Ctx, D, FunctionsWithNodes).run();
+}
+
+/// A data or update directive: host code, outside every node; a data
+/// statement is a compound statement that control enters and leaves only
+/// through its braces; the buffers follow the rules of node clauses, and an
+/// update moves each one way.
+void Lowering::checkDirective(Node &R) {
+  const PragmaInfo &P = *R.P;
+  if (R.Parent) {
+    D.report(P.HashLoc, Diag::DirectiveInNode) << directiveName(P.Kind);
+    R.Parent->Valid = false; // the graph's other errors would be about it
+    R.Valid = false;
+    return;
+  }
+  unsigned Errors = D.numErrors();
+  if (P.Kind == Directive::Data) {
+    if (!isa_and_nonnull<CompoundStmt>(R.S)) {
+      D.report(P.HashLoc, Diag::NotCompound) << directiveName(P.Kind);
+      R.Valid = false;
+      return;
+    }
+    checkDataJumps(R);
+  } else {
+    // Where another compiler ignores the pragma, the next statement would
+    // take its place as the body.
+    DynTypedNodeList Parents = Ctx.getParents(*R.Wrapper);
+    const Stmt *Parent = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!isa_and_nonnull<CompoundStmt, LabelStmt, SwitchCase>(Parent))
+      D.report(P.HashLoc, Diag::UpdateAsBody);
+  }
+  GraphLocal.clear();
+  if (P.Kind == Directive::Data) {
+    analyzeClauses(R);
+    R.Valid = D.numErrors() == Errors;
+    return;
+  }
+  // An update moves each item on its own, read by addBuffer as a node's
+  // clause, then narrowed to the elements it names: a node's section runs
+  // from the buffer's start (docs/c-frontend.md §2), but an update that
+  // marked the elements before a section as written by the host would
+  // lose what a device wrote there.
+  std::map<const VarDecl *, ClauseKind> Named;
+  for (const Clause &C : P.Clauses)
+    for (const ClauseItem &Item : C.Items) {
+      Node One = R;
+      One.Buffers.clear();
+      addBuffer(One, C, Item);
+      if (One.Buffers.empty())
+        continue;
+      Buffer &B = One.Buffers.front();
+      ClauseKind First = Named.insert({B.Var, C.Kind}).first->second;
+      if (First != C.Kind) {
+        D.report(Item.Loc, Diag::VariableInTwoClauses)
+            << B.Var->getName() << clauseName(First) << clauseName(C.Kind);
+        continue;
+      }
+      if (Item.Lo) {
+        std::string Offset = "(unsigned long long)(" + Item.Lo->Text +
+                             ") * sizeof((" + Item.Base.Text + ")[0])";
+        B.PtrText = "(void *)((char *)" + B.PtrText + " + " + Offset + ")";
+        B.BytesTexts.front() = "(" + B.BytesTexts.front() + ") - " + Offset;
+      }
+      R.Buffers.push_back(std::move(B));
+    }
+  R.Valid = D.numErrors() == Errors;
+}
+
+/// The rewrite starts a data region at the statement's '{' and ends it
+/// at its '}': jumps past either would skip one of them. Graphs and other
+/// directives inside check their own code.
+void Lowering::checkDataJumps(Node &R) {
+  SourceLocation Begin = SM.getExpansionLoc(R.S->getBeginLoc());
+  SourceLocation End = SM.getExpansionRange(R.S->getEndLoc()).getEnd();
+  auto Inside = [&](SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    return !SM.isBeforeInTranslationUnit(L, Begin) &&
+           !SM.isBeforeInTranslationUnit(End, L);
+  };
+  auto Report = [&](Stmt *S, Diag Id, const char *What) {
+    if (JumpsReported.insert(S).second)
+      D.report(S->getBeginLoc(), Id) << What;
+  };
+  std::function<void(Stmt *, unsigned, unsigned)> Walk =
+      [&](Stmt *S, unsigned Loops, unsigned Breakable) {
+        if (!S || (S != R.S && Wrappers.count(S)))
+          return;
+        if (isa<ReturnStmt>(S))
+          Report(S, Diag::JumpOutOfData, "'return'");
+        else if (isa<IndirectGotoStmt>(S))
+          Report(S, Diag::JumpOutOfData, "'goto'");
+        else if (auto *G = dyn_cast<GotoStmt>(S);
+                 G && !Inside(G->getLabel()->getStmt()->getBeginLoc()))
+          Report(S, Diag::JumpOutOfData, "'goto'");
+        else if (isa<BreakStmt>(S) && Breakable == 0)
+          Report(S, Diag::JumpOutOfData, "'break'");
+        else if (isa<ContinueStmt>(S) && Loops == 0)
+          Report(S, Diag::JumpOutOfData, "'continue'");
+        else if (auto *CE = dyn_cast<CallExpr>(S);
+                 CE && CE->getDirectCallee() &&
+                 isLongJmp(CE->getDirectCallee()->getName()))
+          Report(S, Diag::JumpOutOfData, "'longjmp'");
+        // Loops count in both: no switch in between is one outside.
+        else if (isa<SwitchCase>(S) && Breakable == Loops)
+          Report(S, Diag::JumpIntoData, "a 'case' label of a 'switch' outside");
+        walkChildren(S, Loops, Breakable, Walk);
+      };
+  Walk(R.S, 0, 0);
+
+  class Gotos : public RecursiveASTVisitor<Gotos> {
+  public:
+    std::vector<GotoStmt *> All;
+    bool VisitGotoStmt(GotoStmt *G) {
+      All.push_back(G);
+      return true;
+    }
+  } Finder;
+  Finder.TraverseStmt(R.F->getBody());
+  for (GotoStmt *G : Finder.All)
+    if (!Inside(G->getGotoLoc()) &&
+        Inside(G->getLabel()->getStmt()->getBeginLoc()))
+      Report(G, Diag::JumpIntoData, "'goto'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1561,6 +1719,18 @@ void Lowering::rewriteLoops(Node &N) {
   }
 }
 
+/// The pragma's lines become Text, with as many line breaks as they had,
+/// so that every line after keeps its number.
+void Lowering::replacePragmaLine(const PragmaInfo &P, std::string Text) {
+  Text += std::string(newlinesIn(P.HashLoc, P.EndLoc), '\n');
+  unsigned Len = SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
+                 SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
+  edit(P.HashLoc, Len, std::move(Text), 500);
+  SourceLocation Hash = SM.getExpansionLoc(P.HashLoc);
+  PragmaLines[SM.getFileID(Hash)].push_back(
+      {SM.getSpellingLineNumber(Hash), SM.getSpellingColumnNumber(Hash)});
+}
+
 void Lowering::generate(Node &Root) {
   std::vector<Node *> Order; // pre-order
   std::function<void(Node &)> Collect = [&](Node &N) {
@@ -1590,13 +1760,7 @@ void Lowering::generate(Node &Root) {
     Text += tempsFor(*N, /*Hoisted=*/false);
     Text += (N == &Root ? "void *" : "") + std::string("__hpvm_r") +
             std::to_string(N->Id) + " = " + beginCall(*N) + ";";
-    Text += std::string(newlinesIn(P.HashLoc, P.EndLoc), '\n');
-    unsigned Len = SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
-                   SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
-    edit(P.HashLoc, Len, Text, 500);
-    SourceLocation Hash = SM.getExpansionLoc(P.HashLoc);
-    PragmaLines[SM.getFileID(Hash)].push_back(
-        {SM.getSpellingLineNumber(Hash), SM.getSpellingColumnNumber(Hash)});
+    replacePragmaLine(P, Text);
     rewriteLoops(*N);
     insertAfterStmt(
         N->S, " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) + "); }",
@@ -1604,12 +1768,45 @@ void Lowering::generate(Node &Root) {
   }
 }
 
+/// A data statement: each buffer's pointer and size evaluated once, then
+/// hpvm_data_enter for each, and after the statement hpvm_data_exit for
+/// each in reverse order. An update: hpvm_data_request (host()) or
+/// hpvm_data_update (device()) for each buffer. Buffers of no bytes (an
+/// empty or negative section) are skipped: the runtime enters none.
+void Lowering::generateDirective(Node &R) {
+  const PragmaInfo &P = *R.P;
+  std::string Text = "{ " + bufferTemps(R), Calls, Exits;
+  for (Buffer &B : R.Buffers) {
+    std::string If = "if ((long long)" + B.BytesTemp + " > 0) ";
+    auto Call = [&](const char *Fn, const std::string &Args) {
+      return If + "hpvm_exit_on_error(hpvm_data_" + Fn + "(" + Args + ")); ";
+    };
+    if (P.Kind == Directive::Update) {
+      Calls += Call(B.Access == Read ? "request" : "update",
+                    B.PtrText + ", " + B.BytesTemp);
+      continue;
+    }
+    std::string Ptr = "__hpvm_p" + std::to_string(NextTemp++);
+    Text += "void *" + Ptr + " = " + B.PtrText + "; ";
+    Calls += Call("enter", Ptr + ", " + B.BytesTemp);
+    Exits = Call("exit", Ptr) + Exits;
+  }
+  replacePragmaLine(P, Text + Calls + (P.Kind == Directive::Update ? "}" : ""));
+  if (P.Kind == Directive::Data)
+    insertAfterStmt(R.S, " " + Exits + "}", 1000);
+}
+
 void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
-  WrapperFinder Finder(Table, Nodes);
+  WrapperFinder Finder(Table, Nodes, Directives);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   FunctionsWithNodes = Finder.FunctionsWithNodes;
-  if (Nodes.empty())
+  if (Nodes.empty() && Directives.empty())
     return;
+  for (auto *List : {&Nodes, &Directives})
+    for (auto &N : *List)
+      Wrappers.insert(N->Wrapper);
+  for (auto &R : Directives)
+    checkDirective(*R);
 
   for (auto &NPtr : Nodes) {
     Node &Root = *NPtr;
@@ -1668,11 +1865,16 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     if (D.numErrors() == 0)
       generate(Root);
   }
+  for (auto &R : Directives)
+    if (R->Valid && D.numErrors() == 0)
+      generateDirective(*R);
 
   if (D.numErrors() || D.engine().hasErrorOccurred())
     return;
+  SourceLocation FirstPragma =
+      (Nodes.empty() ? Directives : Nodes).front()->P->HashLoc;
   if (EditFailed) {
-    D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+    D.report(FirstPragma, Diag::InternalRewrite);
     return;
   }
   for (auto &[FID, FileEdits] : Edits) {
@@ -1685,7 +1887,7 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     unsigned Pos = 0;
     for (const Edit &E : FileEdits) {
       if (E.Offset < Pos) { // overlapping edits: a bug here, not the user's
-        D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+        D.report(FirstPragma, Diag::InternalRewrite);
         return;
       }
       Text += Buf.substr(Pos, E.Offset - Pos);
@@ -1701,7 +1903,7 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     for (const RewrittenFile &Prev : Out)
       if (Prev.Path == RF.Path) {
         // The same file included twice, rewritten twice: unsupported.
-        D.report(Nodes.front()->P->HashLoc, Diag::InternalRewrite);
+        D.report(FirstPragma, Diag::InternalRewrite);
         return;
       }
     Out.push_back(std::move(RF));

@@ -4,7 +4,10 @@
 // statement in the AST, builds the node tree, checks it (docs/c-frontend.md
 // lists the rules and their diagnostics) and rewrites the source: each
 // pragma line becomes the start of a block that calls __hpvm_region_begin,
-// and __hpvm_region_end follows the statement. The rewritten text keeps
+// and __hpvm_region_end follows the statement. Data and update directives
+// become calls of hpvm-rt's data regions (hpvm_data_enter before a data
+// statement, hpvm_data_exit after it, hpvm_data_request or
+// hpvm_data_update for an update). The rewritten text keeps
 // every line where it was, so diagnostics and debug locations of the second
 // parse point at the user's lines.
 //

@@ -16,7 +16,17 @@ using namespace clang;
 namespace hpvm::cfe {
 
 const char *directiveName(Directive D) {
-  return D == Directive::ParallelFor ? "parallel for" : "task";
+  switch (D) {
+  case Directive::ParallelFor:
+    return "parallel for";
+  case Directive::Task:
+    return "task";
+  case Directive::Data:
+    return "data";
+  case Directive::Update:
+    return "update";
+  }
+  return "?";
 }
 
 const char *clauseName(ClauseKind K) {
@@ -39,8 +49,31 @@ const char *clauseName(ClauseKind K) {
     return "after";
   case ClauseKind::Reduction:
     return "reduction";
+  case ClauseKind::Host:
+    return "host";
+  case ClauseKind::Device:
+    return "device";
   }
   return "?";
+}
+
+/// Node clauses on nodes; `data` takes only buffer clauses, `update` only
+/// host() and device().
+static bool clauseAllowed(ClauseKind K, Directive D) {
+  switch (D) {
+  case Directive::Data:
+    return K == ClauseKind::In || K == ClauseKind::Out ||
+           K == ClauseKind::InOut;
+  case Directive::Update:
+    return K == ClauseKind::Host || K == ClauseKind::Device;
+  case Directive::Task:
+    if (K == ClauseKind::Collapse || K == ClauseKind::Reduction)
+      return false;
+    [[fallthrough]];
+  case Directive::ParallelFor:
+    return K != ClauseKind::Host && K != ClauseKind::Device;
+  }
+  return false;
 }
 
 const char *reductionOpName(ReductionOp Op) {
@@ -244,6 +277,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
                .Case("target", ClauseKind::Target)
                .Case("after", ClauseKind::After)
                .Case("reduction", ClauseKind::Reduction)
+               .Case("host", ClauseKind::Host)
+               .Case("device", ClauseKind::Device)
                .Default(std::nullopt);
 
   // The parenthesised argument list, for known and unknown clauses alike,
@@ -280,8 +315,7 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   Pos = Close + 1;
 
   bool OK = true;
-  if ((*K == ClauseKind::Collapse || *K == ClauseKind::Reduction) &&
-      Kind != Directive::ParallelFor) {
+  if (!clauseAllowed(*K, Kind)) {
     Diags.report(NameTok.getLocation(), Diag::ClauseWrongDirective)
         << *Name << directiveName(Kind);
     OK = false;
@@ -350,6 +384,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   case ClauseKind::In:
   case ClauseKind::Out:
   case ClauseKind::InOut:
+  case ClauseKind::Host:
+  case ClauseKind::Device:
   case ClauseKind::Value:
     for (TokenRange Part : splitTopLevel(Inside, tok::comma))
       if (!parseItem(C, Part, Args, *K != ClauseKind::Value))
@@ -399,8 +435,10 @@ bool LineParser::parse(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   if (First == "parallel" && Toks.size() > 1 && Toks[1].is(tok::kw_for)) {
     Kind = Directive::ParallelFor;
     Pos = 2;
-  } else if (First == "task") {
-    Kind = Directive::Task;
+  } else if (First == "task" || First == "data" || First == "update") {
+    Kind = *First == "task"   ? Directive::Task
+           : *First == "data" ? Directive::Data
+                              : Directive::Update;
     Pos = 1;
   } else {
     Diags.report(Toks[0].getLocation(), Diag::UnknownDirective)
@@ -415,6 +453,15 @@ bool LineParser::parse(PragmaInfo &Info, std::vector<TokenRange> &Args) {
       continue;
     }
     OK &= parseClause(Info, Args);
+  }
+  // What a data region keeps, or what an update moves, must be said.
+  if (OK && Info.Clauses.empty() &&
+      (Kind == Directive::Data || Kind == Directive::Update)) {
+    Diags.report(Toks[0].getLocation(), Diag::DirectiveNeedsClause)
+        << directiveName(Kind)
+        << (Kind == Directive::Data ? "in(), out() or inout()"
+                                    : "host() or device()");
+    return false;
   }
   return OK;
 }
@@ -472,7 +519,7 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   // The wrapper in front of a declaration or a '}' would give Clang parse
   // errors about code the user did not write; the next token in the file
   // tells most misuses apart. Macros and directives are left to the checks
-  // on the AST.
+  // on the AST. (An update is a whole statement: anything may follow it.)
   if (std::optional<Token> Next = rawTokenAfter(PP, EndLoc)) {
     bool Unknown = Next->is(tok::hash);
     if (Next->is(tok::raw_identifier)) {
@@ -485,8 +532,10 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
       Diags.report(Intro.Loc, Diag::NotFollowedByFor);
       return;
     }
-    if (!Unknown && Info.Kind == Directive::Task && !Next->is(tok::l_brace)) {
-      Diags.report(Intro.Loc, Diag::TaskNotCompound);
+    if (!Unknown &&
+        (Info.Kind == Directive::Task || Info.Kind == Directive::Data) &&
+        !Next->is(tok::l_brace)) {
+      Diags.report(Intro.Loc, Diag::NotCompound) << directiveName(Info.Kind);
       return;
     }
   }
@@ -529,6 +578,8 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   Push(tok::r_paren);
   Push(tok::kw_default, "default");
   Push(tok::colon);
+  if (Info.Kind == Directive::Update) // a statement of its own
+    Push(tok::semi);
 
   auto Stream = std::make_unique<Token[]>(Out.size());
   std::copy(Out.begin(), Out.end(), Stream.get());

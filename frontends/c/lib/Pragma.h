@@ -22,6 +22,12 @@
 // does not capture `continue`. The wrapper exists only in this first parse;
 // the code that is compiled is the rewritten source.
 //
+// `#pragma hpvm update` labels no statement: it is a statement of its own,
+// so the handler hands the parser a complete one, the same wrapper around
+// an empty statement:
+//
+//   switch (((void)(a), (void)(0), (void)(n), __hpvm_pragma(0))) default: ;
+//
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_FRONTENDS_C_PRAGMA_H
 #define HPVM_FRONTENDS_C_PRAGMA_H
@@ -45,7 +51,9 @@ class Diagnostics;
 /// The name of the function the wrapper calls (declared in hpvm.h).
 constexpr const char *PragmaMarkerName = "__hpvm_pragma";
 
-enum class Directive { ParallelFor, Task };
+/// Graph nodes (ParallelFor, Task), a data region around host code (Data),
+/// and the standalone data movement directive (Update).
+enum class Directive { ParallelFor, Task, Data, Update };
 const char *directiveName(Directive D);
 
 enum class ClauseKind {
@@ -57,7 +65,9 @@ enum class ClauseKind {
   Value,
   Target,
   After,
-  Reduction
+  Reduction,
+  Host,
+  Device
 };
 const char *clauseName(ClauseKind K);
 

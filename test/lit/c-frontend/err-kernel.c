@@ -145,7 +145,7 @@ void nested_graph(float *a, int n) {
 #pragma hpvm task out(a[0:n])
   {
     has_graph(a, n);
-    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: function 'has_graph' contains hpvm nodes and cannot be called from inside a node
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: function 'has_graph' contains hpvm nodes or data directives and cannot be called from inside a node
   }
 }
 

@@ -9,10 +9,10 @@ void f(float *a, int n) {
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:39: error: unknown clause 'bogus' in '#pragma hpvm parallel for'
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma hpvm frobnicate
-  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:14: error: unknown directive 'frobnicate' in '#pragma hpvm'; expected 'parallel for' or 'task'
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:14: error: unknown directive 'frobnicate' in '#pragma hpvm'; expected 'parallel for', 'task', 'data' or 'update'
   ;
 #pragma hpvm
-  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:9: error: expected 'parallel for' or 'task' after '#pragma hpvm'
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:9: error: expected 'parallel for', 'task', 'data' or 'update' after '#pragma hpvm'
   ;
 #pragma hpvm parallel
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:14: error: unknown directive 'parallel' in '#pragma hpvm'
