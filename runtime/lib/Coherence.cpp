@@ -167,6 +167,9 @@ struct Coherence::Transfer {
   MemorySpace From, To;
   Buffer::Copy Src, Dst; // the device copies (null for host memory)
   NodeStats *Node;       // counted for it
+  /// When Skip.Count is set, the rows that are not copied (a kernel is
+  /// about to write them): only the bytes around them are.
+  Rows Skip = {};
 };
 
 Coherence::Coherence() = default;
@@ -252,11 +255,29 @@ void Coherence::planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
   auto [First, Last] = B.split(U.Begin, U.End);
   bool Needs = U.needsContents(), Writes = writes(U.Mode);
   bool Copied = false;
+  // An out section written in rows, held only in host memory: the device
+  // gets the bytes around the rows, and the kernel writes the rest.
+  bool AroundRows =
+      U.HasRows && U.Mode == Access::Out && S != HostSpace &&
+      std::all_of(B.Segments.begin() + First, B.Segments.begin() + Last,
+                  [&](const Segment &G) {
+                    return !valid(G.Slots[S]) && valid(G.Slots[HostSpace]);
+                  });
+  if (AroundRows) {
+    Out.push_back(Transfer{
+        &B, U.Begin, U.End, HostSpace, S, B.Copies[HostSpace], B.Copies[S],
+        Node, Rows{U.RowsStart, U.RowBytes, U.RowStride, U.RowCount}});
+    for (size_t I = First; I != Last; ++I)
+      B.Segments[I].Slots[S].Filling = true;
+    Needs = false;
+    Copied = true;
+  }
   auto AddTransfer = [&](uint64_t Begin, uint64_t End, MemorySpace From,
                          MemorySpace To) {
     if (!Out.empty()) {
       Transfer &T = Out.back();
-      if (T.B == &B && T.End == Begin && T.From == From && T.To == To) {
+      if (T.B == &B && T.End == Begin && T.From == From && T.To == To &&
+          !T.Skip.Count) {
         T.End = End;
         return;
       }
@@ -311,11 +332,13 @@ void Coherence::runTransfers(std::unique_lock<std::mutex> &L,
       const Transfer &T = Ts[Done];
       uint64_t Bytes = T.End - T.Begin;
       uint64_t Start = nowNanos();
-      if (T.From == HostSpace)
+      if (T.Skip.Count)
+        Bytes = copyAroundRows(T);
+      else if (T.From == HostSpace)
         T.Dst.Dev->copyFromHost(T.Dst.Ptr, T.Begin, T.B->host(T.Begin), Bytes);
       else
         T.Src.Dev->copyToHost(T.B->host(T.Begin), T.Src.Ptr, T.Begin, Bytes);
-      count(T, Start, nowNanos());
+      count(T, Bytes, Start, nowNanos());
     }
   } catch (...) {
     Failure = std::current_exception();
@@ -342,8 +365,32 @@ void Coherence::runTransfers(std::unique_lock<std::mutex> &L,
     std::rethrow_exception(Failure);
 }
 
-void Coherence::count(const Transfer &T, uint64_t Start, uint64_t End) {
-  uint64_t Bytes = T.End - T.Begin;
+uint64_t Coherence::copyAroundRows(const Transfer &T) {
+  // [Begin, first row), the gaps between rows, [after the last row, End).
+  const Rows &R = T.Skip;
+  Device &D = *T.Dst.Dev;
+  uint64_t Moved = 0;
+  auto Copy = [&](uint64_t From, uint64_t To) {
+    if (To > From) {
+      D.copyFromHost(T.Dst.Ptr, From, T.B->host(From), To - From);
+      Moved += To - From;
+    }
+  };
+  uint64_t First = T.Begin + R.Start;
+  uint64_t LastEnd = First + (R.Count - 1) * R.Stride + R.Bytes;
+  Copy(T.Begin, First);
+  if (R.Count > 1 && R.Stride > R.Bytes) {
+    uint64_t Gap = R.Stride - R.Bytes;
+    D.copyRowsFromHost(T.Dst.Ptr, First + R.Bytes, T.B->host(First + R.Bytes),
+                       Gap, R.Stride, R.Count - 1);
+    Moved += Gap * (R.Count - 1);
+  }
+  Copy(LastEnd, T.End);
+  return Moved;
+}
+
+void Coherence::count(const Transfer &T, uint64_t Bytes, uint64_t Start,
+                      uint64_t End) {
   BytesMoved.fetch_add(Bytes, std::memory_order_relaxed);
   bool Up = T.From == HostSpace;
   if (T.Node)
@@ -366,7 +413,7 @@ void Coherence::growLocked(Buffer &B, uint64_t Size) {
   for (Transfer &T : Ts) {
     uint64_t Start = nowNanos();
     T.Src.Dev->copyToHost(B.host(T.Begin), T.Src.Ptr, T.Begin, T.End - T.Begin);
-    count(T, Start, nowNanos());
+    count(T, T.End - T.Begin, Start, nowNanos());
   }
   freeCopiesLocked(B);
   B.Size = Size;

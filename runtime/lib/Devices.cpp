@@ -11,6 +11,14 @@ using namespace hpvm::rt;
 
 Device::~Device() = default;
 
+void Device::copyRowsFromHost(void *Dev, uint64_t Offset, const void *HostSrc,
+                              uint64_t RowBytes, uint64_t Stride,
+                              uint64_t Rows) {
+  const char *Src = static_cast<const char *>(HostSrc);
+  for (uint64_t K = 0; K != Rows; ++K)
+    copyFromHost(Dev, Offset + K * Stride, Src + K * Stride, RowBytes);
+}
+
 namespace {
 
 std::string discoverCpu(const DiscoveryContext &Ctx,

@@ -78,6 +78,30 @@ bool sectionStart(const NodePlan &P, const Param &Prm, void *const *Args,
   return true;
 }
 
+/// Sets U's rows from what the leaf writes of it (Param::Written) when they
+/// make sense for its section: at least one row, rows that do not overlap,
+/// the last ending inside the section. Otherwise the runtime copies the
+/// whole section in, as for any out buffer.
+bool rowsWritten(const NodePlan &P, const WrittenRows &W, void *const *Args,
+                 BufferUse &U) {
+  // Scale * extent + Add, which must come out a count.
+  auto Eval = [&](const DerivedExtent &D, uint64_t &Out) {
+    int64_t V;
+    return !__builtin_mul_overflow(
+               static_cast<int64_t>(evalExtent(P, D.Of, Args)), D.Scale, &V) &&
+           !__builtin_add_overflow(V, D.Add, &V) && V >= 0 &&
+           (Out = static_cast<uint64_t>(V), true);
+  };
+  if (!Eval(W.Start, U.RowsStart) || !Eval(W.RowBytes, U.RowBytes) ||
+      !Eval(W.Stride, U.RowStride) || !Eval(W.Rows, U.RowCount))
+    return false;
+  uint64_t Last, End;
+  return U.RowCount && (U.RowCount == 1 || U.RowBytes <= U.RowStride) &&
+         !__builtin_mul_overflow(U.RowCount - 1, U.RowStride, &Last) &&
+         !__builtin_add_overflow(Last, U.RowsStart, &Last) &&
+         !__builtin_add_overflow(Last, U.RowBytes, &End) && End <= U.bytes();
+}
+
 void *bufferPointer(void *const *Args, unsigned K) {
   void *Host;
   std::memcpy(&Host, Args[K], sizeof(Host));
@@ -181,6 +205,8 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
                           "' ends past the " + std::to_string(U.Extent) +
                           " bytes the graph's root gives it");
       U.Extent = std::max(U.Extent, U.End);
+      U.HasRows = !U.WritesAll && Prm.Written && Prm.Mode == Access::Out &&
+                  rowsWritten(P, *Prm.Written, Args, U);
     }
     HaveUses = true;
   };

@@ -112,8 +112,13 @@ Graph makePipeline() {
   Node &Mul = Stage.addLeaf("scale", "hpvm.node.pipeline.stage.scale");
   Mul.addBuffer("src", Access::In, Extent::param(2));
   // Each instance of the stage writes its own section of dst.
-  Mul.Params[Mul.addBuffer("dst", Access::Out, Extent::param(2))].Offset = {
-      OffsetTerm{Extent::param(2), 1, 0}, OffsetTerm{Extent::constant(8)}};
+  Param &Dst = Mul.Params[Mul.addBuffer("dst", Access::Out, Extent::param(2))];
+  Dst.Offset = {OffsetTerm{Extent::param(2), 1, 0},
+                OffsetTerm{Extent::constant(8)}};
+  Dst.Written = WrittenRows{DerivedExtent{Extent::param(2), 4, 4},
+                            DerivedExtent{Extent::constant(0), 1, -8},
+                            DerivedExtent{Extent::param(2), 1, 0},
+                            DerivedExtent{Extent::constant(3), 1, 0}};
   Mul.addValue("n", ScalarType::I64);
   Mul.addValue("alpha", ScalarType::F32);
   Mul.addOutput("partial", ScalarType::F64);
@@ -499,6 +504,11 @@ const MalformedCase MalformedCases[] = {
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
 !2 = !{!"buffer", !"a", !"out", i64 16, !"whole"})",
      {"field 'params[0]'", "writes-all"}},
+    {"RowsWritten",
+     R"(!0 = !{!"hpvm.graph", !"g", !1}
+!1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}
+!2 = !{!"buffer", !"a", !"out", i64 16, !{!"writes-rows", i64 0, i64 4, i64 8, i64 1}})",
+     {"field 'params[0]'", "!{extent, i64 scale, i64 add}"}},
     {"SectionTerm",
      R"(!0 = !{!"hpvm.graph", !"g", !1}
 !1 = !{!"hpvm.node", !"name", !"g", !"kind", !"leaf", !"params", !{!2}}

@@ -75,6 +75,13 @@ Graph richGraph() {
   Consumer.addValue("count", ScalarType::I32);
   Consumer.Params[Consumer.addBuffer("out", Access::Out, Extent::param(2))]
       .WritesAll = true;
+  // Rows of every form: a constant, a negative one, a scaled parameter
+  // with and without an offset.
+  Inner.Params[1].Written =
+      WrittenRows{DerivedExtent{Extent::param(0), 4, 4},
+                  DerivedExtent{Extent::constant(0), 1, -8},
+                  DerivedExtent{Extent::param(2), -2, 0},
+                  DerivedExtent{Extent::constant(7), 1, 0}};
   Consumer.addValue("bytes", ScalarType::I64);
   Consumer.setDims({Extent::param(2)});
 
@@ -266,8 +273,15 @@ TEST(GraphText, MalformedTextNamesTheLineAndTheProblem) {
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" rw 8\nend\n",
        "line 3: unknown access mode 'rw'"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 all\nend\n",
-       "line 3: unexpected 'all' after a buffer; expected writes-all or at "
-       "<offset>, each at most once"},
+       "line 3: unexpected 'all' after a buffer; expected writes-all, "
+       "writes-rows <start>:<bytes>:<stride>:<rows> or at <offset>, each at "
+       "most once"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 "
+       "writes-rows 0:4:8\nend\n",
+       "line 3: expected <start>:<bytes>:<stride>:<rows> after writes-rows"},
+      {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 "
+       "writes-rows 0:4:8:x*p1\nend\n",
+       "line 3: bad number 'x' in 'x*p1'"},
       {"hpvm-graphs 1\ngraph leaf \"g\"\n  param buffer \"a\" out 8 at "
        "p1*id\nend\n",
        "line 3: expected <level>.<dim> after 'id' in offset term 'p1*id'"},

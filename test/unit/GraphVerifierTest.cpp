@@ -236,6 +236,17 @@ TEST(GraphVerifierWritesAll, OnlyOutBuffersOfLeaves) {
   P.Mul->Params[0].WritesAll = false;
   P.Root->Params[1].WritesAll = true; // out, of an internal node
   expectOnly(*P.G, "writes-all", "pipe", {"'dst'", "of a leaf"});
+  P.Root->Params[1].WritesAll = false;
+  // Rows: the same rule, and their extents must exist.
+  DerivedExtent Four{Extent::constant(0), 1, 4};
+  P.Mul->Params[3].Written = WrittenRows{Four, Four, Four, Four};
+  EXPECT_TRUE(verifyGraph(*P.G).empty());
+  P.Mul->Params[3].Written->Rows.Of = Extent::param(9);
+  expectOnly(*P.G, "writes-all", "pipe/stage/mul",
+             {"rows written of buffer 'tmp'", "#9"});
+  P.Mul->Params[3].Written.reset();
+  P.Mul->Params[0].Written = WrittenRows{Four, Four, Four, Four};
+  expectOnly(*P.G, "writes-all", "pipe/stage/mul", {"'in'", "writes-rows"});
 }
 
 TEST(GraphVerifierBufferSection, IdsAndCoefficientsMustExist) {

@@ -169,7 +169,7 @@ bool Param::operator==(const Param &O) const {
     return false;
   if (isBuffer())
     return Mode == O.Mode && Bytes == O.Bytes && WritesAll == O.WritesAll &&
-           Offset == O.Offset;
+           Written == O.Written && Offset == O.Offset;
   return Type == O.Type;
 }
 

@@ -57,6 +57,16 @@ std::string extentString(const Node &N, const Extent &E) {
   return paramName(N, E.paramIndex());
 }
 
+std::string derivedString(const Node &N, const DerivedExtent &D) {
+  if (D.Of == Extent::constant(0) && D.Scale == 1)
+    return std::to_string(D.Add);
+  std::string S = D.Scale != 1 ? std::to_string(D.Scale) + "*" : "";
+  S += extentString(N, D.Of);
+  if (D.Add)
+    S += (D.Add > 0 ? "+" : "") + std::to_string(D.Add);
+  return S;
+}
+
 std::string dimsString(const Node &N) {
   std::string S = "[";
   for (size_t I = 0, E = N.Dims.size(); I != E; ++I)
@@ -119,6 +129,11 @@ void printNode(const Node &N, std::ostream &OS, unsigned Depth) {
     }
     OS << "buffer " << toString(P.Mode) << " bytes " << extentString(N, P.Bytes)
        << (P.WritesAll ? " writes-all" : "");
+    if (P.Written)
+      OS << " writes " << derivedString(N, P.Written->Rows) << " rows of "
+         << derivedString(N, P.Written->RowBytes) << " every "
+         << derivedString(N, P.Written->Stride) << " from "
+         << derivedString(N, P.Written->Start);
     for (size_t I = 0; I != P.Offset.size(); ++I) {
       const OffsetTerm &T = P.Offset[I];
       OS << (I ? " + " : " at ") << extentString(N, T.Coef);

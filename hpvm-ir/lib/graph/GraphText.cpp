@@ -55,6 +55,19 @@ std::string extentText(const Extent &E) {
   return std::to_string(E.value());
 }
 
+/// "4*p3+4", "p4", "-2*p1-8", "16": a derived extent.
+std::string derivedText(const DerivedExtent &D) {
+  if (D.Of == Extent::constant(0) && D.Scale == 1)
+    return std::to_string(D.Add); // a constant
+  std::string S;
+  if (D.Scale != 1)
+    S = std::to_string(D.Scale) + "*";
+  S += extentText(D.Of);
+  if (D.Add)
+    S += (D.Add > 0 ? "+" : "") + std::to_string(D.Add);
+  return S;
+}
+
 /// "p5*id1.0+64": a section offset's terms, joined by '+'.
 std::string offsetText(const std::vector<OffsetTerm> &Terms) {
   std::string S;
@@ -115,6 +128,11 @@ void writeNode(std::string &Out, const Node &N, unsigned Depth) {
     if (P.isBuffer())
       Line("param buffer " + Quoted(P.Name) + " " + toString(P.Mode) + " " +
            extentText(P.Bytes) + (P.WritesAll ? " writes-all" : "") +
+           (P.Written ? " writes-rows " + derivedText(P.Written->Start) + ":" +
+                            derivedText(P.Written->RowBytes) + ":" +
+                            derivedText(P.Written->Stride) + ":" +
+                            derivedText(P.Written->Rows)
+                      : "") +
            (P.Offset.empty() ? "" : " at " + offsetText(P.Offset)));
     else
       Line("param value " + Quoted(P.Name) + " " + toString(P.Type));
@@ -421,6 +439,53 @@ private:
 
   Extent extent(const std::string &What) { return extentOf(word(What), What); }
 
+  /// <start>:<row bytes>:<stride>:<rows>, four derived extents.
+  WrittenRows writtenRows(const std::string &W) {
+    std::vector<DerivedExtent> Parts;
+    size_t Start = 0;
+    for (unsigned I = 0; I != 4; ++I) {
+      size_t Colon = I == 3 ? W.size() : W.find(':', Start);
+      if (Colon == std::string::npos)
+        fail("expected <start>:<bytes>:<stride>:<rows> after writes-rows, "
+             "got '" +
+             W + "'");
+      Parts.push_back(derived(W.substr(Start, Colon - Start)));
+      Start = Colon + 1;
+    }
+    return WrittenRows{Parts[0], Parts[1], Parts[2], Parts[3]};
+  }
+
+  /// [<scale>*]<extent>[+<add>|-<sub>], the numbers signed decimals.
+  DerivedExtent derived(const std::string &W) {
+    DerivedExtent D;
+    if (!W.empty() && W.find_first_of("*p") == std::string::npos &&
+        W.find_first_of("+-", 1) == std::string::npos) {
+      D.Add = signedNumber(W, W); // a constant
+      return D;
+    }
+    std::string Rest = W;
+    if (size_t Star = Rest.find('*'); Star != std::string::npos) {
+      D.Scale = signedNumber(Rest.substr(0, Star), W);
+      Rest = Rest.substr(Star + 1);
+    }
+    size_t Sign = Rest.find_first_of("+-", 1);
+    if (Sign != std::string::npos) {
+      D.Add = signedNumber(Rest.substr(Sign), W);
+      Rest = Rest.substr(0, Sign);
+    }
+    D.Of = extentOf(Rest, "a writes-rows extent");
+    return D;
+  }
+
+  int64_t signedNumber(const std::string &S, const std::string &Whole) {
+    int64_t V = 0;
+    const char *B = S.data() + (!S.empty() && S[0] == '+');
+    auto [Ptr, Ec] = std::from_chars(B, S.data() + S.size(), V);
+    if (S.empty() || Ec != std::errc() || Ptr != S.data() + S.size())
+      fail("bad number '" + S + "' in '" + Whole + "'");
+    return V;
+  }
+
   /// Terms joined by '+', each an extent or <extent>*id<level>.<dim>.
   std::vector<OffsetTerm> offset(const std::string &W) {
     std::vector<OffsetTerm> Terms;
@@ -510,10 +575,13 @@ private:
           P.WritesAll = true;
         else if (Flag == "at" && P.Offset.empty())
           P.Offset = offset(word("the section offset"));
+        else if (Flag == "writes-rows" && !P.Written)
+          P.Written = writtenRows(word("the rows written"));
         else
           fail("unexpected '" + Flag +
-               "' after a buffer; expected writes-all or at <offset>, each "
-               "at most once");
+               "' after a buffer; expected writes-all, writes-rows "
+               "<start>:<bytes>:<stride>:<rows> or at <offset>, each at most "
+               "once");
       }
       return;
     }

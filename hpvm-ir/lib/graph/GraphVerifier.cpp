@@ -138,12 +138,21 @@ private:
 
   void checkBufferSizes(const Node &N) {
     for (const Param &P : N.Params) {
-      if (P.isBuffer() && P.WritesAll &&
+      if (P.isBuffer() && (P.WritesAll || P.Written) &&
           (P.Mode != Access::Out || N.isInternal()))
         report(N, "writes-all",
-               "buffer " + quote(P.Name) +
-                   " is marked writes-all, which only an out buffer of a "
-                   "leaf may be");
+               "buffer " + quote(P.Name) + " is marked " +
+                   (P.WritesAll ? "writes-all" : "writes-rows") +
+                   ", which only an out buffer of a leaf may be");
+      if (P.Written)
+        for (const DerivedExtent *D : {&P.Written->Start, &P.Written->RowBytes,
+                                       &P.Written->Stride, &P.Written->Rows})
+          if (const Extent *E = &D->Of; E->isParam())
+            if (std::string Problem = extentProblem(N, E->paramIndex());
+                !Problem.empty())
+              report(N, "writes-all",
+                     "the rows written of buffer " + quote(P.Name) + " " +
+                         Problem);
       if (!P.isBuffer() || !P.Bytes.isParam())
         continue;
       std::string Problem = extentProblem(N, P.Bytes.paramIndex());

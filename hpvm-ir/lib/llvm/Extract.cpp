@@ -84,6 +84,12 @@ private:
   };
   std::optional<Section> sectionOf(const Region &R, Value *Ptr,
                                    const NodeState &Parent);
+  /// X can be computed before the current graph starts (and is, by
+  /// expandBeforeGraph, as an i64 before its launch).
+  bool availableBeforeGraph(const SCEV *X) const;
+  Value *expandBeforeGraph(const SCEV *X);
+  std::optional<DerivedExtent> derivedFrom(const NodeState &S, const SCEV *X);
+  void recordRows(NodeState &S);
   void hoistExtents(Region &R, Region &Root);
   Extent extentFor(NodeState &S, Value *V, const std::string &Name);
   unsigned valueParam(NodeState &S, Value *V, std::string Name);
@@ -105,9 +111,10 @@ private:
   /// Induction variable -> (region, dim) for every replicated region.
   DenseMap<const PHINode *, std::pair<const Region *, unsigned>> Inductions;
   DenseMap<const Region *, ParallelNest> Nests;
-  /// Per leaf, which of its buffers it writes whole (Param::WritesAll);
-  /// decided before anything is extracted, while the analyses are exact.
-  DenseMap<const Region *, SmallVector<bool, 4>> WritesAll;
+  /// Per leaf and buffer, what it provably writes (Param::WritesAll,
+  /// Param::Written); decided before anything is extracted, while the
+  /// analyses are exact.
+  DenseMap<const Region *, SmallVector<std::optional<RowsWritten>, 4>> Writes;
   /// The function's analyses while graphs are built (sections need them).
   FunctionAnalyses *Analyses = nullptr;
 };
@@ -195,23 +202,6 @@ Extractor::sectionOf(const Region &R, Value *Ptr, const NodeState &Parent) {
   if (!ParentBuffer || isa<SCEVCouldNotCompute>(Off))
     return std::nullopt;
 
-  // Computable before the graph starts: no recurrence, and only values
-  // that exist then.
-  auto Available = [&](const SCEV *X) {
-    return !SCEVExprContains(X, [&](const SCEV *E) {
-      if (isa<SCEVAddRecExpr>(E))
-        return true;
-      auto *U = dyn_cast<SCEVUnknown>(E);
-      return U && !isa<Constant>(U->getValue()) &&
-             !launchAvailable(U->getValue());
-    });
-  };
-  SCEVExpander Expander(SE, M.getDataLayout(), "hpvm.section");
-  Type *I64 = Type::getInt64Ty(Ctx);
-  auto Expand = [&](const SCEV *X) {
-    return Expander.expandCodeFor(SE.getTruncateOrSignExtend(X, I64), I64,
-                                  CurrentRoot->Entry);
-  };
   Section Result{Base->getValue(), {}};
   while (auto *AR = dyn_cast<SCEVAddRecExpr>(Off)) {
     // The loop must be a parallel loop of an ancestor: its ids.
@@ -225,17 +215,98 @@ Extractor::sectionOf(const Region &R, Value *Ptr, const NodeState &Parent) {
             Dim = K;
           }
     const SCEV *Step = AR->getStepRecurrence(SE);
-    if (!Owner || !AR->isAffine() || !Available(Step))
+    if (!Owner || !AR->isAffine() || !availableBeforeGraph(Step))
       return std::nullopt;
-    Result.Terms.emplace_back(Expand(Step), R.depth() - Owner->depth(), Dim);
+    Result.Terms.emplace_back(expandBeforeGraph(Step),
+                              R.depth() - Owner->depth(), Dim);
     Off = AR->getStart();
   }
   if (!Off->isZero()) {
-    if (!Available(Off))
+    if (!availableBeforeGraph(Off))
       return std::nullopt;
-    Result.Terms.emplace_back(Expand(Off), 0, 0);
+    Result.Terms.emplace_back(expandBeforeGraph(Off), 0, 0);
   }
   return Result;
+}
+
+bool Extractor::availableBeforeGraph(const SCEV *X) const {
+  return !SCEVExprContains(X, [&](const SCEV *E) {
+    if (isa<SCEVAddRecExpr>(E))
+      return true;
+    auto *U = dyn_cast<SCEVUnknown>(E);
+    return U && !isa<Constant>(U->getValue()) &&
+           !launchAvailable(U->getValue());
+  });
+}
+
+Value *Extractor::expandBeforeGraph(const SCEV *X) {
+  ScalarEvolution &SE = Analyses->SE;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  SCEVExpander Expander(SE, M.getDataLayout(), "hpvm.extent");
+  return Expander.expandCodeFor(SE.getTruncateOrSignExtend(X, I64), I64,
+                                CurrentRoot->Entry);
+}
+
+/// X as Scale * (a parameter S already has, or a constant) + Add: rows are
+/// described with what the kernel receives anyway, since every parameter
+/// of a leaf is a kernel argument (and Vulkan's are few).
+std::optional<DerivedExtent> Extractor::derivedFrom(const NodeState &S,
+                                                    const SCEV *X) {
+  ScalarEvolution &SE = Analyses->SE;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  X = SE.getTruncateOrSignExtend(X, I64);
+  auto ConstantOf = [](const SCEV *E) -> std::optional<int64_t> {
+    if (auto *C = dyn_cast<SCEVConstant>(E))
+      if (C->getAPInt().getSignificantBits() <= 64)
+        return C->getAPInt().getSExtValue();
+    return std::nullopt;
+  };
+  if (std::optional<int64_t> C = ConstantOf(X))
+    return DerivedExtent{Extent::constant(0), 1, *C};
+  // Scales to try: 1 and the constant factors X is built with.
+  SmallVector<int64_t, 4> Scales{1};
+  SCEVExprContains(X, [&](const SCEV *E) {
+    if (auto *M = dyn_cast<SCEVMulExpr>(E))
+      if (std::optional<int64_t> C = ConstantOf(M->getOperand(0)))
+        if (!is_contained(Scales, *C))
+          Scales.push_back(*C);
+    return false;
+  });
+  for (unsigned I = 0; I < S.ParamValues.size(); ++I) {
+    const Param &P = S.N->Params[I];
+    Value *V = S.ParamValues[I];
+    if (P.isBuffer() || !isInteger(P.Type) || !V->getType()->isIntegerTy())
+      continue;
+    // The runtime reads the parameter as signed at its width.
+    const SCEV *Of = SE.getTruncateOrSignExtend(SE.getSCEV(V), I64);
+    for (int64_t Scale : Scales) {
+      const SCEV *Rest = SE.getMinusSCEV(
+          X, SE.getMulExpr(SE.getConstant(I64, Scale, /*isSigned=*/true), Of));
+      if (std::optional<int64_t> Add = ConstantOf(Rest))
+        return DerivedExtent{Extent::param(I), Scale, *Add};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Records the rows leaf S writes of each out buffer it does not write
+/// whole, where they can be said in its own parameters (after outlining,
+/// when they are all known).
+void Extractor::recordRows(NodeState &S) {
+  for (auto &C : S.Children)
+    recordRows(*C);
+  auto It = Writes.find(S.R);
+  if (It == Writes.end())
+    return;
+  for (unsigned I = 0; I < It->second.size(); ++I) {
+    const std::optional<RowsWritten> &W = It->second[I];
+    if (!W || W->Whole)
+      continue;
+    auto Start = derivedFrom(S, W->Start), Bytes = derivedFrom(S, W->RowBytes),
+         Stride = derivedFrom(S, W->Stride), Rows = derivedFrom(S, W->Rows);
+    if (Start && Bytes && Stride && Rows)
+      S.N->Params[I].Written = WrittenRows{*Start, *Bytes, *Stride, *Rows};
+  }
 }
 
 std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
@@ -267,8 +338,8 @@ std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
     std::string Name = N.Params[I].Name;
     Extent Bytes = extentFor(*S, R.Buffers[I].Bytes, "bytes." + Name);
     N.Params[I].Bytes = Bytes;
-    if (auto It = WritesAll.find(&R); It != WritesAll.end())
-      N.Params[I].WritesAll = It->second[I];
+    if (auto It = Writes.find(&R); It != Writes.end() && It->second[I])
+      N.Params[I].WritesAll = It->second[I]->Whole;
     if (!Sections[I])
       continue;
     for (auto [Coef, Level, Dim] : Sections[I]->Terms) {
@@ -699,6 +770,7 @@ void Extractor::extractGraph(Region &Root) {
   std::unique_ptr<NodeState> S = buildNode(Root, G.root(), nullptr);
   unsigned Before = Errors;
   outlineLeaves(*S);
+  recordRows(*S);
   bindChildren(*S);
   addEdges(*S);
   if (Errors != Before)
@@ -748,9 +820,9 @@ unsigned Extractor::run() {
   std::function<void(Region &)> Coverage = [&](Region &R) {
     if (R.isLeaf()) {
       auto Nest = Nests.find(&R);
-      SmallVector<bool, 4> &Whole = WritesAll[&R];
+      auto &Found = Writes[&R];
       for (const RegionBuffer &B : R.Buffers)
-        Whole.push_back(writesWholeBuffer(
+        Found.push_back(rowsWritten(
             R, Nest == Nests.end() ? nullptr : &Nest->second, B, FA));
     }
     for (auto &C : R.Children)

@@ -47,6 +47,7 @@ static constexpr const char *ExtentParam = "param";
 static constexpr const char *ParamBuffer = "buffer";
 static constexpr const char *FlagWritesAll = "writes-all";
 static constexpr const char *SectionOffset = "at";
+static constexpr const char *RowsWritten = "writes-rows";
 static constexpr const char *ParamValue = "value";
 static constexpr const char *BindParam = "param";
 static constexpr const char *BindConst = "const";
@@ -203,6 +204,9 @@ private:
   Metadata *i32(unsigned V) {
     return ConstantAsMetadata::get(ConstantInt::get(I32, V));
   }
+  Metadata *i64(int64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(I64, V, /*Signed=*/true));
+  }
 
   Metadata *extent(const Extent &E) {
     if (E.isParam())
@@ -229,6 +233,14 @@ private:
                                    str(toString(P.Mode)), extent(P.Bytes)};
     if (P.WritesAll)
       Ops.push_back(str(FlagWritesAll));
+    if (P.Written) {
+      SmallVector<Metadata *, 5> Rows{str(RowsWritten)};
+      for (const DerivedExtent *D : {&P.Written->Start, &P.Written->RowBytes,
+                                     &P.Written->Stride, &P.Written->Rows})
+        Rows.push_back(
+            MDTuple::get(Ctx, {extent(D->Of), i64(D->Scale), i64(D->Add)}));
+      Ops.push_back(MDTuple::get(Ctx, Rows));
+    }
     if (!P.Offset.empty()) {
       SmallVector<Metadata *, 4> Terms{str(SectionOffset)};
       for (const OffsetTerm &T : P.Offset)
@@ -518,10 +530,40 @@ private:
         const MDString *Tag = At && At->getNumOperands() > 1
                                   ? getString(At->getOperand(0))
                                   : nullptr;
+        if (Tag && Tag->getString() == RowsWritten && !P.Written) {
+          auto Malformed = [&] {
+            return error(Path, Field,
+                         "expected !{!\"writes-rows\", start, bytes, stride, "
+                         "rows}, each !{extent, i64 scale, i64 add}");
+          };
+          if (At->getNumOperands() != 5)
+            return Malformed();
+          std::vector<DerivedExtent> Parts;
+          for (unsigned K = 1; K != 5; ++K) {
+            const MDTuple *D = getTuple(At->getOperand(K));
+            auto *Scale =
+                D && D->getNumOperands() == 3
+                    ? mdconst::dyn_extract<ConstantInt>(D->getOperand(1))
+                    : nullptr;
+            auto *Add =
+                Scale ? mdconst::dyn_extract<ConstantInt>(D->getOperand(2))
+                      : nullptr;
+            if (!Add)
+              return Malformed();
+            Expected<Extent> E = readExtent(D->getOperand(0), Path, Field);
+            if (!E)
+              return E.takeError();
+            Parts.push_back(
+                DerivedExtent{*E, Scale->getSExtValue(), Add->getSExtValue()});
+          }
+          P.Written = WrittenRows{Parts[0], Parts[1], Parts[2], Parts[3]};
+          continue;
+        }
         if (!Tag || Tag->getString() != SectionOffset || !P.Offset.empty())
           return error(Path, Field,
-                       "after a buffer's extent come only !\"writes-all\" "
-                       "and !{!\"at\", terms...}, each at most once");
+                       "after a buffer's extent come only !\"writes-all\", "
+                       "!{!\"writes-rows\", ...} and !{!\"at\", terms...}, "
+                       "each at most once");
         for (unsigned K = 1; K != At->getNumOperands(); ++K) {
           const MDTuple *Term = getTuple(At->getOperand(K));
           std::optional<unsigned> Level, Dim;

@@ -42,6 +42,12 @@ struct ParallelLoop {
 struct ParallelNest {
   llvm::SmallVector<ParallelLoop, 3> Levels;
   llvm::Loop *innermost() const { return Levels.back().L; }
+  llvm::SmallVector<llvm::Loop *, 3> loops() const {
+    llvm::SmallVector<llvm::Loop *, 3> Ls;
+    for (const ParallelLoop &P : Levels)
+      Ls.push_back(P.L);
+    return Ls;
+  }
 };
 
 /// Finds R's loop nest and checks it is canonical (rule parallel-loop):
@@ -56,10 +62,19 @@ findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors);
 /// variables by start + step * IV, so that one iteration can run alone.
 void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
 
-/// Whether leaf R (with its loop nest, if replicated) provably writes every
-/// byte of out buffer B each time it runs (Param::WritesAll).
-bool writesWholeBuffer(const Region &R, const ParallelNest *Nest,
-                       const RegionBuffer &B, FunctionAnalyses &FA);
+/// What leaf R (with its loop nest, if replicated) provably writes of out
+/// buffer B each time it runs: Rows rows of RowBytes bytes, Stride bytes
+/// apart, the first Start bytes from B's pointer (in the function's values);
+/// Whole when that is every byte of B (Param::WritesAll, else
+/// Param::Written).
+struct RowsWritten {
+  const llvm::SCEV *Start, *RowBytes, *Stride, *Rows;
+  bool Whole;
+};
+std::optional<RowsWritten> rowsWritten(const Region &R,
+                                       const ParallelNest *Nest,
+                                       const RegionBuffer &B,
+                                       FunctionAnalyses &FA);
 
 /// Checks the rules of docs/ir.md §2.3 that go beyond the markers for every
 /// region of Forest; returns the number of errors reported.

@@ -2,12 +2,13 @@
 //
 // The bytes of an out buffer that a node leaves unwritten keep their values,
 // as in the sequential program, so a device copy of the buffer must be
-// filled before the node runs there, unless the node writes all of it. This
-// proves the common case, and nothing else: one store (or memset/memcpy)
-// that every iteration of the leaf's loops executes, whose address walks
-// the buffer densely from its start, element after element and row after
-// row, to exactly its declared size. Anything it cannot prove counts as a
-// partial write, which costs a copy, never a wrong result.
+// filled before the node runs there, except for what the node overwrites.
+// This proves the common cases, and nothing else: one store (or
+// memset/memcpy) that every iteration of the leaf's loops executes, whose
+// address walks the buffer densely, element after element, in rows that
+// may have gaps between them (the interior of a grid), and, for the whole
+// buffer, from its start to exactly its declared size. Anything it cannot
+// prove counts as unwritten, which costs a copy, never a wrong result.
 //
 //===----------------------------------------------------------------------===//
 #include "RegionAnalysis.h"
@@ -23,14 +24,20 @@ namespace hpvm {
 
 namespace {
 
+struct Walk {
+  const SCEV *Step, *Trip;
+};
+
 class Coverage {
 public:
   Coverage(const Region &R, const ParallelNest *Nest, FunctionAnalyses &FA)
       : R(R), Nest(Nest), FA(FA), SE(FA.SE),
         I64(Type::getInt64Ty(R.Entry->getContext())) {}
 
-  bool writesAll(const RegionBuffer &B) {
+  std::optional<RowsWritten> written(const RegionBuffer &B) {
     const Value *Object = getUnderlyingObject(B.Ptr, 0);
+    const SCEV *Bytes = wide(SE.getSCEV(B.Bytes));
+    std::optional<RowsWritten> Best;
     for (Instruction *I : R.instructions()) {
       Value *Dst = nullptr;
       const SCEV *Size = nullptr;
@@ -44,14 +51,21 @@ public:
         Dst = MI->getRawDest();
         Size = SE.getSCEV(MI->getLength());
       }
-      if (!Dst || getUnderlyingObject(Dst, 0) != Object)
+      if (!Dst || getUnderlyingObject(Dst, 0) != Object ||
+          !runsEveryIteration(I->getParent()))
         continue;
-      if (coversFromStart(I, SE.getSCEV(Dst), wide(Size), SE.getSCEV(B.Ptr),
-                          wide(SE.getSCEV(B.Bytes))) &&
-          runsEveryIteration(I->getParent()))
-        return true;
+      std::optional<RowsWritten> Rows =
+          rowsOf(I, SE.getSCEV(Dst), wide(Size), SE.getSCEV(B.Ptr));
+      if (!Rows)
+        continue;
+      Rows->Whole = Rows->Start->isZero() && Rows->Rows->isOne() &&
+                    Rows->RowBytes == Bytes;
+      if (Rows->Whole)
+        return Rows;
+      if (!Best)
+        Best = Rows;
     }
-    return false;
+    return Best;
   }
 
 private:
@@ -89,43 +103,81 @@ private:
   }
 
   /// The addresses Addr of Store takes, Size bytes each, over every
-  /// iteration of the loops it varies in, tile [Base, Base + Bytes) exactly.
-  bool coversFromStart(const Instruction *Store, const SCEV *Addr,
-                       const SCEV *Size, const SCEV *Base, const SCEV *Bytes) {
+  /// iteration of the loops it varies in, as rows from Base: walks that step
+  /// by exactly what the finer ones cover make a row; at most one walk may
+  /// step further (the row stride), and the walks above it must again step
+  /// by exactly what is below them.
+  std::optional<RowsWritten> rowsOf(const Instruction *Store, const SCEV *Addr,
+                                    const SCEV *Size, const SCEV *Base) {
     const SCEV *Off = SE.getMinusSCEV(Addr, Base);
     if (isa<SCEVCouldNotCompute>(Off))
-      return false;
-    struct Walk {
-      const SCEV *Step, *Trip;
-    };
+      return std::nullopt;
     SmallVector<Walk, 4> Walks;
     SmallPtrSet<const Loop *, 4> Varies;
     while (auto *AR = dyn_cast<SCEVAddRecExpr>(Off)) {
       const SCEV *Trip = tripCount(AR->getLoop(), Store);
       if (!AR->isAffine() || !Trip)
-        return false;
+        return std::nullopt;
       Walks.push_back({wide(AR->getStepRecurrence(SE)), Trip});
       Varies.insert(AR->getLoop());
       Off = AR->getStart();
     }
-    if (!Off->isZero())
-      return false;
-    // Instances that all store to the same place write it, not the buffer.
+    // Instances that all store to the same place write it, not the buffer;
+    // and the first row must not move with an ancestor's instance.
+    if (SCEVExprContains(Off,
+                         [](const SCEV *E) { return isa<SCEVAddRecExpr>(E); }))
+      return std::nullopt;
     if (Nest)
       for (const ParallelLoop &Level : Nest->Levels)
         if (!Varies.count(Level.L))
-          return false;
-    // Element by element: each walk steps by what the finer ones cover.
-    const SCEV *Covered = Size;
-    while (!Walks.empty()) {
+          return std::nullopt;
+    // A loop of the leaf the address does not step in must run at least
+    // once, or the store may not run at all (a loop whose address steps in
+    // it counts its own trips, zero included).
+    for (Loop *L = FA.LI.getLoopFor(Store->getParent());
+         L && R.contains(L->getHeader()->getFirstNonPHI());
+         L = L->getParentLoop())
+      if (!Varies.count(L) && (!Nest || !is_contained(Nest->loops(), L))) {
+        const SCEV *Trip = tripCount(L, Store);
+        if (!Trip || !SE.isKnownPositive(Trip))
+          return std::nullopt;
+      }
+    const SCEV *RowBytes = denseFrom(Size, Walks);
+    if (Walks.empty())
+      return RowsWritten{wide(Off), RowBytes, RowBytes, SE.getOne(I64), false};
+    for (size_t K = 0; K != Walks.size(); ++K) {
+      SmallVector<Walk, 4> Above(Walks);
+      Walk Gap = Above[K];
+      Above.erase(Above.begin() + K);
+      // Rows: the gap walk's trips, times those of the walks that step
+      // by exactly the rows below them.
+      const SCEV *Rows = Gap.Trip;
+      while (true) {
+        const SCEV *Span = SE.getMulExpr(Gap.Step, Rows);
+        auto *It =
+            llvm::find_if(Above, [&](const Walk &W) { return W.Step == Span; });
+        if (It == Above.end())
+          break;
+        Rows = SE.getMulExpr(Rows, It->Trip);
+        Above.erase(It);
+      }
+      if (Above.empty())
+        return RowsWritten{wide(Off), RowBytes, Gap.Step, Rows, false};
+    }
+    return std::nullopt;
+  }
+
+  /// Takes from Walks, while one steps by exactly Covered, that walk, and
+  /// returns what they cover together.
+  const SCEV *denseFrom(const SCEV *Covered, SmallVectorImpl<Walk> &Walks) {
+    while (true) {
       auto *It = llvm::find_if(
           Walks, [&](const Walk &W) { return W.Step == Covered; });
       if (It == Walks.end())
-        return false;
+        return Covered;
       Covered = SE.getMulExpr(It->Step, It->Trip);
       Walks.erase(It);
     }
-    return Covered == Bytes;
   }
 
   /// BB runs in every iteration of the loops around it inside the node, and
@@ -153,11 +205,13 @@ private:
 
 } // namespace
 
-bool writesWholeBuffer(const Region &R, const ParallelNest *Nest,
-                       const RegionBuffer &B, FunctionAnalyses &FA) {
+std::optional<RowsWritten> rowsWritten(const Region &R,
+                                       const ParallelNest *Nest,
+                                       const RegionBuffer &B,
+                                       FunctionAnalyses &FA) {
   if (B.Mode != Access::Out || !R.isLeaf())
-    return false;
-  return Coverage(R, Nest, FA).writesAll(B);
+    return std::nullopt;
+  return Coverage(R, Nest, FA).written(B);
 }
 
 } // namespace hpvm

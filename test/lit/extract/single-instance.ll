@@ -29,4 +29,4 @@ entry:
 
 ; META-DAG: !{!"hpvm.node", !"name", !"init", !"kind", !"leaf", !"function", ptr @hpvm.node.init, !"params", ![[P:[0-9]+]]
 ; META-DAG: ![[P]] = !{![[B:[0-9]+]]}
-; META-DAG: ![[B]] = !{!"buffer", !"acc", !"out", i64 16}
+; META-DAG: ![[B]] = !{!"buffer", !"acc", !"out", i64 16, !{{[0-9]+}}}

@@ -95,5 +95,6 @@ i.end:
 ; META-DAG: ![[D0]] = !{!"param", i32 {{[0-9]+}}}
 ; META-DAG: ![[D1]] = !{!"param", i32 {{[0-9]+}}}
 ; META-DAG: !{!"buffer", !"in", !"in", !{{[0-9]+}}}
-; META-DAG: !{!"buffer", !"out", !"out", !{{[0-9]+}}}
+; META-DAG: !{!"buffer", !"out", !"out", !{{[0-9]+}}, ![[ROWS:[0-9]+]]}
+; META-DAG: ![[ROWS]] = !{!"writes-rows", !{{[0-9]+}}, !{{[0-9]+}}, !{{[0-9]+}}, !{{[0-9]+}}}
 ; META-DAG: !{!"value", !"m", !"i64"}

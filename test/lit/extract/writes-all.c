@@ -1,7 +1,9 @@
 // EXTRACT marks an out buffer writes-all only where it proves that every
 // execution of the leaf writes every byte of it (docs/ir.md §1): the runtime
-// then skips copying it to a device. Everything else stays a plain out
-// buffer, whose unwritten bytes keep their values.
+// then skips copying it to a device. Where it proves dense rows (the
+// interior of a grid), it records them (writes-rows): only the bytes around
+// them are copied. Everything else stays a plain out buffer, whose unwritten
+// bytes keep their values.
 // RUN: %hpvm-clang -O3 -emit-hpvm-ir -S %s -o %t.ll
 // RUN: %hpvm-opt %t.ll --extract --print -disable-output | FileCheck %s
 
@@ -59,17 +61,19 @@ void scalar(const float *a, float *d) {
   { d[0] = a[0] + 1.0f; }
 }
 
-// --- partial writes: the buffer is copied in first ---
+// --- partial writes in rows: only what is around them is copied in ---
 
 // The interior of a grid (the borders keep their values).
 // CHECK-LABEL: leaf interior
-// CHECK: param c: buffer out bytes {{[^ ]*$}}
+// CHECK: param c: buffer out bytes c.bytes writes interior.dim0 rows of 4*interior.dim1 every 4*w from 4*w+4{{$}}
 void interior(float *c, long h, long w) {
 #pragma hpvm parallel for collapse(2) name(interior) out(c[0:h * w])
   for (long y = 1; y < h - 1; ++y)
     for (long x = 1; x < w - 1; ++x)
       c[y * w + x] = 1.0f;
 }
+
+// --- nothing proven: the whole buffer is copied in ---
 
 // CHECK-LABEL: leaf conditional
 // CHECK: param c: buffer out bytes {{[^ ]*$}}
@@ -81,7 +85,7 @@ void conditional(const float *a, float *c, long n) {
 }
 
 // CHECK-LABEL: leaf every_other
-// CHECK: param c: buffer out bytes {{[^ ]*$}}
+// CHECK: param c: buffer out bytes c.bytes writes n rows of 4 every 8 from 0{{$}}
 void every_other(float *c, long n) {
 #pragma hpvm parallel for name(every_other) out(c[0:2 * n])
   for (long i = 0; i < n; ++i)
@@ -90,7 +94,7 @@ void every_other(float *c, long n) {
 
 // A section larger than what the loop writes.
 // CHECK-LABEL: leaf short_loop
-// CHECK: param c: buffer out bytes {{[^ ]*$}}
+// CHECK: param c: buffer out bytes c.bytes writes 1 rows of c.bytes-4 every c.bytes-4 from 0{{$}}
 void short_loop(float *c, long n) {
 #pragma hpvm parallel for name(short_loop) out(c[0:n + 1])
   for (long i = 0; i < n; ++i)
@@ -116,6 +120,17 @@ void ragged(float *c, const long *len, long n) {
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < len[i]; ++j)
       c[i * 16 + j] = 1.0f;
+}
+
+// The store is in a loop that may not run (m <= 0), and its address does
+// not step in that loop: nothing is proven.
+// CHECK-LABEL: leaf maybe_loop
+// CHECK: param c: buffer out bytes {{[^ ]*$}}
+void maybe_loop(float *c, long n, long m) {
+#pragma hpvm parallel for name(maybe_loop) out(c[0:n])
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < m; ++j)
+      c[i] = (float)j;
 }
 
 // Only out buffers can be written whole: an inout one is read first.

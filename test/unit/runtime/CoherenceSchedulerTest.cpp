@@ -123,6 +123,53 @@ TEST(Coherence, AnOutBufferWrittenWholeIsNotCopiedIn) {
   EXPECT_EQ(Gpu->BytesOut - Out, uint64_t(Bytes));
 }
 
+// interior(grid, w): grid[(y + 1) * w + x + 1] = 7 for the (h-2) x (w-2)
+// instances.
+void interiorKernel(void *const *Args, void *const *, const uint64_t *Dims,
+                    const uint64_t *, uint64_t Begin, uint64_t End) {
+  int32_t *Grid = buffer<int32_t>(Args, 0);
+  uint64_t W = value<uint64_t>(Args, 1);
+  for (uint64_t Y = Begin; Y != End; ++Y)
+    for (uint64_t X = 0; X != Dims[1]; ++X)
+      Grid[(Y + 1) * W + X + 1] = 7;
+}
+
+TEST(Coherence, AnOutBufferWrittenInRowsGetsOnlyTheBytesAroundThem) {
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-rows", HPVM_TARGET_NVPTX));
+  constexpr uint64_t H = 9, W = 13, GridBytes = H * W * 4;
+  Graph G("interior", Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = "interior";
+  unsigned GridParam =
+      R.addBuffer("grid", Access::Out, Extent::constant(GridBytes));
+  R.addValue("w", ScalarType::I64);
+  Param &Grid = R.Params[GridParam];
+  R.setDims({Extent::constant(H - 2), Extent::constant(W - 2)});
+  R.setTargets(TargetNVPTX);
+  // H-2 rows of (W-2)*4 bytes every 4W, from 4W + 4: as EXTRACT finds them.
+  Grid.Written = WrittenRows{DerivedExtent{Extent::param(1), 4, 4},
+                             DerivedExtent{Extent::constant(0), 1, (W - 2) * 4},
+                             DerivedExtent{Extent::param(1), 4, 0},
+                             DerivedExtent{Extent::constant(0), 1, H - 2}};
+  TestProgram P({&G}, {{"interior", HPVM_TARGET_NVPTX, interiorKernel}});
+  std::vector<int32_t> Data(H * W, -1);
+  int32_t *PD = Data.data();
+  uint64_t Width = W;
+  uint64_t In = Gpu->BytesIn;
+  ASSERT_EQ(P.launch("interior", {&PD, &Width}), HPVM_OK)
+      << hpvm_error_message();
+  for (uint64_t Y = 0; Y != H; ++Y)
+    for (uint64_t X = 0; X != W; ++X) {
+      bool Border = Y == 0 || X == 0 || Y == H - 1 || X == W - 1;
+      ASSERT_EQ(Data[Y * W + X], Border ? -1 : 7) << Y << "," << X;
+    }
+  // The border only: the first row and one element, two elements between
+  // interior rows, the last element of the last interior row and the last
+  // row.
+  EXPECT_EQ(Gpu->BytesIn - In, (2 * W + 2 * (H - 2)) * 4);
+}
+
 /// One leaf launch's use of [Host, Host + Bytes) on D that has already
 /// finished: acquired, and completed at once. Returns D's pointer.
 void *use(Coherence &Coh, Coherence::LaunchSet &Launch, void *Host,

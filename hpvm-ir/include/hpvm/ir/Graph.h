@@ -85,6 +85,30 @@ struct OffsetTerm {
   }
 };
 
+/// Scale * Of + Add: a count derived from one extent, so that describing
+/// a node needs no parameters beyond those its code uses.
+struct DerivedExtent {
+  Extent Of = Extent::constant(0);
+  int64_t Scale = 1, Add = 0;
+  bool operator==(const DerivedExtent &O) const {
+    // A constant one is its value, however it is spelled.
+    if (Of.isConstant() && O.Of.isConstant())
+      return Of.value() * Scale + Add == O.Of.value() * O.Scale + O.Add;
+    return Of == O.Of && Scale == O.Scale && Add == O.Add;
+  }
+};
+
+/// Rows of a buffer section that every execution of a leaf writes: Rows
+/// rows of RowBytes bytes, Stride bytes apart, the first Start bytes into
+/// the section (the interior of a grid, without its borders).
+struct WrittenRows {
+  DerivedExtent Start, RowBytes, Stride, Rows;
+  bool operator==(const WrittenRows &O) const {
+    return Start == O.Start && RowBytes == O.RowBytes && Stride == O.Stride &&
+           Rows == O.Rows;
+  }
+};
+
 /// One formal parameter of a node: a buffer (pointer + byte size + access
 /// mode) or a scalar passed by value.
 struct Param {
@@ -100,6 +124,10 @@ struct Param {
   /// sets it where it proves it; without it an out buffer's unwritten bytes
   /// keep their values, as in the sequential program.
   bool WritesAll = false;
+  /// Out buffers of leaves that do not write all of it: rows that each
+  /// execution writes, so that only the bytes around them need copying to
+  /// the device that runs it. Set by EXTRACT where it proves it.
+  std::optional<WrittenRows> Written;
   /// Buffers: the node touches bytes [offset, offset + Bytes) of the buffer,
   /// the offset being the sum of these terms (0 when there are none). With
   /// terms in instance ids, each instance of a replicated ancestor has a

@@ -64,6 +64,11 @@ struct BufferUse {
   uint64_t Extent = 0;
   /// "<graph>:<root parameter>", for statistics and the trace; may be null.
   const std::string *Name = nullptr;
+  /// An out section the launch writes in rows (the interior of a grid):
+  /// RowCount rows of RowBytes bytes, RowStride apart, the first RowsStart
+  /// bytes into the section. Only the bytes around them need copying in.
+  uint64_t RowsStart = 0, RowBytes = 0, RowStride = 0, RowCount = 0;
+  bool HasRows = false;
 
   uint64_t bytes() const { return End - Begin; }
   /// Whether the launch needs the bytes that are there before it runs.
@@ -184,6 +189,10 @@ public:
 
 private:
   struct Transfer;
+  /// The bytes of [Begin, End) that rows (as in BufferUse) leave out.
+  struct Rows {
+    uint64_t Start = 0, Bytes = 0, Stride = 0, Count = 0;
+  };
 
   mutable std::mutex M;
   std::condition_variable Changed; // in-flight sections ended
@@ -211,7 +220,8 @@ private:
     uint64_t Begin, End;
   };
   std::vector<Overlap> overlapsLocked(void *Host, uint64_t Bytes) const;
-  void count(const Transfer &T, uint64_t Start, uint64_t End);
+  void count(const Transfer &T, uint64_t Bytes, uint64_t Start, uint64_t End);
+  uint64_t copyAroundRows(const Transfer &T);
   void runTransfers(std::unique_lock<std::mutex> &L, std::vector<Transfer> &Ts);
   void growLocked(Buffer &B, uint64_t Size);
   void freeCopiesLocked(Buffer &B);

@@ -90,6 +90,13 @@ public:
                             size_t Bytes) = 0;
   virtual void copyToHost(void *HostDst, const void *Dev, uint64_t Offset,
                           size_t Bytes) = 0;
+  /// Copies Rows rows of RowBytes bytes, Stride bytes apart, from host
+  /// memory at HostSrc to the allocation Dev from Offset on (the bytes
+  /// around what a kernel is about to write). By default one copyFromHost
+  /// per row; devices with strided copies do better.
+  virtual void copyRowsFromHost(void *Dev, uint64_t Offset, const void *HostSrc,
+                                uint64_t RowBytes, uint64_t Stride,
+                                uint64_t Rows);
 
   /// Compiles or loads L's artifact for this device, unless that was done
   /// before (devices cache them), and may leave the result in L.Prepared;
