@@ -102,6 +102,11 @@ struct Buffer {
   std::vector<std::string> BytesTexts;
   std::vector<const Buffer *> FromChildren;
   std::string BytesTemp; // set while rewriting
+  /// `a[lo:len]` with lo an instance id of an enclosing parallel loop (or a
+  /// value computed from one): PtrText is where this instance's section
+  /// starts, evaluated at the node's pragma, and the size is len's.
+  bool PerInstance = false;
+  std::string BaseText; // the array's own pointer
 };
 
 struct Reduction {
@@ -700,6 +705,13 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
   const std::string &Base = Item.Base.Text;
   QualType T = V->getType();
   std::string Ptr, Bytes;
+  // A start that uses a variable of the graph (an instance id of an
+  // enclosing parallel loop, or a value computed from one) makes the
+  // section the instance's own: the node names where it starts.
+  bool PerInstance = false;
+  if (Item.Section && Item.Lo && Item.Len)
+    for (auto &[U, Loc] : VarRefs::of(argExpr(N, *Item.Lo)))
+      PerInstance |= isGraphLocal(U);
   if (Item.Section) {
     if (!T->isPointerType() && !T->isArrayType()) {
       D.report(Item.Loc, Diag::SectionNotArray) << Name;
@@ -760,6 +772,9 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
         return;
       }
       Bytes = "sizeof(" + Base + ")";
+    } else if (Item.Lo && PerInstance) {
+      Bytes = "(unsigned long long)(" + Item.Len->Text + ") * sizeof((" + Base +
+              ")[0])";
     } else if (Item.Lo) {
       Bytes = "((unsigned long long)(" + Item.Lo->Text +
               ") + (unsigned long long)(" + Item.Len->Text + ")) * sizeof((" +
@@ -768,7 +783,8 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       Bytes = "(unsigned long long)(" + Item.Len->Text + ") * sizeof((" + Base +
               ")[0])";
     }
-    Ptr = "(void *)(" + Base + ")";
+    Ptr = PerInstance ? "(void *)((" + Base + ") + (" + Item.Lo->Text + "))"
+                      : "(void *)(" + Base + ")";
   } else if (T->isPointerType()) {
     D.report(Item.Loc, Diag::PointerNoExtent) << Name << CName;
     N.Valid = false;
@@ -780,11 +796,12 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
   }
 
   // Every node of the graph names this pointer and this size, so both must
-  // exist before the graph starts.
+  // exist before the graph starts; only a per-instance section's start
+  // is the instance's own.
   std::vector<std::pair<VarDecl *, SourceLocation>> Used = {{V, Item.Loc}};
-  for (const std::optional<ClauseExpr> &Bound : {Item.Lo, Item.Len})
-    if (Bound)
-      for (auto &R : VarRefs::of(argExpr(N, *Bound)))
+  for (const std::optional<ClauseExpr> *Bound : {&Item.Lo, &Item.Len})
+    if (*Bound && !(PerInstance && Bound == &Item.Lo))
+      for (auto &R : VarRefs::of(argExpr(N, **Bound)))
         Used.push_back(R);
   for (auto &[U, Loc] : Used)
     if (isGraphLocal(U)) {
@@ -811,6 +828,15 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
     B->PtrText = Ptr;
     B->FirstClause = C.Kind;
     B->Loc = Item.Loc;
+    B->PerInstance = PerInstance;
+    B->BaseText = "(void *)(" + Base + ")";
+  } else if (PerInstance || B->PerInstance) {
+    // One pointer per buffer and node: one section of an instance's own.
+    if (B->PtrText != Ptr || B->PerInstance != PerInstance) {
+      D.report(Item.Loc, Diag::SectionPerInstanceTwice) << Name;
+      N.Valid = false;
+      return;
+    }
   } else if (B->PtrText != Ptr) {
     // `a` and `a[0:n]` of an array: one pointer, either spelling.
     B->PtrText = Ptr;
@@ -998,11 +1024,20 @@ void Lowering::mergeChildBuffers(Node &N) {
   for (Node *C : N.Children)
     for (const Buffer &CB : C->Buffers) {
       Buffer *B = N.buffer(CB.Var);
+      // A section per instance says nothing of the whole the parent
+      // passes down: the parent names that itself.
+      if (CB.PerInstance && !(B && B->Explicit)) {
+        D.report(CB.Loc, Diag::SectionPerInstanceNeedsParent)
+            << CB.Var->getName() << C->Name << N.Name;
+        N.Valid = false;
+        continue;
+      }
       if (!B) {
         N.Buffers.emplace_back();
         B = &N.Buffers.back();
         B->Var = CB.Var;
         B->PtrText = CB.PtrText;
+        B->BaseText = CB.BaseText;
         B->FirstClause = CB.FirstClause;
         B->Loc = CB.Loc;
       }
@@ -1567,7 +1602,7 @@ std::string Lowering::bufferTemps(Node &N) {
       Parts.push_back(T);
     }
     for (const Buffer *CB : B.FromChildren)
-      if (!llvm::is_contained(Parts, CB->BytesTemp))
+      if (!CB->PerInstance && !llvm::is_contained(Parts, CB->BytesTemp))
         Parts.push_back(CB->BytesTemp);
     std::string Result = Parts.front();
     for (size_t I = 1; I < Parts.size(); ++I) {

@@ -165,3 +165,36 @@ void section_largest(char *a) {
 #pragma hpvm task in(a[0:(1ULL << 63)])
   { }
 }
+
+// A section that starts at an instance id of an enclosing loop is the
+// instance's own: its parent must name the whole buffer, and a node names
+// one section of it.
+void section_per_instance_without_parent(float *x, long R, long n) {
+#pragma hpvm parallel for name(rows)
+  for (long r = 0; r < R; ++r) {
+#pragma hpvm parallel for name(fill) out(x[r * n:n])
+    // CHECK: err-clauses.c:[[@LINE-1]]:42: error: the section of 'x' in node 'fill' starts at an instance id of an enclosing loop; name the whole of 'x' in the clauses of 'rows' (e.g. inout(x[0:n])): its size cannot come from the section
+    for (long i = 0; i < n; ++i)
+      x[r * n + i] = 0;
+  }
+}
+
+void section_per_instance_twice(float *x, long R, long n) {
+#pragma hpvm parallel for name(rows) inout(x[0:R * n])
+  for (long r = 0; r < R; ++r) {
+#pragma hpvm parallel for name(shift) in(x[r * n:n]) out(x[(r + 1) * n:n])
+    // CHECK: err-clauses.c:[[@LINE-1]]:58: error: 'x' is named with a section that starts at an instance id and with another section in one node; name one section that covers what the node uses
+    for (long i = 0; i < n; ++i)
+      x[(r + 1) * n + i] = x[r * n + i];
+  }
+}
+
+void section_per_instance_length(float *x, long R, long n) {
+#pragma hpvm parallel for name(rows) inout(x[0:R * n])
+  for (long r = 0; r < R; ++r) {
+#pragma hpvm parallel for name(fill) out(x[r * n:r])
+    // CHECK: err-clauses.c:[[@LINE-1]]:50: error: buffer 'x' uses 'r', which is declared inside the graph; the buffers of every node must be known when the graph starts
+    for (long i = 0; i < r; ++i)
+      x[r * n + i] = 0;
+  }
+}
