@@ -20,14 +20,9 @@
 // floats below 2^24: exact, compared with ==.
 //
 //   mixed-grid R n [seed]
-#include "e2e.h"
+#include "mixed.h"
 
 enum { Rounds = 4 };
-
-static float input(long seed, int round, long r, long i) {
-  return (float)(((seed % 65521) * 613 + round * 97 + r * 53 + i * 7) % 4093) -
-         2000.0f;
-}
 
 static void grid_any(long R, long n, const float *x, float *y) {
 #pragma hpvm parallel for name(grid_any) in(x[0:R * n]) out(y[0:R * n])
@@ -87,26 +82,6 @@ static void grids(long R, long n, const float *x, float *a, float *b,
   }
 }
 
-static void check(const char *graph, const char *what, int round, long R,
-                  long n, const float *got, const float *want) {
-  long bad = 0;
-  for (long r = 0; r < R; ++r)
-    for (long i = 0; i < n; ++i)
-      if (got[r * n + i] != want[r * n + i]) {
-        E2E_FAIL("%s round %d: %s[row %ld, col %ld] = %g, want %g", graph,
-                 round, what, r, i, got[r * n + i], want[r * n + i]);
-        ++bad;
-      }
-  if (bad)
-    fprintf(stderr, "%s round %d: %ld wrong elements of %s (R=%ld n=%ld)\n",
-            graph, round, bad, what, R, n);
-}
-
-static void reset(long count, float *p) {
-  for (long k = 0; k < count; ++k)
-    p[k] = -1.0f;
-}
-
 int main(int argc, char **argv) {
   long R = e2e_count(argc, argv, 1, 16);
   long n = e2e_count(argc, argv, 2, 1000);
@@ -123,34 +98,34 @@ int main(int argc, char **argv) {
   for (int round = 0; round < Rounds; ++round) {
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
-        x[r * n + i] = input(seed, round, r, i);
+        x[r * n + i] = mixed_input(seed, round, r, i);
 
-    reset(N, y);
+    mixed_reset(N, y);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ry[r * n + i] = x[r * n + i] * 2.0f + (float)(r % 300) - (float)(i % 7);
     grid_any(R, n, x, y);
-    check("grid_any", "y", round, R, n, y, ry);
+    mixed_check("grid_any", "y", round, R, n, y, ry);
 
-    reset(N, y);
+    mixed_reset(N, y);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ry[r * n + i] =
             x[r * n + i] * 3.0f - (float)(r % 200) + (float)(i % 11);
     grid_spirv(R, n, x, y);
-    check("grid_spirv", "y", round, R, n, y, ry);
+    mixed_check("grid_spirv", "y", round, R, n, y, ry);
 
-    reset(N, y);
+    mixed_reset(N, y);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ry[r * n + i] =
             x[r * n + i] - (float)(r % 400) * 2.0f + (float)(i % 13);
     grid_cpu(R, n, x, y);
-    check("grid_cpu", "y", round, R, n, y, ry);
+    mixed_check("grid_cpu", "y", round, R, n, y, ry);
 
-    reset(N, a);
-    reset(N, b);
-    reset(N, c);
+    mixed_reset(N, a);
+    mixed_reset(N, b);
+    mixed_reset(N, c);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ra[r * n + i] = x[r * n + i] + (float)(r % 100) * 3.0f + (float)(i % 5);
@@ -162,9 +137,9 @@ int main(int argc, char **argv) {
         rc[r * n + i] =
             rb[r * n + (n - 1 - i)] - ra[r * n + i] + (float)(i % 3);
     grids(R, n, x, a, b, c);
-    check("grids", "a", round, R, n, a, ra);
-    check("grids", "b", round, R, n, b, rb);
-    check("grids", "c", round, R, n, c, rc);
+    mixed_check("grids", "a", round, R, n, a, ra);
+    mixed_check("grids", "b", round, R, n, b, rb);
+    mixed_check("grids", "c", round, R, n, c, rc);
   }
   printf("mixed-grid R=%ld n=%ld seed=%ld: %d rounds\n", R, n, seed, Rounds);
   e2e_free(x, bytes, "x");

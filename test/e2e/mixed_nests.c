@@ -20,7 +20,7 @@
 // (exact), compared with ==.
 //
 //   mixed-nests R n P Q [seed]
-#include "e2e.h"
+#include "mixed.h"
 
 enum { Rounds = 3 };
 
@@ -114,26 +114,6 @@ static void deep_grid(long P, long Q, long n, const float *x, float *u,
   }
 }
 
-static void check(const char *graph, const char *what, int round, long rows,
-                  long n, const float *got, const float *want) {
-  long bad = 0;
-  for (long r = 0; r < rows; ++r)
-    for (long i = 0; i < n; ++i)
-      if (got[r * n + i] != want[r * n + i]) {
-        E2E_FAIL("%s round %d: %s[row %ld, col %ld] = %g, want %g", graph,
-                 round, what, r, i, got[r * n + i], want[r * n + i]);
-        ++bad;
-      }
-  if (bad)
-    fprintf(stderr, "%s round %d: %ld wrong elements of %s (%ld x %ld)\n",
-            graph, round, bad, what, rows, n);
-}
-
-static void reset(long count, float *p) {
-  for (long k = 0; k < count; ++k)
-    p[k] = -1.0f;
-}
-
 int main(int argc, char **argv) {
   long R = e2e_count(argc, argv, 1, 9);
   long n = e2e_count(argc, argv, 2, 777);
@@ -162,9 +142,9 @@ int main(int argc, char **argv) {
     long s = seed + round * 1000;
 
     // chain
-    reset(R * n, a);
-    reset(R * n, b);
-    reset(R * n, c);
+    mixed_reset(R * n, a);
+    mixed_reset(R * n, b);
+    mixed_reset(R * n, c);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ra[r * n + i] = (float)((s + r * 31 + i * 17) % 1021);
@@ -174,14 +154,14 @@ int main(int argc, char **argv) {
         rc[r * n + i] = ra[r * n + i] + rb[r * n + i] - (float)(i % 29);
       }
     chain(R, n, s, a, b, c);
-    check("chain", "a", round, R, n, a, ra);
-    check("chain", "b", round, R, n, b, rb);
-    check("chain", "c", round, R, n, c, rc);
+    mixed_check("chain", "a", round, R, n, a, ra);
+    mixed_check("chain", "b", round, R, n, b, rb);
+    mixed_check("chain", "c", round, R, n, c, rc);
 
     // chain_free
-    reset(R * n, a);
-    reset(R * n, b);
-    reset(R * n, c);
+    mixed_reset(R * n, a);
+    mixed_reset(R * n, b);
+    mixed_reset(R * n, c);
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i)
         ra[r * n + i] = (float)((s * 3 + r * 7 + i * 13) % 1009);
@@ -192,15 +172,15 @@ int main(int argc, char **argv) {
             rb[r * n + i] - ra[r * n + (n - 1 - i)] + (float)(i % 31);
       }
     chain_free(R, n, s, a, b, c);
-    check("chain_free", "a", round, R, n, a, ra);
-    check("chain_free", "b", round, R, n, b, rb);
-    check("chain_free", "c", round, R, n, c, rc);
+    mixed_check("chain_free", "a", round, R, n, a, ra);
+    mixed_check("chain_free", "b", round, R, n, b, rb);
+    mixed_check("chain_free", "c", round, R, n, c, rc);
 
     // deep
-    reset(P * Q * n, u);
-    reset(P * Q * n, v);
-    reset(P * n, w);
-    reset(P * n, t);
+    mixed_reset(P * Q * n, u);
+    mixed_reset(P * Q * n, v);
+    mixed_reset(P * n, w);
+    mixed_reset(P * n, t);
     for (long p = 0; p < P; ++p)
       for (long q = 0; q < Q; ++q)
         for (long i = 0; i < n; ++i)
@@ -222,16 +202,16 @@ int main(int argc, char **argv) {
       for (long i = 0; i < n; ++i)
         rt[p * n + i] = rw[p * n + (n - 1 - i)] - (float)(i % 5);
     deep(P, Q, n, s, u, v, w, t);
-    check("deep", "u", round, P * Q, n, u, ru);
-    check("deep", "v", round, P * Q, n, v, rv);
-    check("deep", "w", round, P, n, w, rw);
-    check("deep", "t", round, P, n, t, rt);
+    mixed_check("deep", "u", round, P * Q, n, u, ru);
+    mixed_check("deep", "v", round, P * Q, n, v, rv);
+    mixed_check("deep", "w", round, P, n, w, rw);
+    mixed_check("deep", "t", round, P, n, t, rt);
 
     // deep_grid
     for (long k = 0; k < P * Q * n; ++k)
       x[k] = (float)((s * 5 + k * 3) % 601) - 300.0f;
-    reset(P * Q * n, u);
-    reset(P * n, w);
+    mixed_reset(P * Q * n, u);
+    mixed_reset(P * n, w);
     for (long p = 0; p < P; ++p)
       for (long q = 0; q < Q; ++q)
         for (long i = 0; i < n; ++i)
@@ -245,8 +225,8 @@ int main(int argc, char **argv) {
         rw[p * n + i] = acc;
       }
     deep_grid(P, Q, n, x, u, w);
-    check("deep_grid", "u", round, P * Q, n, u, ru);
-    check("deep_grid", "w", round, P, n, w, rw);
+    mixed_check("deep_grid", "u", round, P * Q, n, u, ru);
+    mixed_check("deep_grid", "w", round, P, n, w, rw);
   }
   printf("mixed-nests R=%ld n=%ld P=%ld Q=%ld seed=%ld: %d rounds\n", R, n, P,
          Q, seed, Rounds);

@@ -8,15 +8,9 @@
 // compared with ==.
 //
 //   mixed-sections R n [seed]
-#include "e2e.h"
+#include "mixed_rows.h"
 
 enum { Rounds = 4 };
-
-static float input(long seed, int round, long r, long i) {
-  return (float)(((seed % 65521) * 7919 + round * 131 + r * 37 + i * 11) %
-                 2039) -
-         1000.0f;
-}
 
 static void rows(long R, long n, float *x, float *y) {
 #pragma hpvm parallel for name(rows) inout(x[0:R * n]) out(y[0:R * n])
@@ -93,21 +87,6 @@ static void grid(long R, long n, float *x) {
   }
 }
 
-static void check(const char *graph, const char *what, int round, long R,
-                  long n, const float *got, const float *want) {
-  long bad = 0;
-  for (long r = 0; r < R; ++r)
-    for (long i = 0; i < n; ++i)
-      if (got[r * n + i] != want[r * n + i]) {
-        E2E_FAIL("%s round %d: %s[row %ld, col %ld] = %g, want %g", graph,
-                 round, what, r, i, got[r * n + i], want[r * n + i]);
-        ++bad;
-      }
-  if (bad)
-    fprintf(stderr, "%s round %d: %ld wrong elements of %s (R=%ld n=%ld)\n",
-            graph, round, bad, what, R, n);
-}
-
 int main(int argc, char **argv) {
   long R = e2e_count(argc, argv, 1, 16);
   long n = e2e_count(argc, argv, 2, 1000);
@@ -121,53 +100,13 @@ int main(int argc, char **argv) {
     return 2;
 
   for (int round = 0; round < Rounds; ++round) {
-    // rows
-    for (long r = 0; r < R; ++r)
-      for (long i = 0; i < n; ++i) {
-        long k = r * n + i;
-        x[k] = input(seed, round, r, i);
-        y[k] = -1.0f;
-        rx[k] = x[k] * 3.0f;
-        ry[k] = rx[k] + (float)r;
-      }
-    rows(R, n, x, y);
-    check("rows", "x", round, R, n, x, rx);
-    check("rows", "y", round, R, n, y, ry);
-
-    // rows_rev
-    for (long r = 0; r < R; ++r)
-      for (long i = 0; i < n; ++i) {
-        long k = r * n + i;
-        x[k] = input(seed + 1, round, r, i);
-        y[k] = -1.0f;
-        rx[k] = x[k] * 3.0f - (float)(i % 7);
-      }
-    for (long r = 0; r < R; ++r)
-      for (long i = 0; i < n; ++i)
-        ry[r * n + i] = rx[r * n + (n - 1 - i)] + (float)(r % 100);
-    rows_rev(R, n, x, y);
-    check("rows_rev", "x", round, R, n, x, rx);
-    check("rows_rev", "y", round, R, n, y, ry);
-
-    // rows_free
-    for (long r = 0; r < R; ++r)
-      for (long i = 0; i < n; ++i) {
-        long k = r * n + i;
-        x[k] = input(seed + 2, round, r, i);
-        y[k] = z[k] = -1.0f;
-        rx[k] = x[k] + (float)(r % 50 + i % 3);
-        ry[k] = rx[k] * 2.0f - (float)(i % 5);
-        rz[k] = ry[k] + 1.0f;
-      }
-    rows_free(R, n, x, y, z);
-    check("rows_free", "x", round, R, n, x, rx);
-    check("rows_free", "y", round, R, n, y, ry);
-    check("rows_free", "z", round, R, n, z, rz);
+    mixed_rows_round(round, seed, R, n, x, y, z, rx, ry, rz, rows, rows_rev,
+                     rows_free);
 
     // planes: P x R rows
     for (long k = 0; k < P * R * n; ++k) {
       long p = k / (R * n), r = k / n % R, i = k % n;
-      x[k] = input(seed + 3, round, p * R + r, i);
+      x[k] = mixed_input(seed + 3, round, p * R + r, i);
       y[k] = -1.0f;
       rx[k] = x[k] * 2.0f + (float)p;
     }
@@ -176,18 +115,18 @@ int main(int argc, char **argv) {
       ry[k] = rx[row * n + (n - 1 - i)] + (float)r;
     }
     planes(P, R, n, x, y);
-    check("planes", "x", round, P * R, n, x, rx);
-    check("planes", "y", round, P * R, n, y, ry);
+    mixed_check("planes", "x", round, P * R, n, x, rx);
+    mixed_check("planes", "y", round, P * R, n, y, ry);
 
     // grid
     for (long r = 0; r < R; ++r)
       for (long i = 0; i < n; ++i) {
         long k = r * n + i;
-        x[k] = input(seed + 4, round, r, i);
+        x[k] = mixed_input(seed + 4, round, r, i);
         rx[k] = x[k] * 5.0f - (float)(r % 9);
       }
     grid(R, n, x);
-    check("grid", "x", round, R, n, x, rx);
+    mixed_check("grid", "x", round, R, n, x, rx);
   }
   printf("mixed-sections R=%ld n=%ld seed=%ld: %d rounds\n", R, n, seed,
          Rounds);
