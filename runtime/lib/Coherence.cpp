@@ -49,11 +49,11 @@ struct Coherence::Buffer {
 
   void *Host;
   uint64_t Size;
-  const std::string *Name = nullptr; // for statistics and the trace
-  unsigned Users = 0;                // launch sets and data regions holding it
-  unsigned Regions = 0;              // data regions holding it
-  std::vector<Copy> Copies;          // by memory space; [HostSpace] unused
-  std::vector<Segment> Segments;     // sorted; the first begins at 0
+  std::string Name;     // for statistics and the trace (may outlive a program)
+  unsigned Users = 0;   // launch sets and data regions holding it
+  unsigned Regions = 0; // data regions holding it
+  std::vector<Copy> Copies;      // by memory space; [HostSpace] unused
+  std::vector<Segment> Segments; // sorted; the first begins at 0
 
   Buffer(void *Host, uint64_t Size) : Host(Host), Size(Size) { reset(1); }
 
@@ -196,8 +196,8 @@ Coherence::Buffer *Coherence::enterLocked(LaunchSet &Launch,
     NumBuffers.fetch_add(1, std::memory_order_release);
   }
   Buffer *B = Slot.get();
-  if (!B->Name)
-    B->Name = U.Name;
+  if (B->Name.empty() && U.Name)
+    B->Name = *U.Name;
   if (std::find(Launch.Buffers.begin(), Launch.Buffers.end(), B) ==
       Launch.Buffers.end()) {
     Launch.Buffers.push_back(B);
@@ -395,15 +395,14 @@ void Coherence::count(const Transfer &T, uint64_t Bytes, uint64_t Start,
   bool Up = T.From == HostSpace;
   if (T.Node)
     T.Node->BytesIn.fetch_add(Bytes, std::memory_order_relaxed);
-  if (TheStats && T.B->Name) {
-    BufferStats &S = TheStats->buffer(*T.B->Name);
+  if (TheStats && !T.B->Name.empty()) {
+    BufferStats &S = TheStats->buffer(T.B->Name);
     (Up ? S.ToDevices : S.ToHost).fetch_add(Bytes, std::memory_order_relaxed);
   }
   if (TheTrace && TheTrace->enabled())
     TheTrace->recordCopy(
         Up ? "upload" : "download", (Up ? T.Dst : T.Src).Dev->name(),
-        T.Node ? T.Node->Path : std::string(),
-        T.B->Name ? *T.B->Name : std::string(), Start, End, Bytes);
+        T.Node ? T.Node->Path : std::string(), T.B->Name, Start, End, Bytes);
 }
 
 void Coherence::growLocked(Buffer &B, uint64_t Size) {
