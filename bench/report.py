@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the RESULT lines of bench/run.sh into the table it prints and
-bench/RESULTS.md (all of it but the GPU section, which bench/gpu/report.py
-writes with the functions here).
+bench/RESULTS.md (all of it but the data movement and GPU sections, which
+bench/movement/report.py and bench/gpu/report.py write with the functions
+here).
 
     report.py results.txt machine.txt "<reproducing command>" RESULTS.md
 
@@ -228,7 +229,7 @@ def main():
 
     md = ["# Benchmark results", "",
           "Written by `bench/run.sh` (do not edit: its next run replaces all "
-          "of this file but the GPU section). "
+          "of this file but the data movement and GPU sections). "
           "To reproduce, from the repository root:", "",
           f"    {repro}", "",
           "## Machine", ""]
@@ -324,19 +325,24 @@ def main():
     write_keeping_gpu_section(md_path, "\n".join(md) + "\n")
 
 
-# The GPU section of RESULTS.md (bench/gpu/report.py) lies between these
-# lines; each report rewrites only its own part of the file.
+# The sections of RESULTS.md that other scripts write lie between these
+# lines: the data movement section (bench/movement/report.py) and the GPU
+# section (bench/gpu/report.py); each report rewrites only its own part of
+# the file, and the sections follow the CPU report in this order.
+MOVEMENT_BEGIN = "<!-- data movement section: written by bench/movement/run.sh -->"
+MOVEMENT_END = "<!-- end of the data movement section -->"
 GPU_BEGIN = "<!-- GPU section: written by bench/gpu/run.sh -->"
 GPU_END = "<!-- end of the GPU section -->"
+SECTIONS = [(MOVEMENT_BEGIN, MOVEMENT_END), (GPU_BEGIN, GPU_END)]
 
 
-def split_gpu_section(text):
-    """(text without the GPU section, the section with its markers or "")."""
-    start = text.find(GPU_BEGIN)
-    end = text.find(GPU_END, start + 1) if start >= 0 else -1
+def split_section(text, begin, end_marker):
+    """(text without the section, the section with its markers or "")."""
+    start = text.find(begin)
+    end = text.find(end_marker, start + 1) if start >= 0 else -1
     if start < 0 or end < 0:
         return text, ""
-    end += len(GPU_END)
+    end += len(end_marker)
     return text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"), \
         text[start:end]
 
@@ -349,21 +355,33 @@ def read_or_empty(path):
         return ""
 
 
-def write_keeping_gpu_section(path, cpu_text):
-    """Writes the CPU report, keeping the GPU section the file had."""
-    _, gpu = split_gpu_section(read_or_empty(path))
+def write_sections(path, main_text=None, begin=None, body=None):
+    """Rewrites the file: main_text (None: the file's own text outside the
+    sections) followed by the sections it had, the one starting with marker
+    `begin` replaced by `body` (without markers)."""
+    text = read_or_empty(path)
+    sections = {}
+    for b, e in SECTIONS:
+        text, sections[b] = split_section(text, b, e)
+        if b == begin:
+            sections[b] = b + "\n" + body.rstrip("\n") + "\n" + e
+    if main_text is not None:
+        text = main_text
+    parts = ([text.rstrip("\n")] if text.strip() else []) + \
+        [sections[b] for b, _ in SECTIONS if sections[b]]
     with open(path, "w") as f:
-        f.write(cpu_text + ("\n" + gpu + "\n" if gpu else ""))
+        f.write("\n\n".join(parts) + "\n")
+
+
+def write_keeping_gpu_section(path, cpu_text):
+    """Writes the CPU report, keeping the other scripts' sections."""
+    write_sections(path, main_text=cpu_text)
 
 
 def write_gpu_section(path, gpu_text):
     """Puts gpu_text (without markers) in the GPU section of the file,
     keeping everything else."""
-    rest, _ = split_gpu_section(read_or_empty(path))
-    section = GPU_BEGIN + "\n" + gpu_text.rstrip("\n") + "\n" + GPU_END
-    with open(path, "w") as f:
-        f.write((rest.rstrip("\n") + "\n\n" if rest.strip() else "")
-                + section + "\n")
+    write_sections(path, begin=GPU_BEGIN, body=gpu_text)
 
 
 if __name__ == "__main__":

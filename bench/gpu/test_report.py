@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Tests of the report code only (bench/report.py's section splice and
-bench/gpu/report.py's tables), run by CTest as bench.report: made-up results
-go through the real scripts into a temporary RESULTS.md. The numbers are
-inputs of the test, never figures of any machine."""
+"""Tests of the report code only (bench/report.py's section splice,
+bench/gpu/report.py's and bench/movement/report.py's tables), run by CTest as
+bench.report: made-up results go through the real scripts into a temporary
+RESULTS.md. The numbers are inputs of the test, never figures of any
+machine."""
 import os
 import subprocess
 import sys
@@ -12,8 +13,11 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 GPU_REPORT = os.path.join(HERE, "report.py")
 CPU_REPORT = os.path.join(os.path.dirname(HERE), "report.py")
+MOVEMENT_REPORT = os.path.join(os.path.dirname(HERE), "movement", "report.py")
 BEGIN = "<!-- GPU section: written by bench/gpu/run.sh -->"
 END = "<!-- end of the GPU section -->"
+MOVEMENT_BEGIN = "<!-- data movement section: written by bench/movement/run.sh -->"
+MOVEMENT_END = "<!-- end of the data movement section -->"
 
 
 def result(bench, variant, median, check="ok", size="64-floats"):
@@ -44,6 +48,26 @@ GPU_RESULTS = "\n".join([
     result("sgemm", "cuda", 0.002),
     "NOTE something to say",
     "RUNTIME 42",
+]) + "\n"
+
+def moved(name, devices, size, minimum, borders, one, calls=6, check="ok"):
+    return (f"MOVED {name} {devices} size={size} min_bytes={minimum} "
+            f"border_bytes={borders} calls={calls} median_s=0.01 min_s=0.01 "
+            f"max_s=0.02 check={check} bytes={one} total={one * calls} "
+            f"placed=ok")
+
+
+MOVEMENT_RESULTS = "\n".join([
+    "BUSY vulkan 3",
+    moved("stencil", "vulkan", "4x5,3-steps", 320, 3 * 56, 3 * 160 + 3 * 56),
+    moved("chain", "cpu,vulkan", "8-floats", 64, 0, 64),
+    # 13n + the borders of two 4x5 grids: as the rules say
+    moved("pipeline", "vulkan", "4x5", 260, 2 * 56, 260 + 2 * 56),
+    # more than the rules say, and a wrong result
+    moved("stencil-region", "vulkan", "4x5,3-steps", 320, 56, 999,
+          check="FAIL"),
+    "SKIPPED chain cpu,opencl hpvm-rt: 'opencl' has no device",
+    "RUNTIME 5",
 ]) + "\n"
 
 CPU_RESULTS = "\n".join([
@@ -86,6 +110,17 @@ class ReportTest(unittest.TestCase):
         self.write("cpu.txt", CPU_RESULTS)
         return self.run_script(CPU_REPORT, self.path("cpu.txt"),
                                self.machine, "bench/run.sh", self.md)
+
+    def movement(self, results=MOVEMENT_RESULTS):
+        self.write("movement.txt", results)
+        return self.run_script(MOVEMENT_REPORT, self.path("movement.txt"),
+                               self.machine, "bench/movement/run.sh", self.md)
+
+    def movement_section(self):
+        text = self.read_md()
+        self.assertEqual(text.count(MOVEMENT_BEGIN), 1)
+        self.assertEqual(text.count(MOVEMENT_END), 1)
+        return text[text.index(MOVEMENT_BEGIN):text.index(MOVEMENT_END)]
 
     def gpu_section(self):
         text = self.read_md()
@@ -145,6 +180,60 @@ class ReportTest(unittest.TestCase):
         self.assertIn("4.00×", self.row(self.gpu_section(), "saxpy: y")[4])
         self.assertTrue(self.read_md().startswith("# Benchmark results"))
         self.assertEqual(self.read_md().count("# Benchmark results"), 1)
+
+    def test_movement_table(self):
+        self.movement()
+        section = self.movement_section()
+        self.assertEqual(self.row(section, "chain")[3:8],
+                         ["64", "64", "1.000", "0", "0"])
+        self.assertEqual(self.row(section, "pipeline")[3:8],
+                         ["372", "260", "1.431", "112", "112"])
+        region = self.row(section, "stencil-region")
+        self.assertEqual(region[6], "679")
+        self.assertIn("**FAIL**: wrong results", region[9])
+        # rows by workload, whatever order they ran in
+        self.assertLess(section.index("| chain"), section.index("| stencil |"))
+        self.assertIn("**stencil-region** (", section)
+        self.assertIn("**not exactly**: vulkan moved 999, the rules say 296",
+                      section)
+        self.assertIn("**pipeline** (", section)
+        self.assertNotIn("**not exactly**", section.split("**pipeline**")[1]
+                         .split("\n")[0])
+        self.assertIn("- **skipped** on cpu,opencl (chain): hpvm-rt", section)
+
+    def test_movement_smoke(self):
+        self.write("movement.txt", MOVEMENT_RESULTS)
+        run = subprocess.run([sys.executable, MOVEMENT_REPORT, "--smoke",
+                              self.path("movement.txt")],
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("stencil-region vulkan: wrong results", run.stdout)
+        self.assertIn("above 1.01 × the minimum 320", run.stdout)
+        good = "\n".join(l for l in MOVEMENT_RESULTS.splitlines()
+                         if "stencil-region" not in l) + "\n"
+        self.write("movement.txt", good)
+        self.assertIn("note: skipped on cpu,opencl (chain)",
+                      self.run_script(MOVEMENT_REPORT, "--smoke",
+                                      self.path("movement.txt")))
+        self.write("movement.txt", "SKIPPED chain cpu,vulkan no device\n")
+        self.assertIn("SKIP: ", self.run_script(
+            MOVEMENT_REPORT, "--smoke", self.path("movement.txt")))
+
+    def test_three_reports_keep_each_other(self):
+        self.movement()
+        self.gpu()
+        self.cpu()
+        self.movement()
+        text = self.read_md()
+        self.assertTrue(text.startswith("# Benchmark results"))
+        self.gpu_section()
+        self.movement_section()
+        # the CPU report, then data movement, then GPU
+        self.assertLess(text.index("## Medians"), text.index(MOVEMENT_BEGIN))
+        self.assertLess(text.index(MOVEMENT_END), text.index(BEGIN))
+        self.gpu()
+        self.assertLess(self.read_md().index(MOVEMENT_END),
+                        self.read_md().index(BEGIN))
 
     def test_hpvm_not_built_or_not_run(self):
         for note, cell in (("not built: hpvm-clang has no nvptx target",
