@@ -50,22 +50,26 @@ GPU_RESULTS = "\n".join([
     "RUNTIME 42",
 ]) + "\n"
 
-def moved(name, devices, size, minimum, borders, one, calls=6, check="ok"):
+def moved(name, devices, size, minimum, borders, one, calls=6, check="ok",
+          times="0.01,0.01,0.01,0.02,0.03"):
     return (f"MOVED {name} {devices} size={size} min_bytes={minimum} "
-            f"border_bytes={borders} calls={calls} median_s=0.01 min_s=0.01 "
-            f"max_s=0.02 check={check} bytes={one} total={one * calls} "
-            f"placed=ok")
+            f"border_bytes={borders} calls={calls} check={check} "
+            f"times_s={times} bytes={one} total={one * calls} placed=ok")
 
 
 MOVEMENT_RESULTS = "\n".join([
     "BUSY vulkan 3",
     moved("stencil", "vulkan", "4x5,3-steps", 320, 3 * 56, 3 * 160 + 3 * 56),
     moved("chain", "cpu,vulkan", "8-floats", 64, 0, 64),
+    # two more runs of the same: the median of all 15 calls is 20 ms
+    moved("chain", "cpu,vulkan", "8-floats", 64, 0, 64, times="0.02," * 4 + "0.03"),
+    moved("chain", "cpu,vulkan", "8-floats", 64, 0, 64, times="0.05," * 4 + "0.03"),
     # 13n + the borders of two 4x5 grids: as the rules say
     moved("pipeline", "vulkan", "4x5", 260, 2 * 56, 260 + 2 * 56),
     # more than the rules say, and a wrong result
     moved("stencil-region", "vulkan", "4x5,3-steps", 320, 56, 999,
           check="FAIL"),
+    moved("stencil-region", "vulkan", "4x5,3-steps", 320, 56, 998),
     "SKIPPED chain cpu,opencl hpvm-rt: 'opencl' has no device",
     "RUNTIME 5",
 ]) + "\n"
@@ -184,13 +188,15 @@ class ReportTest(unittest.TestCase):
     def test_movement_table(self):
         self.movement()
         section = self.movement_section()
-        self.assertEqual(self.row(section, "chain")[3:8],
-                         ["64", "64", "1.000", "0", "0"])
+        self.assertEqual(self.row(section, "chain")[3:10],
+                         ["64", "64", "1.000", "0", "0", "20 ms (15 in 3)",
+                          "ok"])
         self.assertEqual(self.row(section, "pipeline")[3:8],
                          ["372", "260", "1.431", "112", "112"])
         region = self.row(section, "stencil-region")
         self.assertEqual(region[6], "679")
-        self.assertIn("**FAIL**: wrong results", region[9])
+        self.assertIn("**FAIL**: wrong results; the runs moved 999, 998 "
+                      "bytes per call", region[9])
         # rows by workload, whatever order they ran in
         self.assertLess(section.index("| chain"), section.index("| stencil |"))
         self.assertIn("**stencil-region** (", section)

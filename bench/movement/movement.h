@@ -1,7 +1,7 @@
 // What the workloads of bench/movement share: sizes from the environment,
 // the timing loop, and the result line bench/movement/run.sh reads.
 //
-// A workload runs its computation 1 + BENCH_MOVE_REPS times (default 9),
+// A workload runs its computation 1 + BENCH_MOVE_REPS times (default 5),
 // each time from freshly prepared inputs (untimed) and checked against a
 // scalar C reference. After the first call it prints hpvm-rt's statistics
 // (hpvm_print_stats: the bytes coherence moved for exactly one call); the
@@ -9,7 +9,7 @@
 // check that each call moved the same. The first call also compiles the
 // device kernels, so it is not timed. stdout gets
 //   MOVE <workload> size=<size> min_bytes=<n> border_bytes=<n> calls=<n>
-//        median_s=<s> min_s=<s> max_s=<s> check=ok|FAIL
+//        check=ok|FAIL times_s=<s>,<s>,...   (the timed calls)
 // and a last line PASS or FAIL; the exit status is 0 only for PASS. The
 // MOVE line also carries what the workload says about itself: its size, the
 // least number of bytes any run of it must move between host and device
@@ -46,11 +46,6 @@ static double move_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int move_cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /// A workload: prepare(ctx) sets up the inputs, run(ctx) is the timed
 /// computation, check(ctx) returns how many results differ from the
 /// reference (printing the first few).
@@ -65,7 +60,7 @@ typedef struct {
 
 /// Runs the workload as described at the top; returns the exit status.
 static int move_main(const move_workload *wl, void *ctx) {
-  long reps = move_env("BENCH_MOVE_REPS", 9);
+  long reps = move_env("BENCH_MOVE_REPS", 5);
   if (reps < 1)
     reps = 1;
   double *times = move_alloc((size_t)reps * sizeof *times);
@@ -89,13 +84,13 @@ static int move_main(const move_workload *wl, void *ctx) {
       times[call - 1] = t;
     }
   }
-  qsort(times, (size_t)reps, sizeof *times, move_cmp);
-  double median = reps % 2 ? times[reps / 2]
-                            : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
   printf("MOVE %s size=%s min_bytes=%ld border_bytes=%ld calls=%ld "
-         "median_s=%.6g min_s=%.6g max_s=%.6g check=%s\n",
-         wl->name, wl->size, wl->min_bytes, wl->border_bytes, reps + 1, median,
-         times[0], times[reps - 1], bad ? "FAIL" : "ok");
+         "check=%s times_s=",
+         wl->name, wl->size, wl->min_bytes, wl->border_bytes, reps + 1,
+         bad ? "FAIL" : "ok");
+  for (long i = 0; i < reps; ++i)
+    printf("%s%.6g", i ? "," : "", times[i]);
+  printf("\n");
   printf("%s\n", bad ? "FAIL" : "PASS");
   free(times);
   return bad != 0;

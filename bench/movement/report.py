@@ -12,13 +12,15 @@ different amounts, or a data-region stencil above 1.01x its minimum; it
 prints "SKIP: " when neither accelerator was there. results.txt holds
 (bench/movement/run.sh):
     MOVED <workload> <HPVM_DEVICES> size=.. min_bytes=.. border_bytes=..
-          calls=.. median_s=.. min_s=.. max_s=.. check=ok|FAIL
+          calls=.. check=ok|FAIL times_s=<timed calls, comma-separated>
           bytes=<one call> total=<every call> placed=ok|<leaves elsewhere>
+          (one line per run: process)
     SKIPPED|FAILED <workload> <HPVM_DEVICES> <why>
     BUSY <label> <percent of CPU busy just before>, RUNTIME <seconds>
 """
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -77,7 +79,9 @@ def predicted(name, rec):
 
 
 def parse(path):
-    recs, other, busy, runtime = [], [], [], None
+    """(the runs of each workload on each device set, merged: a list of
+    records; the skipped and failed ones; BUSY lines; RUNTIME)."""
+    runs, other, busy, runtime = {}, [], [], None
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -88,19 +92,40 @@ def parse(path):
                 for key in ("min_bytes", "border_bytes", "calls", "bytes",
                             "total"):
                     rec[key] = int(rec[key])
-                rec["median_s"] = float(rec["median_s"])
-                rec["name"], rec["devices"] = w[1], w[2]
-                recs.append(rec)
+                rec["times"] = [float(t) for t in rec.pop("times_s").split(",")]
+                runs.setdefault((w[1], w[2]), []).append(rec)
             elif w[0] in ("SKIPPED", "FAILED"):
                 other.append((w[0], w[1], w[2], " ".join(w[3:])))
             elif w[0] == "BUSY":
                 busy.append((w[1], int(w[2])))
             elif w[0] == "RUNTIME":
                 runtime = int(w[1])
+    recs = [merge(name, devices, rs) for (name, devices), rs in runs.items()]
     # By workload, each in the order it ran (a stable sort).
     key = {n: i for i, n in enumerate(ORDER)}
     recs.sort(key=lambda r: key.get(r["name"], len(ORDER)))
     return recs, other, busy, runtime
+
+
+def merge(name, devices, runs):
+    """One record of the runs of a workload on a device set: the first run's
+    figures, the median of every timed call, and what went wrong in any."""
+    rec = dict(runs[0], name=name, devices=devices, runs=len(runs),
+               times=[t for r in runs for t in r["times"]])
+    rec["median_s"] = statistics.median(rec["times"])
+    bad = []
+    if any(r["check"] != "ok" for r in runs):
+        bad.append("wrong results")
+    bad += sorted({f"leaves elsewhere: {r['placed']}" for r in runs
+                   if r["placed"] != "ok"})
+    bad += [f"{r['calls']} calls moved {r['total']} bytes, not "
+            f"{r['calls']} × {r['bytes']}" for r in runs
+            if r["total"] != r["bytes"] * r["calls"]]
+    if len({r["bytes"] for r in runs}) > 1:
+        bad.append("the runs moved " + ", ".join(str(r["bytes"]) for r in runs)
+                   + " bytes per call")
+    rec["problems"] = bad
+    return rec
 
 
 def grouped(other):
@@ -111,19 +136,6 @@ def grouped(other):
         groups.setdefault((kind.lower(), devices, why), []).append(name)
     return [(k, d, why, ", ".join(names))
             for (k, d, why), names in groups.items()]
-
-
-def problems(rec):
-    """What is wrong with a run, [] if nothing."""
-    out = []
-    if rec["check"] != "ok":
-        out.append("wrong results")
-    if rec["placed"] != "ok":
-        out.append(f"leaves elsewhere: {rec['placed']}")
-    if rec["total"] != rec["bytes"] * rec["calls"]:
-        out.append(f"{rec['calls']} calls moved {rec['total']} bytes, not "
-                   f"{rec['calls']} × {rec['bytes']}")
-    return out
 
 
 def fmt_bytes(n):
@@ -137,12 +149,13 @@ def table(recs):
             "time per call (median)", "checks"]
     rows = []
     for r in recs:
-        bad = problems(r)
+        bad = r["problems"]
         rows.append([r["name"], r["devices"], r["size"].replace("-", " "),
                      fmt_bytes(r["bytes"]), fmt_bytes(r["min_bytes"]),
                      f"{r['bytes'] / r['min_bytes']:.3f}" if r["min_bytes"] else "–",
                      fmt_bytes(r["bytes"] - r["min_bytes"]),
-                     fmt_bytes(r["border_bytes"]), f"{cpu.fmt_time(r['median_s'])} ({r['calls'] - 1})",
+                     fmt_bytes(r["border_bytes"]), f"{cpu.fmt_time(r['median_s'])} "
+                     f"({len(r['times'])} in {r['runs']})",
                      "ok" if not bad else "**FAIL**: " + "; ".join(bad)])
     return head, rows
 
@@ -151,8 +164,8 @@ def smoke(path):
     recs, other, _, _ = parse(path)
     head, rows = table(recs)
     print(cpu.plain(head, rows))
-    failed = [f"{r['name']} {r['devices']}: {'; '.join(problems(r))}"
-              for r in recs if problems(r)]
+    failed = [f"{r['name']} {r['devices']}: {'; '.join(r['problems'])}"
+              for r in recs if r["problems"]]
     failed += [f"{n} {d}: {why}" for kind, n, d, why in other
                if kind == "FAILED"]
     for r in recs:
@@ -193,10 +206,11 @@ def main():
           "the least the program needs, next to the time. Each workload "
           "(`bench/movement/*.c`) is built with `hpvm-clang -O3 "
           "--hpvm-target=cpu,spirv` and run with `HPVM_DEVICES_STRICT=1`: "
-          "one untimed call (it compiles the kernels), then "
-          "timed calls (their number in parentheses after the time), each from fresh inputs and checked against a scalar "
+          "in a few processes, each making one untimed call (it compiles the "
+          "kernels), then timed calls; the time is the median of all the "
+          "timed calls (in parentheses: how many, in how many processes), each from fresh inputs and checked against a scalar "
           "C reference; *checks* also requires every call to move the same "
-          "bytes (the statistics at exit) and every leaf to have run on the "
+          "bytes (the statistics at exit), every process the same, and every leaf to have run on the "
           "accelerator (chain's produce and combine on the CPU). Borders: "
           "the elements of an `out` grid that no node writes, 2h + 2w − 4 "
           "per grid, which must keep their values as in the sequential "

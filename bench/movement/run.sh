@@ -19,12 +19,14 @@
 #   stencil          bench/kernels/stencil.c: T Jacobi steps, one launch each,
 #                    HPVM_DEVICES=vulkan, opencl
 #   stencil-region   the same inside #pragma hpvm data
-# Each run: HPVM_STATS=1 HPVM_DEVICES_STRICT=1, one untimed call (it also
-# compiles the kernels) whose statistics give the bytes one call moves, then
-# BENCH_MOVE_REPS timed calls (9); every call checked against a scalar
-# reference. The statistics at exit must show every call moving the same.
+# Each of BENCH_MOVE_RUNS (3) runs of a program: HPVM_STATS=1
+# HPVM_DEVICES_STRICT=1, one untimed call (it also compiles the kernels)
+# whose statistics give the bytes one call moves, then BENCH_MOVE_REPS timed
+# calls (5); every call checked against a scalar reference. The statistics
+# at exit must show every call moving the same, and every run must agree;
+# the time is the median of all the timed calls.
 #
-# Settings (environment): BENCH_MOVE_REPS, BENCH_MOVE_CHAIN_N (2^22),
+# Settings (environment): BENCH_MOVE_RUNS, BENCH_MOVE_REPS, BENCH_MOVE_CHAIN_N (2^22),
 # BENCH_MOVE_PIPELINE_H / _W (1024), BENCH_MOVE_STENCIL_H / _W (512),
 # BENCH_MOVE_STENCIL_T (20), BENCH_QUIET_WAIT (seconds to wait for an idle
 # machine, 120), BENCH_JOBS (ninja -j, 2), BENCH_RESULTS_MD (where the
@@ -40,7 +42,7 @@ SMOKE=""
 if [ "${1:-}" = --smoke ]; then
   SMOKE=1
   OUT=${2:?--smoke takes the directory to work in}
-  export BENCH_MOVE_REPS=1 BENCH_MOVE_CHAIN_N=65536 BENCH_MOVE_PIPELINE_H=67 \
+  export BENCH_MOVE_RUNS=1 BENCH_MOVE_REPS=1 BENCH_MOVE_CHAIN_N=65536 BENCH_MOVE_PIPELINE_H=67 \
     BENCH_MOVE_PIPELINE_W=61 BENCH_MOVE_STENCIL_H=45 BENCH_MOVE_STENCIL_W=77 \
     BENCH_MOVE_STENCIL_T=6
 else
@@ -51,7 +53,8 @@ LOG=$OUT/logs
 RESULTS=$OUT/results.txt
 RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
 QUIET_WAIT=${BENCH_QUIET_WAIT:-120}
-REPRO=$(repro_command bench/movement/run.sh HPVM_BUILD_DIR BENCH_MOVE_REPS \
+RUNS=${BENCH_MOVE_RUNS:-3}
+REPRO=$(repro_command bench/movement/run.sh HPVM_BUILD_DIR BENCH_MOVE_RUNS BENCH_MOVE_REPS \
   BENCH_MOVE_CHAIN_N BENCH_MOVE_PIPELINE_H BENCH_MOVE_PIPELINE_W BENCH_MOVE_STENCIL_H \
   BENCH_MOVE_STENCIL_W BENCH_MOVE_STENCIL_T BENCH_RESULTS_MD)
 
@@ -83,42 +86,45 @@ build pipeline bench/movement/pipeline.c examples/image-pipeline/pipeline.c "$OU
 build stencil bench/movement/stencil.c bench/kernels/stencil.c "$OUT/kernel_stencil-sequential.o"
 
 # --- run -----------------------------------------------------------------------------
-# One run of a workload on a device set; appends to $RESULTS
+# BENCH_MOVE_RUNS runs of a workload on a device set; appends to $RESULTS
+# per run
 #   MOVED <workload> <devices> <the MOVE line's words> bytes=<one call>
 #         total=<every call> placed=ok|<leaves that ran on the CPU>
-# or, when the accelerator is missing or the run failed,
+# or, when the accelerator is missing or a run failed (and no more runs),
 #   SKIPPED|FAILED <workload> <devices> <why>
 DEVICE_NAMES=()
 run_one() { # $1 = workload, $2 = program, $3 = HPVM_DEVICES, $4... = arguments
   local name=$1 prog=$2 devices=$3 accel=${3##*,}
   shift 3
-  local log=$LOG/run-$name.$accel move
-  env HPVM_STATS=1 HPVM_DEVICES="$devices" HPVM_DEVICES_STRICT=1 \
-    "$BIN/$prog" "$@" >"$log.out" 2>"$log.err" || true
-  move=$(grep -m1 "^MOVE $name " "$log.out") || {
-    if grep -q "'$accel' has no device" "$log.err"; then
-      echo "SKIPPED $name $devices $(grep -m1 "has no device" "$log.err" | cut -c1-300)"
-    else
-      echo "FAILED $name $devices $( (grep -m1 -i error "$log.err" || tail -1 "$log.err") | cut -c1-300)"
-    fi | tee -a "$RESULTS"
-    return 0
-  }
-  # The coherence line of the first call's statistics, and of the ones at exit.
-  local first total dev placed
-  first=$(sed -n '/^movement: statistics after the first call/,/^movement: end of/s/^coherence: \([0-9]*\) bytes moved.*/\1/p' "$log.err")
-  total=$(sed -n 's/^coherence: \([0-9]*\) bytes moved.*/\1/p' "$log.err" | tail -1)
-  dev=$(sed -n "s/^hpvm-rt stats:.*devices: \(cpu ([0-9]* threads) \)*//p" "$log.err" | head -1)
-  # Every leaf that may run on the accelerator ran there (chain's produce and
-  # combine are target(cpu)); the statistics at exit, every call.
-  placed=$(awk -v accel="$accel" '
-    /^buffer / { exit }
-    $2 ~ "^" accel ":[0-9]+$" && $3 > 0 { on = 1 }
-    $2 == "cpu" && $1 !~ /\/(produce|combine)$/ { off = off "," $1 "@cpu" }
-    END { print off ? substr(off, 2) : (on ? "ok" : "nothing-on-" accel) }' \
-    <(sed -n '/^movement: end of/,$p' "$log.err"))
-  [ -n "$dev" ] && DEVICE_NAMES+=("$accel: $dev")
-  echo "MOVED $name $devices ${move#MOVE "$name" } bytes=${first:-0} total=${total:-0} placed=$placed" |
-    tee -a "$RESULTS"
+  local run log move first total dev placed
+  for run in $(seq 1 "$RUNS"); do
+    log=$LOG/run-$name.$accel.$run
+    env HPVM_STATS=1 HPVM_DEVICES="$devices" HPVM_DEVICES_STRICT=1 \
+      "$BIN/$prog" "$@" >"$log.out" 2>"$log.err" || true
+    move=$(grep -m1 "^MOVE $name " "$log.out") || {
+      if grep -q "'$accel' has no device" "$log.err"; then
+        echo "SKIPPED $name $devices $(grep -m1 "has no device" "$log.err" | cut -c1-300)"
+      else
+        echo "FAILED $name $devices $( (grep -m1 -i error "$log.err" || tail -1 "$log.err") | cut -c1-300)"
+      fi | tee -a "$RESULTS"
+      return 0
+    }
+    # The coherence line of the first call's statistics, and of the ones at exit.
+    first=$(sed -n '/^movement: statistics after the first call/,/^movement: end of/s/^coherence: \([0-9]*\) bytes moved.*/\1/p' "$log.err")
+    total=$(sed -n 's/^coherence: \([0-9]*\) bytes moved.*/\1/p' "$log.err" | tail -1)
+    dev=$(sed -n "s/^hpvm-rt stats:.*devices: \(cpu ([0-9]* threads) \)*//p" "$log.err" | head -1)
+    # Every leaf that may run on the accelerator ran there (chain's produce
+    # and combine are target(cpu)); the statistics at exit, every call.
+    placed=$(awk -v accel="$accel" '
+      /^buffer / { exit }
+      $2 ~ "^" accel ":[0-9]+$" && $3 > 0 { on = 1 }
+      $2 == "cpu" && $1 !~ /\/(produce|combine)$/ { off = off "," $1 "@cpu" }
+      END { print off ? substr(off, 2) : (on ? "ok" : "nothing-on-" accel) }' \
+      <(sed -n '/^movement: end of/,$p' "$log.err"))
+    [ -n "$dev" ] && DEVICE_NAMES+=("$accel: $dev")
+    echo "MOVED $name $devices ${move#MOVE "$name" } bytes=${first:-0} total=${total:-0} placed=$placed" >>"$RESULTS"
+  done
+  echo "   $name on $devices: $RUNS run(s), ${first:-?} bytes per call"
 }
 
 : >"$RESULTS"
