@@ -36,8 +36,8 @@ WHAT = {
 MINIMUM = {
     "chain": "a up, b down: 8n",
     "pipeline": "img up; blurred, grad, mask down: 13n",
-    "stencil": "each grid up and down once: 16hw",
-    "stencil-region": "each grid up and down once: 16hw",
+    "stencil": "a and b's borders up, both grids down: 12hw + borders",
+    "stencil-region": "a and b's borders up, both grids down: 12hw + borders",
 }
 # Where the bytes beyond (or below) the minimum come from, by the runtime's
 # rules (docs/runtime.md §5, §5.1): a function of the size that gives the
@@ -54,7 +54,7 @@ WHY = {
     "stencil-region": "a goes up at the first step; b's interior never goes "
                       "up (the first step writes it: writes-rows), only its "
                       "borders; both come down at the end of the region: "
-                      "12hw + borders, below the 16hw minimum",
+                      "the minimum",
 }
 
 
