@@ -32,18 +32,22 @@ WHAT = dict(cpu.WHAT, **{
 # What one timed run (one call of the kernel function) copies between host
 # and GPU. HPVM's side follows hpvm-rt's coherence rules (docs/runtime.md
 # §5): host memory is the truth between launches, so every hpvm_launch
-# copies its buffers in, out() ones included, and what it wrote back out.
+# copies its buffers in — an out() one only where the leaf does not
+# provably write all of it, and only around the rows it writes — and what
+# it wrote back out.
 COPIES = {
     "saxpy": ("x, y in; y out",
               "x, y in; y out"),
     "stencil": ("a, b in once; 5 steps on the GPU; a, b out",
-                "per step (one hpvm_launch each): src, dst in; dst out"),
+                "per step (one hpvm_launch each): src and dst's borders in; "
+                "dst out"),
     "pipeline": ("img, blurred, grad in (their borders are kept); "
                  "blurred, grad, mask out",
-                 "img, blurred, grad, mask in; blurred, grad, mask out"),
+                 "img and the borders of blurred and grad in; "
+                 "blurred, grad, mask out"),
     "sgemm-ikj": ("A, B in; C out", "A, B, C in; C out"),
-    "sgemm": ("A, B in; C out", "A, B, C in; C out"),
-    "launch": ("flag out (8 bytes)", "flag in, flag out (8 bytes each)"),
+    "sgemm": ("A, B in; C out", "A, B in; C out"),
+    "launch": ("flag out (8 bytes)", "flag out (8 bytes)"),
     "launch-raw": ("nothing", "–"),
 }
 
