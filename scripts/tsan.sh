@@ -64,8 +64,8 @@ if [[ ${HPVM_TSAN_E2E:-0} == 1 ]]; then
   bin=$BUILD/e2e
   mkdir -p "$bin"
   declare -A args=([rows]="13 1001" [grid]="13 1001" [tasks]="10007"
-    [nests]="9 777 3 5")
-  for p in rows grid tasks nests; do
+    [nests]="9 777 3 5" [sections]="13 1001")
+  for p in rows grid tasks nests sections; do
     build/bin/hpvm-clang -O3 -g --hpvm-target=cpu,spirv -c \
       test/e2e/mixed_$p.c -o "$bin/mixed-$p.o"
     g++ -fsanitize=thread -o "$bin/mixed-$p" "$bin/mixed-$p.o" \
