@@ -58,13 +58,12 @@ static void fan(long n, const float *x, float *a, float *b1, float *b2,
       s[0] = first;
       s[1] = second;
     }
-    // s[1 - i % 2], not (i % 2 ? s[0] : s[1]): hpvm-clang's early-cse
-    // shares the address &s[1] with `ends`, and the verifier then rejects
-    // the program (escaping-value).
+    // The address &s[1] is also computed in `ends`: the simplification
+    // before EXTRACT shares it, and the frontend gives it back to each node.
 #pragma hpvm parallel for name(combine) target(cpu)                            \
     in(b1[0:n], b2[0:n], b3[0:n], s[0:2]) out(y[0:n])
     for (long i = 0; i < n; ++i)
-      y[i] = b1[i] + b2[n - 1 - i] - b3[i] + s[1 - i % 2];
+      y[i] = b1[i] + b2[n - 1 - i] - b3[i] + (i % 2 ? s[0] : s[1]);
   }
 }
 

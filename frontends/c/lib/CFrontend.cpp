@@ -272,6 +272,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   simplify(*M);
   if (hpvm::lowerMarkers(*M))
     return Result;
+  hpvm::localizeRegionValues(*M);
   localizeGlobalBuffers(*M);
   nameExtents(*M);
   Result.M = std::move(M);

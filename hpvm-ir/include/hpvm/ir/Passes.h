@@ -64,6 +64,13 @@ unsigned stripRegions(llvm::Module &M);
 /// frontends/c/include/hpvm.h) into region markers; needs SSA form.
 unsigned lowerMarkers(llvm::Module &M);
 
+/// Recomputes, at each use outside the region that defines it, a pure value
+/// (no memory, no side effects) that simplification passes shared between
+/// regions (EarlyCSE merging `&s[1]` of two sibling tasks), so that no
+/// region has a value escaping it; returns how many uses it gave their own
+/// copy. Regions it cannot parse are left to the verifier.
+unsigned localizeRegionValues(llvm::Module &M);
+
 /// Registers the passes above by name with PB (for -passes=...).
 void registerPasses(llvm::PassBuilder &PB);
 
