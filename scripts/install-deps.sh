@@ -66,3 +66,22 @@ else
 fi
 
 # lit and FileCheck come with llvm-19-tools (/usr/lib/llvm-19/build/utils/lit, /usr/lib/llvm-19/bin).
+
+# The Python binding (bindings/python): pybind11 to build it, scikit-build-core
+# for `pip install`, numpy and pytest for its tests. Into the python3 that
+# CMake finds; without them the binding is not built and its tests skip.
+PY_PACKAGES=(pybind11 scikit_build_core numpy pytest)
+PY_REQUIREMENTS=("pybind11>=2.12" "scikit-build-core>=0.10" "numpy>=1.24" "pytest>=7")
+if python3 -c "import $(IFS=,; echo "${PY_PACKAGES[*]}")" 2>/dev/null; then
+  echo "install-deps: Python packages for the binding present"
+elif python3 -m pip --version >/dev/null 2>&1 &&
+    { pip_install() {
+        $SUDO python3 -m pip install --quiet --disable-pip-version-check \
+          --no-warn-script-location --root-user-action=ignore "$@" "${PY_REQUIREMENTS[@]}"
+      }
+      # A distribution's own python3 refuses pip (PEP 668) unless told.
+      pip_install || pip_install --break-system-packages; }; then
+  echo "install-deps: Python packages for the binding installed"
+else
+  echo "install-deps: warning: could not install ${PY_REQUIREMENTS[*]}; the Python binding will not be built" >&2
+fi

@@ -109,9 +109,11 @@ static void removeGraphForm(Module &M, const std::vector<Graph> &Graphs) {
       Id->eraseFromParent();
 }
 
-Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
-                                         const ProgramOptions &Options) {
-  Module &M = *GraphForm;
+/// The checks every program passes and the kernels of every target, for
+/// both forms of program (embedded and in memory).
+static Expected<std::vector<Graph>> buildKernels(Module &M,
+                                                 const ProgramOptions &Options,
+                                                 CompiledProgram &Result) {
   if (TargetMask Missing = Options.Targets & ~availableTargets())
     return programError("target '" + targetsToString(Missing) +
                         "' is not available in this build");
@@ -136,7 +138,6 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
     return programError("node " + Unplaceable +
                         " can run on none of the targets being compiled");
 
-  CompiledProgram Result;
   if (Options.Targets & TargetCPU) {
     auto Kernels = buildCPUKernels(M, Options.CPU);
     if (!Kernels)
@@ -164,6 +165,74 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
       return CLKernels.takeError();
     Result.OpenCLKernels = std::move(*CLKernels);
   }
+  return Graphs;
+}
+
+namespace {
+
+/// One artifact of a program, before it becomes a constant or a struct.
+struct PlannedArtifact {
+  std::string Node;
+  uint32_t Target;
+  /// CPU artifacts: the wrapper to call.
+  std::string CPUWrapper;
+  /// PTX text or SPIR-V words; for PTX the text without its NUL.
+  StringRef Code;
+  std::string Entry; // "" for none (CPU artifacts but streaming variants)
+};
+
+/// Every artifact of the program, in the order the runtime's default policy
+/// prefers them: the CPU's first, PTX before SPIR-V (a CUDA GPU runs PTX
+/// better than the same GPU runs SPIR-V through Vulkan), Vulkan before
+/// OpenCL for the same reason.
+std::vector<PlannedArtifact> planArtifacts(const std::vector<Graph> &Graphs,
+                                           const CompiledProgram &Result,
+                                           const ProgramOptions &Options) {
+  std::vector<PlannedArtifact> Plan;
+  for (const Graph &G : Graphs)
+    forEachNode(G.root(), [&](const Node &N) {
+      if (!N.isLeaf() || !(N.Targets & Options.Targets & TargetCPU))
+        return;
+      Plan.push_back({N.path(), TargetCPU, getCPUWrapperName(N.Function), "",
+                      ""});
+      // The backend made a streaming-store variant only where it pays off.
+      std::string Variant = getCPUStreamingVariantName(N.Function);
+      Function *V = Result.CPUKernels->getFunction(Variant);
+      if (V && !V->isDeclaration())
+        Plan.push_back(
+            {N.path(), TargetCPU, Variant, "", HPVM_CPU_STREAMING_ENTRY});
+    });
+  for (const NVPTXKernel &K : Result.NVPTXKernels)
+    Plan.push_back({K.NodePath, TargetNVPTX, "", K.PTX, K.EntryName});
+  auto SPIRV = [&](const std::vector<SPIRVKernel> &Kernels, uint32_t Target) {
+    for (const SPIRVKernel &K : Kernels)
+      Plan.push_back({K.NodePath, Target, "",
+                      StringRef(reinterpret_cast<const char *>(K.Words.data()),
+                                K.Words.size() * 4),
+                      K.EntryName});
+  };
+  SPIRV(Result.SPIRVKernels, TargetSPIRV);
+  SPIRV(Result.OpenCLKernels, ArtifactTargetOpenCL);
+  return Plan;
+}
+
+std::string graphText(const std::vector<Graph> &Graphs) {
+  std::vector<const Graph *> GraphPtrs;
+  for (const Graph &G : Graphs)
+    GraphPtrs.push_back(&G);
+  return writeGraphText(GraphPtrs);
+}
+
+} // namespace
+
+Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
+                                         const ProgramOptions &Options) {
+  Module &M = *GraphForm;
+  CompiledProgram Result;
+  auto GraphsOr = buildKernels(M, Options, Result);
+  if (!GraphsOr)
+    return GraphsOr.takeError();
+  std::vector<Graph> Graphs = std::move(*GraphsOr);
 
   LLVMContext &Ctx = M.getContext();
   DescriptorTypes Types(Ctx);
@@ -176,77 +245,47 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
   };
 
   std::vector<Constant *> Artifacts;
-  for (const Graph &G : Graphs)
-    forEachNode(G.root(), [&](const Node &N) {
-      if (!N.isLeaf() || !(N.Targets & Options.Targets & TargetCPU))
-        return;
-      auto AddCPU = [&](const std::string &Wrapper, Constant *Entry) {
-        FunctionCallee Kernel = M.getOrInsertFunction(Wrapper, Types.CPUKernel);
-        Artifacts.push_back(ConstantStruct::get(
-            Types.Artifact,
-            {String(N.path(), "hpvm.node.path"),
-             ConstantInt::get(Type::getInt32Ty(Ctx), TargetCPU),
-             cast<Constant>(Kernel.getCallee()), Null,
-             ConstantInt::get(Type::getInt64Ty(Ctx), 0), Entry}));
-      };
-      AddCPU(getCPUWrapperName(N.Function), Null);
-      // The backend made a streaming-store variant only where it pays off.
-      std::string Variant = getCPUStreamingVariantName(N.Function);
-      Function *V = Result.CPUKernels->getFunction(Variant);
-      if (V && !V->isDeclaration())
-        AddCPU(Variant,
-               String(HPVM_CPU_STREAMING_ENTRY, "hpvm.cpu.streaming.entry"));
-    });
-  // After the CPU artifacts, PTX before SPIR-V: the runtime's default
-  // policy prefers what a program lists first, and a CUDA GPU runs PTX
-  // better than the same GPU runs SPIR-V through Vulkan. Vulkan before
-  // OpenCL for the same reason.
-  for (const NVPTXKernel &K : Result.NVPTXKernels) {
-    // The text with its terminating NUL (which code_size does not count),
-    // as cuModuleLoadData wants it.
-    auto *Text = ConstantDataArray::getString(Ctx, K.PTX);
-    auto *Code = new GlobalVariable(M, Text->getType(), true,
-                                    GlobalValue::PrivateLinkage, Text,
-                                    "hpvm.nvptx.code");
+  for (const PlannedArtifact &A : planArtifacts(Graphs, Result, Options)) {
+    Constant *Fn = Null, *Code = Null, *Entry = Null;
+    if (!A.CPUWrapper.empty())
+      Fn = cast<Constant>(
+          M.getOrInsertFunction(A.CPUWrapper, Types.CPUKernel).getCallee());
+    if (A.Target == TargetNVPTX) {
+      // The text with its terminating NUL (which code_size does not
+      // count), as cuModuleLoadData wants it.
+      Code = String(A.Code, "hpvm.nvptx.code");
+    } else if (!A.Code.empty()) {
+      ArrayRef<uint32_t> Words(
+          reinterpret_cast<const uint32_t *>(A.Code.data()),
+          A.Code.size() / 4);
+      auto *Init = ConstantDataArray::get(Ctx, Words);
+      auto *GV = new GlobalVariable(
+          M, Init->getType(), true, GlobalValue::PrivateLinkage, Init,
+          A.Target == TargetSPIRV ? "hpvm.spirv.code" : "hpvm.opencl.code");
+      GV->setAlignment(Align(4));
+      Code = GV;
+    }
+    if (!A.Entry.empty())
+      Entry = String(A.Entry, A.Target == TargetCPU ? "hpvm.cpu.streaming.entry"
+                              : A.Target == TargetNVPTX ? "hpvm.nvptx.entry"
+                                                        : "hpvm.spirv.entry");
     Artifacts.push_back(ConstantStruct::get(
         Types.Artifact,
-        {String(K.NodePath, "hpvm.node.path"),
-         ConstantInt::get(Type::getInt32Ty(Ctx), TargetNVPTX), Null, Code,
-         ConstantInt::get(Type::getInt64Ty(Ctx), K.PTX.size()),
-         String(K.EntryName, "hpvm.nvptx.entry")}));
+        {String(A.Node, "hpvm.node.path"),
+         ConstantInt::get(Type::getInt32Ty(Ctx), A.Target), Fn, Code,
+         ConstantInt::get(Type::getInt64Ty(Ctx), A.Code.size()), Entry}));
   }
-  auto AddSPIRV = [&](const SPIRVKernel &K, uint32_t Target,
-                      const Twine &CodeName) {
-    auto *Words = ConstantDataArray::get(Ctx, ArrayRef<uint32_t>(K.Words));
-    auto *Code =
-        new GlobalVariable(M, Words->getType(), true,
-                           GlobalValue::PrivateLinkage, Words, CodeName);
-    Code->setAlignment(Align(4));
-    Artifacts.push_back(ConstantStruct::get(
-        Types.Artifact,
-        {String(K.NodePath, "hpvm.node.path"),
-         ConstantInt::get(Type::getInt32Ty(Ctx), Target), Null, Code,
-         ConstantInt::get(Type::getInt64Ty(Ctx), K.Words.size() * 4),
-         String(K.EntryName, "hpvm.spirv.entry")}));
-  };
-  for (const SPIRVKernel &K : Result.SPIRVKernels)
-    AddSPIRV(K, TargetSPIRV, "hpvm.spirv.code");
-  for (const SPIRVKernel &K : Result.OpenCLKernels)
-    AddSPIRV(K, ArtifactTargetOpenCL, "hpvm.opencl.code");
   auto *ArtifactArrayTy = ArrayType::get(Types.Artifact, Artifacts.size());
   auto *ArtifactArray = new GlobalVariable(
       M, ArtifactArrayTy, true, GlobalValue::PrivateLinkage,
       ConstantArray::get(ArtifactArrayTy, Artifacts), "hpvm.artifacts");
 
-  std::vector<const Graph *> GraphPtrs;
-  for (const Graph &G : Graphs)
-    GraphPtrs.push_back(&G);
   auto *Descriptor = new GlobalVariable(
       M, Types.Program, true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           Types.Program,
           {ConstantInt::get(Type::getInt32Ty(Ctx), ABIVersion),
-           String(writeGraphText(GraphPtrs), "hpvm.graphs.text"),
+           String(graphText(Graphs), "hpvm.graphs.text"),
            ConstantInt::get(Type::getInt32Ty(Ctx), Artifacts.size()),
            ConstantExpr::getBitCast(ArtifactArray, Ptr)}),
       "hpvm.program");
@@ -256,5 +295,72 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
   Result.Host = std::move(GraphForm);
   return Result;
 }
+
+struct LoadedProgram::Parts {
+  std::unique_ptr<CPUJIT> JIT;
+  std::vector<Graph> Graphs;
+  std::string GraphText;
+  /// What the artifacts point to: node paths, entries, code.
+  std::vector<std::unique_ptr<std::string>> Strings;
+  std::vector<hpvm_artifact> Artifacts;
+  hpvm_program_desc Desc{};
+};
+
+Expected<std::unique_ptr<LoadedProgram>>
+LoadedProgram::build(std::unique_ptr<Module> GraphForm,
+                     const ProgramOptions &Options) {
+  Module &M = *GraphForm;
+  CompiledProgram Kernels;
+  auto GraphsOr = buildKernels(M, Options, Kernels);
+  if (!GraphsOr)
+    return GraphsOr.takeError();
+  auto P = std::make_unique<Parts>();
+  P->Graphs = std::move(*GraphsOr);
+  std::vector<PlannedArtifact> Plan =
+      planArtifacts(P->Graphs, Kernels, Options);
+
+  if (Kernels.CPUKernels) {
+    auto JIT = CPUJIT::create(Options.CPU);
+    if (!JIT)
+      return JIT.takeError();
+    P->JIT = std::move(*JIT);
+    if (Error E = P->JIT->addModule(std::move(Kernels.CPUKernels)))
+      return std::move(E);
+  }
+  auto Keep = [&](StringRef S) {
+    P->Strings.push_back(std::make_unique<std::string>(S.str()));
+    return P->Strings.back()->c_str();
+  };
+  for (const PlannedArtifact &A : Plan) {
+    hpvm_artifact Art{};
+    Art.node = Keep(A.Node);
+    Art.target = A.Target;
+    if (!A.CPUWrapper.empty()) {
+      auto Fn = P->JIT->lookup(A.CPUWrapper);
+      if (!Fn)
+        return Fn.takeError();
+      Art.cpu_fn = *Fn;
+    }
+    if (!A.Code.empty()) {
+      // A copy: the kernels die with this function. PTX keeps its NUL.
+      Art.code = Keep(A.Code);
+      Art.code_size = A.Code.size();
+    }
+    Art.entry = A.Entry.empty() ? nullptr : Keep(A.Entry);
+    P->Artifacts.push_back(Art);
+  }
+  P->GraphText = graphText(P->Graphs);
+  P->Desc.abi_version = ABIVersion;
+  P->Desc.graphs = P->GraphText.c_str();
+  P->Desc.num_artifacts = static_cast<uint32_t>(P->Artifacts.size());
+  P->Desc.artifacts = P->Artifacts.data();
+  return std::unique_ptr<LoadedProgram>(new LoadedProgram(std::move(P)));
+}
+
+LoadedProgram::LoadedProgram(std::unique_ptr<Parts> P) : P(std::move(P)) {}
+LoadedProgram::~LoadedProgram() = default;
+
+const hpvm_program_desc &LoadedProgram::descriptor() const { return P->Desc; }
+const std::vector<Graph> &LoadedProgram::graphs() const { return P->Graphs; }
 
 } // namespace hpvm

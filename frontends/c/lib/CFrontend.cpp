@@ -213,7 +213,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   {
     CompilerInstance CI;
     CI.setInvocation(std::make_shared<CompilerInvocation>(Invocation));
-    CI.createDiagnostics();
+    CI.createDiagnostics(Opts.Diagnostics, /*ShouldOwnClient=*/false);
     CheckAction Check(Rewritten);
     if (!CI.ExecuteAction(Check) || CI.getDiagnostics().hasErrorOccurred())
       return Result;
@@ -254,7 +254,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
 
   CompilerInstance CI;
   CI.setInvocation(Inv);
-  CI.createDiagnostics();
+  CI.createDiagnostics(Opts.Diagnostics, /*ShouldOwnClient=*/false);
   EmitLLVMOnlyAction Emit(&Ctx);
   if (!CI.ExecuteAction(Emit) || CI.getDiagnostics().hasErrorOccurred()) {
     // The first parse accepted the source, so this is the rewrite's fault.

@@ -65,6 +65,31 @@ llvm::Expected<CompiledProgram>
 compileProgram(std::unique_ptr<llvm::Module> GraphForm,
                const ProgramOptions &Options);
 
+/// A program built in this process (the Python binding's): every leaf
+/// compiled for Options' targets, the CPU kernels JIT-compiled into the
+/// process (CPUJIT), PTX and SPIR-V kept, and the hpvm_program_desc that
+/// hpvm-rt takes pointing into it. hpvm-rt caches loads by the
+/// descriptor's address: call hpvm_release_program(&descriptor()) before
+/// destroying it.
+class LoadedProgram {
+public:
+  /// Builds from a module in graph form (consumed); errors as for
+  /// compileProgram, and JIT failures.
+  static llvm::Expected<std::unique_ptr<LoadedProgram>>
+  build(std::unique_ptr<llvm::Module> GraphForm, const ProgramOptions &Options);
+  ~LoadedProgram();
+  LoadedProgram(const LoadedProgram &) = delete;
+  LoadedProgram &operator=(const LoadedProgram &) = delete;
+
+  const hpvm_program_desc &descriptor() const;
+  const std::vector<Graph> &graphs() const;
+
+private:
+  struct Parts;
+  explicit LoadedProgram(std::unique_ptr<Parts> P);
+  std::unique_ptr<Parts> P;
+};
+
 } // namespace hpvm
 
 #endif // HPVM_BACKENDS_PROGRAM_H
