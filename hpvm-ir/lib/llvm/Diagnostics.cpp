@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp ----------------------------------------------------===//
 #include "hpvm/ir/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -9,14 +11,22 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
-
 using namespace llvm;
 
 namespace hpvm {
 
-static std::atomic<bool> ErrorsReported{false};
-bool hadErrors() { return ErrorsReported; }
+// The mark that an HPVM error was reported through a context is a metadata
+// kind name registered in it: the context owns it, so it dies with the
+// context and never leaks into another one (several contexts in one process,
+// as the Python binding has, each start clean), and reading it registers
+// nothing.
+static constexpr const char *ErrorMark = "hpvm.error-reported";
+
+bool hadErrors(const LLVMContext &Ctx) {
+  SmallVector<StringRef, 64> Kinds;
+  Ctx.getMDKindNames(Kinds);
+  return is_contained(Kinds, ErrorMark);
+}
 
 int DiagnosticInfoHPVM::kindID() {
   static const int ID = getNextAvailablePluginDiagnosticKind();
@@ -68,7 +78,7 @@ std::string describe(const Value *V) {
 
 void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,
                  const Function *F, std::string Node, const Instruction *At) {
-  ErrorsReported = true;
+  Ctx.getMDKindID(ErrorMark);
   Ctx.diagnose(DiagnosticInfoHPVM(DS_Error, std::move(Rule), std::move(Message),
                                   F, std::move(Node), At));
 }

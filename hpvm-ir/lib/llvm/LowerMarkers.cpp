@@ -497,7 +497,7 @@ unsigned lowerMarkers(Module &M) {
 }
 
 PreservedAnalyses LowerMarkersPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   return lowerMarkers(M) ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }

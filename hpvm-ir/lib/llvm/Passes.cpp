@@ -55,26 +55,26 @@ static PreservedAnalyses changed(unsigned Errors) {
 }
 
 PreservedAnalyses VerifyPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   verifyHPVMModule(M);
   return PreservedAnalyses::all();
 }
 
 PreservedAnalyses ExtractPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   return changed(extractGraphs(M));
 }
 
 PreservedAnalyses PreparePass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   return changed(prepareRegions(M));
 }
 
 PreservedAnalyses StripPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   return changed(stripRegions(M));
 }
@@ -95,14 +95,14 @@ template <typename PrintFn> static void printGraphs(Module &M, PrintFn Print) {
 }
 
 PreservedAnalyses PrintPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   printGraphs(M, [](const Graph &G, std::ostream &OS) { printGraph(G, OS); });
   return PreservedAnalyses::all();
 }
 
 PreservedAnalyses DotPass::run(Module &M, ModuleAnalysisManager &) {
-  if (hadErrors())
+  if (hadErrors(M.getContext()))
     return PreservedAnalyses::all();
   printGraphs(M, [](const Graph &G, std::ostream &OS) { printDot(G, OS); });
   return PreservedAnalyses::all();

@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
     }
   MPM.run(*M, MAM);
 
-  if (hpvm::hadErrors())
+  if (hpvm::hadErrors(M->getContext()))
     return 1;
   std::string Broken;
   raw_string_ostream BrokenOS(Broken);

@@ -56,8 +56,8 @@ std::string describe(const llvm::Value *V);
 /// "" for null.
 std::string atInstruction(const llvm::Instruction *At);
 
-/// True once an error was reported through reportError in this process.
-bool hadErrors();
+/// True once an error was reported through reportError in Ctx.
+bool hadErrors(const llvm::LLVMContext &Ctx);
 
 void reportError(llvm::LLVMContext &Ctx, std::string Rule, std::string Message,
                  const llvm::Function *F = nullptr, std::string Node = "",

@@ -9,7 +9,7 @@
 //   hpvm-lower-markers  __hpvm_region_begin/end calls -> region form
 //
 // Passes that find broken rules report them through the LLVMContext and
-// leave the module unchanged; drivers check hpvm::hadErrors()
+// leave the module unchanged; drivers check hpvm::hadErrors(Ctx)
 // (Diagnostics.h) afterwards.
 //
 //===----------------------------------------------------------------------===//
