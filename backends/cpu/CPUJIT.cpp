@@ -29,12 +29,17 @@ struct CPUJIT::Impl {
   /// Compiles the added modules; a TargetMachine is not thread-safe, hence
   /// the mutex.
   std::unique_ptr<TargetMachine> TM;
+  CPUOptions Opts;
   std::mutex CodeGenMutex;
   /// What ORC reports on the side while linking (e.g. the symbols it could
   /// not resolve), which would otherwise go to stderr while the lookup
   /// itself only says that materialisation failed.
   std::mutex SessionErrorsMutex;
   std::string SessionErrors;
+
+  /// J's address of Name, or an error saying what (a CPU kernel, a symbol)
+  /// could not be linked and why.
+  Expected<orc::ExecutorAddr> lookup(StringRef Name, StringRef What);
 };
 
 CPUJIT::CPUJIT(std::unique_ptr<Impl> I) : I(std::move(I)) {}
@@ -71,16 +76,22 @@ Expected<std::unique_ptr<CPUJIT>> CPUJIT::create(const CPUOptions &Opts) {
   });
   Implementation->J = std::move(*J);
   Implementation->TM = std::move(*TM);
+  Implementation->Opts = Opts;
   return std::unique_ptr<CPUJIT>(new CPUJIT(std::move(Implementation)));
 }
 
-Error CPUJIT::addModule(std::unique_ptr<Module> M) {
+Error CPUJIT::addModule(std::unique_ptr<Module> M, bool Optimise) {
   if (!M)
     return cpu::makeError("CPUJIT::addModule: no module");
   SmallVector<char, 0> Object;
   {
     std::lock_guard<std::mutex> Lock(I->CodeGenMutex);
     raw_svector_ostream OS(Object);
+    if (Optimise) {
+      if (Error E = cpu::adoptTarget(*M, *I->TM))
+        return E;
+      cpu::optimiseModule(*M, *I->TM, I->Opts);
+    }
     if (Error E = cpu::emitCode(*M, *I->TM, OS, CodeGenFileType::ObjectFile))
       return E;
   }
@@ -89,18 +100,40 @@ Error CPUJIT::addModule(std::unique_ptr<Module> M) {
       /*RequiresNullTerminator=*/false));
 }
 
+Expected<orc::ExecutorAddr> CPUJIT::Impl::lookup(StringRef Name,
+                                                 StringRef What) {
+  auto Addr = J->lookup(Name);
+  if (Addr)
+    return *Addr;
+  std::string Message = toString(Addr.takeError());
+  std::lock_guard<std::mutex> Lock(SessionErrorsMutex);
+  if (!SessionErrors.empty())
+    Message += " (" + SessionErrors + ")";
+  SessionErrors.clear();
+  return cpu::makeError("cannot link " + What + " '" + Name + "': " + Message);
+}
+
 Expected<hpvm_cpu_kernel_fn> CPUJIT::lookup(StringRef WrapperName) {
-  auto Addr = I->J->lookup(WrapperName);
-  if (!Addr) {
-    std::string Message = toString(Addr.takeError());
-    std::lock_guard<std::mutex> Lock(I->SessionErrorsMutex);
-    if (!I->SessionErrors.empty())
-      Message += " (" + I->SessionErrors + ")";
-    I->SessionErrors.clear();
-    return cpu::makeError("cannot link CPU kernel '" + WrapperName +
-                          "': " + Message);
-  }
+  auto Addr = I->lookup(WrapperName, "CPU kernel");
+  if (!Addr)
+    return Addr.takeError();
   return Addr->toPtr<hpvm_cpu_kernel_fn>();
+}
+
+Expected<void *> CPUJIT::lookupSymbol(StringRef Name) {
+  auto Addr = I->lookup(Name, "symbol");
+  if (!Addr)
+    return Addr.takeError();
+  return Addr->toPtr<void *>();
+}
+
+Error CPUJIT::defineSymbols(ArrayRef<std::pair<StringRef, void *>> Symbols) {
+  orc::SymbolMap Map;
+  for (const auto &[Name, Address] : Symbols)
+    Map[I->J->mangleAndIntern(Name)] = {orc::ExecutorAddr::fromPtr(Address),
+                                        JITSymbolFlags::Exported |
+                                            JITSymbolFlags::Callable};
+  return I->J->getMainJITDylib().define(orc::absoluteSymbols(std::move(Map)));
 }
 
 } // namespace hpvm

@@ -48,16 +48,17 @@ constexpr unsigned ABIVersion = 1;
 
 } // namespace
 
-/// Replaces every @hpvm.launch with a call to hpvm_launch_or_exit, passing
-/// the arguments the way hpvm_rt.h says: an array of pointers to each value.
-static void lowerLaunches(Module &M, GlobalVariable *Descriptor) {
+/// Replaces every @hpvm.launch with a call to LaunchFunction, passing the
+/// arguments the way hpvm_rt.h says: an array of pointers to each value.
+static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
+                          StringRef LaunchFunction) {
   Function *Launch = M.getFunction(LaunchFunctionName);
   if (!Launch)
     return;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   FunctionCallee Runtime = M.getOrInsertFunction(
-      "hpvm_launch_or_exit", Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
+      LaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
   SmallVector<CallInst *, 4> Calls;
   for (User *U : Launch->users())
     if (auto *Call = dyn_cast<CallInst>(U))
@@ -288,9 +289,9 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
            String(graphText(Graphs), "hpvm.graphs.text"),
            ConstantInt::get(Type::getInt32Ty(Ctx), Artifacts.size()),
            ConstantExpr::getBitCast(ArtifactArray, Ptr)}),
-      "hpvm.program");
+      ProgramDescriptorName);
 
-  lowerLaunches(M, Descriptor);
+  lowerLaunches(M, Descriptor, Options.LaunchFunction);
   removeGraphForm(M, Graphs);
   Result.Host = std::move(GraphForm);
   return Result;
@@ -299,68 +300,51 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
 struct LoadedProgram::Parts {
   std::unique_ptr<CPUJIT> JIT;
   std::vector<Graph> Graphs;
-  std::string GraphText;
-  /// What the artifacts point to: node paths, entries, code.
-  std::vector<std::unique_ptr<std::string>> Strings;
-  std::vector<hpvm_artifact> Artifacts;
-  hpvm_program_desc Desc{};
+  const hpvm_program_desc *Desc = nullptr;
 };
 
 Expected<std::unique_ptr<LoadedProgram>>
 LoadedProgram::build(std::unique_ptr<Module> GraphForm,
-                     const ProgramOptions &Options) {
-  Module &M = *GraphForm;
-  CompiledProgram Kernels;
-  auto GraphsOr = buildKernels(M, Options, Kernels);
-  if (!GraphsOr)
-    return GraphsOr.takeError();
-  auto P = std::make_unique<Parts>();
-  P->Graphs = std::move(*GraphsOr);
-  std::vector<PlannedArtifact> Plan =
-      planArtifacts(P->Graphs, Kernels, Options);
+                     const ProgramOptions &Options,
+                     ArrayRef<std::pair<StringRef, void *>> HostSymbols) {
+  auto Compiled = compileProgram(std::move(GraphForm), Options);
+  if (!Compiled)
+    return Compiled.takeError();
+  // The descriptor is private in an executable; here the JIT must find it.
+  GlobalVariable *Descriptor =
+      Compiled->Host->getNamedGlobal(ProgramDescriptorName);
+  Descriptor->setLinkage(GlobalValue::ExternalLinkage);
+  Descriptor->setVisibility(GlobalValue::DefaultVisibility);
 
-  if (Kernels.CPUKernels) {
-    auto JIT = CPUJIT::create(Options.CPU);
-    if (!JIT)
-      return JIT.takeError();
-    P->JIT = std::move(*JIT);
-    if (Error E = P->JIT->addModule(std::move(Kernels.CPUKernels)))
-      return std::move(E);
-  }
-  auto Keep = [&](StringRef S) {
-    P->Strings.push_back(std::make_unique<std::string>(S.str()));
-    return P->Strings.back()->c_str();
-  };
-  for (const PlannedArtifact &A : Plan) {
-    hpvm_artifact Art{};
-    Art.node = Keep(A.Node);
-    Art.target = A.Target;
-    if (!A.CPUWrapper.empty()) {
-      auto Fn = P->JIT->lookup(A.CPUWrapper);
-      if (!Fn)
-        return Fn.takeError();
-      Art.cpu_fn = *Fn;
-    }
-    if (!A.Code.empty()) {
-      // A copy: the kernels die with this function. PTX keeps its NUL.
-      Art.code = Keep(A.Code);
-      Art.code_size = A.Code.size();
-    }
-    Art.entry = A.Entry.empty() ? nullptr : Keep(A.Entry);
-    P->Artifacts.push_back(Art);
-  }
-  P->GraphText = graphText(P->Graphs);
-  P->Desc.abi_version = ABIVersion;
-  P->Desc.graphs = P->GraphText.c_str();
-  P->Desc.num_artifacts = static_cast<uint32_t>(P->Artifacts.size());
-  P->Desc.artifacts = P->Artifacts.data();
+  auto P = std::make_unique<Parts>();
+  auto JIT = CPUJIT::create(Options.CPU);
+  if (!JIT)
+    return JIT.takeError();
+  P->JIT = std::move(*JIT);
+  if (Error E = P->JIT->defineSymbols(HostSymbols))
+    return E;
+  if (Compiled->CPUKernels)
+    if (Error E = P->JIT->addModule(std::move(Compiled->CPUKernels)))
+      return E;
+  if (Error E = P->JIT->addModule(std::move(Compiled->Host), /*Optimise=*/true))
+    return E;
+  auto Desc = P->JIT->lookupSymbol(ProgramDescriptorName);
+  if (!Desc)
+    return Desc.takeError();
+  P->Desc = static_cast<const hpvm_program_desc *>(*Desc);
+  // Written by this compiler a moment ago: it reads back.
+  P->Graphs = readGraphText(P->Desc->graphs);
   return std::unique_ptr<LoadedProgram>(new LoadedProgram(std::move(P)));
 }
 
 LoadedProgram::LoadedProgram(std::unique_ptr<Parts> P) : P(std::move(P)) {}
 LoadedProgram::~LoadedProgram() = default;
 
-const hpvm_program_desc &LoadedProgram::descriptor() const { return P->Desc; }
+const hpvm_program_desc &LoadedProgram::descriptor() const { return *P->Desc; }
 const std::vector<Graph> &LoadedProgram::graphs() const { return P->Graphs; }
+
+Expected<void *> LoadedProgram::lookup(StringRef Name) const {
+  return P->JIT->lookupSymbol(Name);
+}
 
 } // namespace hpvm

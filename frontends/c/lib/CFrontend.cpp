@@ -214,6 +214,8 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
     CompilerInstance CI;
     CI.setInvocation(std::make_shared<CompilerInvocation>(Invocation));
     CI.createDiagnostics(Opts.Diagnostics, /*ShouldOwnClient=*/false);
+    if (Opts.Diagnostics)
+      CI.setVerboseOutputStream(llvm::nulls());
     CheckAction Check(Rewritten);
     if (!CI.ExecuteAction(Check) || CI.getDiagnostics().hasErrorOccurred())
       return Result;
@@ -233,9 +235,17 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   // names, so that its diagnostics and debug lines point at the user's
   // lines. Its warnings were already given by the first parse.
   auto Inv = std::make_shared<CompilerInvocation>(Invocation);
-  for (const RewrittenFile &F : Rewritten)
-    Inv->getPreprocessorOpts().addRemappedFile(
-        F.Path, llvm::MemoryBuffer::getMemBufferCopy(F.Text, F.Path).release());
+  // Whoever made the invocation decides who frees remapped buffers; these
+  // are ours to free when it retains them.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> RewrittenBuffers;
+  for (const RewrittenFile &F : Rewritten) {
+    auto Buffer = llvm::MemoryBuffer::getMemBufferCopy(F.Text, F.Path);
+    Inv->getPreprocessorOpts().addRemappedFile(F.Path, Buffer.get());
+    if (Inv->getPreprocessorOpts().RetainRemappedFileBuffers)
+      RewrittenBuffers.push_back(std::move(Buffer));
+    else
+      Buffer.release();
+  }
   Inv->getDiagnosticOpts().IgnoreWarnings = true;
   // CodeGen at the user's -O level (TBAA, inlining attributes, lifetime
   // markers as clang would emit them) but without LLVM's pipeline, which
@@ -255,6 +265,8 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(Opts.Diagnostics, /*ShouldOwnClient=*/false);
+  if (Opts.Diagnostics)
+    CI.setVerboseOutputStream(llvm::nulls());
   EmitLLVMOnlyAction Emit(&Ctx);
   if (!CI.ExecuteAction(Emit) || CI.getDiagnostics().hasErrorOccurred()) {
     // The first parse accepted the source, so this is the rewrite's fault.

@@ -34,8 +34,9 @@ struct FrontendOptions {
   std::string SaveRewrittenAs;
   /// Stop after checking (-fsyntax-only).
   bool SyntaxOnly = false;
-  /// Where Clang's and the pragmas' diagnostics go; null: printed to
-  /// stderr as the invocation's options say.
+  /// Where Clang's and the pragmas' diagnostics go (and then nothing is
+  /// printed, not even the error count); null: printed to stderr as the
+  /// invocation's options say.
   clang::DiagnosticConsumer *Diagnostics = nullptr;
 };
 

@@ -76,8 +76,8 @@ compileCToGraphForm(StringRef Source, StringRef Name,
                                    HeaderDir,             "-include",
                                    Header};
   Args.insert(Args.end(), ClangArgs.begin(), ClangArgs.end());
-  Args.push_back("-c");
-  Args.push_back(Name.str());
+  // C whatever the name says (a "<string>" has no .c to say it).
+  Args.insert(Args.end(), {"-c", "-x", "c", Name.str()});
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());
@@ -89,13 +89,14 @@ compileCToGraphForm(StringRef Source, StringRef Name,
       clang::createInvocation(Argv, CIOpts);
   if (!Inv || CIOpts.Diags->hasErrorOccurred())
     return failure(Name, Diagnostics);
+  // The frontend parses twice, each time with a copy of the invocation:
+  // the buffers stay ours.
+  auto SourceBuffer = MemoryBuffer::getMemBufferCopy(Source, Name);
+  auto HeaderBuffer = MemoryBuffer::getMemBuffer(HPVMHeaderText, Header);
   clang::PreprocessorOptions &PP = Inv->getPreprocessorOpts();
-  PP.addRemappedFile(Name,
-                     MemoryBuffer::getMemBufferCopy(Source, Name).release());
-  PP.addRemappedFile(Header,
-                     MemoryBuffer::getMemBuffer(HPVMHeaderText, Header)
-                         .release());
-  PP.RetainRemappedFileBuffers = false;
+  PP.addRemappedFile(Name, SourceBuffer.get());
+  PP.addRemappedFile(Header, HeaderBuffer.get());
+  PP.RetainRemappedFileBuffers = true;
 
   // The HPVM IR rules report through the context: collect them here, and
   // give the context its handler back whatever happens.

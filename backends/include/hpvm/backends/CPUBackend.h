@@ -124,15 +124,25 @@ public:
   CPUJIT(const CPUJIT &) = delete;
   CPUJIT &operator=(const CPUJIT &) = delete;
 
-  /// Adds a module from buildCPUKernels (built with the same options). The
-  /// module is compiled at once and may be destroyed afterwards; symbols
-  /// already defined by an earlier module are an error.
-  llvm::Error addModule(std::unique_ptr<llvm::Module> M);
+  /// Adds a module from buildCPUKernels (built with the same options), or,
+  /// with Optimise, any other module, which first goes through the
+  /// optimisation pipeline at the options' level (host code). The module is
+  /// compiled at once and may be destroyed afterwards; symbols already
+  /// defined by an earlier module are an error.
+  llvm::Error addModule(std::unique_ptr<llvm::Module> M, bool Optimise = false);
 
   /// The wrapper called WrapperName (see getCPUWrapperName). Fails if no
   /// module added defines it or if it refers to a symbol that cannot be
   /// resolved.
   llvm::Expected<hpvm_cpu_kernel_fn> lookup(llvm::StringRef WrapperName);
+  /// The address of any symbol an added module defines, likewise.
+  llvm::Expected<void *> lookupSymbol(llvm::StringRef Name);
+
+  /// Makes Name resolve to Address in modules added later: functions of
+  /// the caller that the process's symbol table does not show (a shared
+  /// library's hidden ones, such as hpvm-rt's inside the Python module).
+  llvm::Error defineSymbols(
+      llvm::ArrayRef<std::pair<llvm::StringRef, void *>> Symbols);
 
 private:
   struct Impl;

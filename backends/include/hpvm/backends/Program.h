@@ -28,6 +28,10 @@ struct ProgramOptions {
   TargetMask Targets = TargetCPU;
   CPUOptions CPU;
   NVPTXOptions NVPTX;
+  /// What launches in the host code call: a function with the signature of
+  /// hpvm_launch_or_exit (hpvm_rt.h). The Python binding's reports the
+  /// error to Python instead of ending the process.
+  std::string LaunchFunction = "hpvm_launch_or_exit";
 };
 
 struct CompiledProgram {
@@ -65,24 +69,30 @@ llvm::Expected<CompiledProgram>
 compileProgram(std::unique_ptr<llvm::Module> GraphForm,
                const ProgramOptions &Options);
 
-/// A program built in this process (the Python binding's): every leaf
-/// compiled for Options' targets, the CPU kernels JIT-compiled into the
-/// process (CPUJIT), PTX and SPIR-V kept, and the hpvm_program_desc that
-/// hpvm-rt takes pointing into it. hpvm-rt caches loads by the
-/// descriptor's address: call hpvm_release_program(&descriptor()) before
-/// destroying it.
+/// The name of the embedded hpvm_program_desc in CompiledProgram::Host.
+constexpr const char *ProgramDescriptorName = "hpvm.program";
+
+/// A program compiled into this process (the Python binding's): the host
+/// code and the CPU kernels JIT-compiled (CPUJIT), PTX and SPIR-V embedded
+/// as for an executable. hpvm-rt caches loads by the descriptor's address:
+/// call hpvm_release_program(&descriptor()) before destroying it.
 class LoadedProgram {
 public:
   /// Builds from a module in graph form (consumed); errors as for
-  /// compileProgram, and JIT failures.
+  /// compileProgram, and JIT failures. HostSymbols are what the host code
+  /// calls that the JIT cannot find in the process: Options.LaunchFunction
+  /// and hpvm_rt.h's other functions where the caller hides them.
   static llvm::Expected<std::unique_ptr<LoadedProgram>>
-  build(std::unique_ptr<llvm::Module> GraphForm, const ProgramOptions &Options);
+  build(std::unique_ptr<llvm::Module> GraphForm, const ProgramOptions &Options,
+        llvm::ArrayRef<std::pair<llvm::StringRef, void *>> HostSymbols = {});
   ~LoadedProgram();
   LoadedProgram(const LoadedProgram &) = delete;
   LoadedProgram &operator=(const LoadedProgram &) = delete;
 
   const hpvm_program_desc &descriptor() const;
   const std::vector<Graph> &graphs() const;
+  /// The address of a function or variable of the host code.
+  llvm::Expected<void *> lookup(llvm::StringRef Name) const;
 
 private:
   struct Parts;

@@ -1,0 +1,507 @@
+//===- CProgram.cpp - C source compiled into this process -----------------===//
+//
+// Signatures come from the debug information Clang writes with -g (the C
+// types, with their signedness, constness and parameter names, which the
+// LLVM types alone no longer have); the debug information is stripped
+// before code generation. Each callable function gets a wrapper of one
+// signature, void(void *const *args, void *result), generated in IR, so
+// that calling it needs neither libffi nor a C compiler at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "CProgram.h"
+
+#include "CompileC.h"
+
+#include "hpvm/backends/Program.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <map>
+#include <optional>
+
+using namespace llvm;
+
+namespace hpvm::python {
+
+unsigned sizeOf(CScalar S) {
+  switch (S) {
+  case CScalar::Void:
+    return 0;
+  case CScalar::Bool:
+  case CScalar::Int8:
+  case CScalar::UInt8:
+    return 1;
+  case CScalar::Int16:
+  case CScalar::UInt16:
+  case CScalar::Float16:
+    return 2;
+  case CScalar::Int32:
+  case CScalar::UInt32:
+  case CScalar::Float32:
+    return 4;
+  case CScalar::Int64:
+  case CScalar::UInt64:
+  case CScalar::Float64:
+    return 8;
+  }
+  return 0;
+}
+
+bool isFloat(CScalar S) {
+  return S == CScalar::Float16 || S == CScalar::Float32 ||
+         S == CScalar::Float64;
+}
+
+bool isSigned(CScalar S) {
+  return S == CScalar::Int8 || S == CScalar::Int16 || S == CScalar::Int32 ||
+         S == CScalar::Int64;
+}
+
+uint16_t toHalf(double V) {
+  APFloat F(V);
+  bool LosesInfo = false;
+  F.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &LosesInfo);
+  return static_cast<uint16_t>(F.bitcastToAPInt().getZExtValue());
+}
+
+double fromHalf(uint16_t Bits) {
+  APFloat F(APFloat::IEEEhalf(), APInt(16, Bits));
+  bool LosesInfo = false;
+  F.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &LosesInfo);
+  return F.convertToDouble();
+}
+
+static const char *spell(CScalar S) {
+  switch (S) {
+  case CScalar::Void:
+    return "void";
+  case CScalar::Bool:
+    return "_Bool";
+  case CScalar::Int8:
+    return "int8_t";
+  case CScalar::UInt8:
+    return "uint8_t";
+  case CScalar::Int16:
+    return "int16_t";
+  case CScalar::UInt16:
+    return "uint16_t";
+  case CScalar::Int32:
+    return "int32_t";
+  case CScalar::UInt32:
+    return "uint32_t";
+  case CScalar::Int64:
+    return "int64_t";
+  case CScalar::UInt64:
+    return "uint64_t";
+  case CScalar::Float16:
+    return "_Float16";
+  case CScalar::Float32:
+    return "float";
+  case CScalar::Float64:
+    return "double";
+  }
+  return "?";
+}
+
+std::string CType::spelling() const {
+  std::string S = Const ? "const " : "";
+  S += spell(Scalar);
+  return Pointer ? S + " *" : S;
+}
+
+std::string CFunction::signature() const {
+  std::string S = Result.spelling() + " " + Name + "(";
+  for (size_t I = 0; I < Params.size(); ++I) {
+    std::string T = Params[I].Type.spelling();
+    S += (I ? ", " : "") + T + (T.back() == '*' ? "" : " ") + Params[I].Name;
+  }
+  return S + ")";
+}
+
+namespace {
+
+/// The scalar a DWARF base type is, or nullopt.
+std::optional<CScalar> scalarOf(const DIBasicType &B) {
+  uint64_t Bits = B.getSizeInBits();
+  switch (B.getEncoding()) {
+  case dwarf::DW_ATE_boolean:
+    return Bits == 8 ? std::optional(CScalar::Bool) : std::nullopt;
+  case dwarf::DW_ATE_float:
+    if (Bits == 16)
+      return CScalar::Float16;
+    if (Bits == 32)
+      return CScalar::Float32;
+    if (Bits == 64)
+      return CScalar::Float64;
+    return std::nullopt; // long double, __float128
+  case dwarf::DW_ATE_signed:
+  case dwarf::DW_ATE_signed_char:
+    switch (Bits) {
+    case 8:
+      return CScalar::Int8;
+    case 16:
+      return CScalar::Int16;
+    case 32:
+      return CScalar::Int32;
+    case 64:
+      return CScalar::Int64;
+    }
+    return std::nullopt;
+  case dwarf::DW_ATE_unsigned:
+  case dwarf::DW_ATE_unsigned_char:
+    switch (Bits) {
+    case 8:
+      return CScalar::UInt8;
+    case 16:
+      return CScalar::UInt16;
+    case 32:
+      return CScalar::UInt32;
+    case 64:
+      return CScalar::UInt64;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// T without typedefs and qualifiers; Const says whether one was const.
+const DIType *unqualified(const DIType *T, bool &Const) {
+  while (auto *D = dyn_cast_or_null<DIDerivedType>(T)) {
+    unsigned Tag = D->getTag();
+    if (Tag == dwarf::DW_TAG_const_type)
+      Const = true;
+    else if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_volatile_type &&
+             Tag != dwarf::DW_TAG_restrict_type &&
+             Tag != dwarf::DW_TAG_atomic_type)
+      break;
+    T = D->getBaseType();
+  }
+  return T;
+}
+
+/// The scalar T is (an enum: its underlying integer), or why not.
+std::optional<CScalar> scalarOf(const DIType *T, std::string &Why) {
+  if (!T)
+    return CScalar::Void;
+  if (auto *C = dyn_cast<DICompositeType>(T)) {
+    if (C->getTag() == dwarf::DW_TAG_enumeration_type) {
+      bool Ignored = false;
+      if (auto *B = dyn_cast_or_null<DIBasicType>(
+              unqualified(C->getBaseType(), Ignored)))
+        if (auto S = scalarOf(*B))
+          return S;
+    }
+    Why = "a " + std::string(C->getTag() == dwarf::DW_TAG_array_type
+                                 ? "array"
+                                 : "struct, union or enum") +
+          " type";
+    return std::nullopt;
+  }
+  if (auto *B = dyn_cast<DIBasicType>(T)) {
+    if (auto S = scalarOf(*B))
+      return S;
+    Why = "'" + B->getName().str() + "', which has no numpy counterpart";
+    return std::nullopt;
+  }
+  Why = "a type the binding does not pass";
+  return std::nullopt;
+}
+
+/// The C type of a parameter or result, or why the binding cannot pass it.
+std::optional<CType> cTypeOf(const DIType *T, std::string &Why) {
+  CType Result;
+  bool Const = false;
+  T = unqualified(T, Const);
+  if (auto *P = dyn_cast_or_null<DIDerivedType>(T);
+      P && P->getTag() == dwarf::DW_TAG_pointer_type) {
+    Result.Pointer = true;
+    const DIType *Pointee = unqualified(P->getBaseType(), Result.Const);
+    if (auto *PP = dyn_cast_or_null<DIDerivedType>(Pointee);
+        PP && PP->getTag() == dwarf::DW_TAG_pointer_type) {
+      Why = "a pointer to a pointer";
+      return std::nullopt;
+    }
+    if (isa_and_nonnull<DISubroutineType>(Pointee)) {
+      Why = "a function pointer";
+      return std::nullopt;
+    }
+    auto S = scalarOf(Pointee, Why);
+    if (!S) {
+      Why = "a pointer to " + Why;
+      return std::nullopt;
+    }
+    Result.Scalar = *S;
+    return Result;
+  }
+  auto S = scalarOf(T, Why);
+  if (!S)
+    return std::nullopt;
+  Result.Scalar = *S;
+  return Result;
+}
+
+/// The LLVM type the x86-64 C calling convention passes T as, when it is
+/// passed as one value of that type (every type cTypeOf accepts is).
+Type *llvmTypeOf(const CType &T, LLVMContext &Ctx) {
+  if (T.Pointer)
+    return PointerType::get(Ctx, 0);
+  switch (T.Scalar) {
+  case CScalar::Void:
+    return Type::getVoidTy(Ctx);
+  case CScalar::Bool:
+    return Type::getInt1Ty(Ctx);
+  case CScalar::Float16:
+    return Type::getHalfTy(Ctx);
+  case CScalar::Float32:
+    return Type::getFloatTy(Ctx);
+  case CScalar::Float64:
+    return Type::getDoubleTy(Ctx);
+  default:
+    return Type::getIntNTy(Ctx, sizeOf(T.Scalar) * 8);
+  }
+}
+
+/// The names of F's parameters, from its debug information ("" where it
+/// has none): the subprogram keeps them when optimising, the variable
+/// records otherwise.
+std::vector<std::string> parameterNames(const Function &F,
+                                        const DISubprogram &SP,
+                                        unsigned Count) {
+  std::vector<std::string> Names(Count);
+  auto Note = [&](const DILocalVariable *V) {
+    if (V && V->getScope() == &SP)
+      if (unsigned Arg = V->getArg(); Arg >= 1 && Arg <= Count)
+        Names[Arg - 1] = V->getName().str();
+  };
+  for (const DINode *N : SP.getRetainedNodes())
+    Note(dyn_cast<DILocalVariable>(N));
+  for (const Instruction &I : instructions(F)) {
+    for (const DbgVariableRecord &R : filterDbgVars(I.getDbgRecordRange()))
+      Note(R.getVariable());
+    if (auto *D = dyn_cast<DbgVariableIntrinsic>(&I))
+      Note(D->getVariable());
+  }
+  return Names;
+}
+
+/// The C signature of F, or why it cannot be called from the binding.
+std::optional<CFunction> signatureOf(const Function &F, std::string &Why) {
+  const DISubprogram *SP = F.getSubprogram();
+  const DISubroutineType *Ty = SP ? SP->getType() : nullptr;
+  if (!Ty) {
+    Why = "no signature in its debug information";
+    return std::nullopt;
+  }
+  DITypeRefArray Types = Ty->getTypeArray();
+  if (Types.size() == 0) {
+    Why = "no signature in its debug information";
+    return std::nullopt;
+  }
+  CFunction Fn;
+  Fn.Name = F.getName().str();
+  unsigned NumParams = Types.size() - 1;
+  // A trailing null type stands for `...`.
+  if (NumParams > 0 && !Types[NumParams]) {
+    Why = "it is variadic";
+    return std::nullopt;
+  }
+  auto Result = cTypeOf(Types[0], Why);
+  if (!Result) {
+    Why = "its result is " + Why;
+    return std::nullopt;
+  }
+  Fn.Result = *Result;
+  std::vector<std::string> Names = parameterNames(F, *SP, NumParams);
+  for (unsigned I = 0; I < NumParams; ++I) {
+    auto T = cTypeOf(Types[I + 1], Why);
+    if (T && !T->Pointer && T->Scalar == CScalar::Void)
+      Why = "void", T.reset();
+    if (!T) {
+      Why = "parameter " + std::to_string(I + 1) + " is " + Why;
+      return std::nullopt;
+    }
+    std::string Name =
+        Names[I].empty() ? "arg" + std::to_string(I + 1) : Names[I];
+    Fn.Params.push_back({Name, *T});
+  }
+  // What Clang lowered the signature to must be what the C types say;
+  // otherwise (an ABI this code does not know) the call would be wrong.
+  LLVMContext &Ctx = F.getContext();
+  bool Matches = !F.isVarArg() && F.arg_size() == NumParams &&
+                 F.getReturnType() == llvmTypeOf(Fn.Result, Ctx);
+  for (unsigned I = 0; Matches && I < NumParams; ++I)
+    Matches = F.getArg(I)->getType() == llvmTypeOf(Fn.Params[I].Type, Ctx);
+  if (!Matches) {
+    Why = "its parameters are not passed one value each";
+    return std::nullopt;
+  }
+  return Fn;
+}
+
+/// The wrapper's name for F.
+std::string wrapperName(StringRef F) { return ("hpvm.python.call." + F).str(); }
+
+/// Adds void wrapper(void *const *args, void *result), which loads each
+/// argument through args[i] and calls F.
+void addWrapper(Function &F, const CFunction &Sig) {
+  LLVMContext &Ctx = F.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0), *I8 = Type::getInt8Ty(Ctx);
+  auto *W = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+      GlobalValue::ExternalLinkage, wrapperName(F.getName()), F.getParent());
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", W));
+  std::vector<Value *> Args;
+  for (unsigned I = 0; I < Sig.Params.size(); ++I) {
+    Value *Slot = B.CreateLoad(
+        Ptr, B.CreateConstInBoundsGEP1_64(Ptr, W->getArg(0), I));
+    Type *T = F.getArg(I)->getType();
+    // C stores a bool in a byte; the call passes it as i1.
+    Args.push_back(T->isIntegerTy(1)
+                       ? B.CreateICmpNE(B.CreateLoad(I8, Slot),
+                                        ConstantInt::get(I8, 0))
+                       : static_cast<Value *>(B.CreateLoad(T, Slot)));
+  }
+  CallInst *Call = B.CreateCall(&F, Args);
+  Call->setAttributes(F.getAttributes());
+  Call->setCallingConv(F.getCallingConv());
+  if (!F.getReturnType()->isVoidTy()) {
+    Value *R = Call;
+    if (R->getType()->isIntegerTy(1))
+      R = B.CreateZExt(R, I8);
+    B.CreateStore(R, W->getArg(1));
+  }
+  B.CreateRetVoid();
+}
+
+thread_local LaunchFailure PendingFailure;
+
+/// What launches in a CProgram's host code call instead of
+/// hpvm_launch_or_exit.
+void launchOrRecord(const hpvm_program_desc *Program, const char *Graph,
+                    void *const *Args) {
+  int Status = hpvm_launch(Program, Graph, Args);
+  if (Status != HPVM_OK && PendingFailure.Code == HPVM_OK)
+    PendingFailure = {Status, hpvm_error_message()};
+}
+
+/// What data regions' error checks call instead of hpvm_exit_on_error.
+void recordOnError(int Status) {
+  if (Status != HPVM_OK && PendingFailure.Code == HPVM_OK)
+    PendingFailure = {Status, hpvm_error_message()};
+}
+
+void launchOrRecordOrExit(const hpvm_program_desc *Program, const char *Graph,
+                          void *const *Args) {
+  launchOrRecord(Program, Graph, Args);
+}
+
+constexpr const char *LaunchSymbol = "hpvm_python_launch";
+
+/// hpvm-rt's C ABI as the host code sees it: this library links hpvm-rt
+/// into a Python module whose symbols the process does not export.
+std::vector<std::pair<StringRef, void *>> hostSymbols() {
+  auto Fn = [](auto *F) { return reinterpret_cast<void *>(F); };
+  return {{LaunchSymbol, Fn(&launchOrRecord)},
+          {"hpvm_launch", Fn(&hpvm_launch)},
+          {"hpvm_launch_or_exit", Fn(&launchOrRecordOrExit)},
+          {"hpvm_error_message", Fn(&hpvm_error_message)},
+          {"hpvm_print_stats", Fn(&hpvm_print_stats)},
+          {"hpvm_release_program", Fn(&hpvm_release_program)},
+          {"hpvm_data_enter", Fn(&hpvm_data_enter)},
+          {"hpvm_data_exit", Fn(&hpvm_data_exit)},
+          {"hpvm_data_request", Fn(&hpvm_data_request)},
+          {"hpvm_data_update", Fn(&hpvm_data_update)},
+          {"hpvm_exit_on_error", Fn(&recordOnError)},
+          {"hpvm_flush_trace", Fn(&hpvm_flush_trace)}};
+}
+
+} // namespace
+
+LaunchFailure takeLaunchFailure() {
+  LaunchFailure F = std::move(PendingFailure);
+  PendingFailure = {};
+  return F;
+}
+
+struct CProgram::Parts {
+  std::unique_ptr<LoadedProgram> Loaded;
+  std::vector<CFunction> Functions;
+  std::vector<std::string> Uncallable;
+};
+
+std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
+                                            const CompileOptions &Options,
+                                            std::string &Error) {
+  auto Fail = [&](llvm::Error E) {
+    Error = toString(std::move(E));
+    return nullptr;
+  };
+  LLVMContext Ctx;
+  std::vector<std::string> Args = Options.ClangArgs;
+  // Full debug information, for the signatures (stripped below).
+  Args.push_back("-g");
+  auto M = cfe::compileCToGraphForm(Source, Options.Name, Args, Ctx);
+  if (!M)
+    return Fail(M.takeError());
+
+  auto P = std::make_unique<Parts>();
+  std::vector<std::pair<Function *, size_t>> Wrapped;
+  for (Function &F : **M) {
+    if (F.isDeclaration() || !F.hasExternalLinkage() ||
+        F.getName().starts_with("hpvm."))
+      continue;
+    std::string Why;
+    if (auto Sig = signatureOf(F, Why)) {
+      P->Functions.push_back(std::move(*Sig));
+      Wrapped.push_back({&F, P->Functions.size() - 1});
+    } else {
+      P->Uncallable.push_back(F.getName().str() + ": " + Why);
+    }
+  }
+  for (auto &[F, Index] : Wrapped)
+    addWrapper(*F, P->Functions[Index]);
+  StripDebugInfo(**M);
+
+  ProgramOptions PO;
+  PO.Targets = Options.Targets;
+  PO.LaunchFunction = LaunchSymbol;
+  auto Loaded = LoadedProgram::build(std::move(*M), PO, hostSymbols());
+  if (!Loaded)
+    return Fail(Loaded.takeError());
+  P->Loaded = std::move(*Loaded);
+  for (CFunction &F : P->Functions) {
+    auto Addr = P->Loaded->lookup(wrapperName(F.Name));
+    if (!Addr)
+      return Fail(Addr.takeError());
+    F.Call = reinterpret_cast<void (*)(void *const *, void *)>(*Addr);
+  }
+  return std::unique_ptr<CProgram>(new CProgram(std::move(P)));
+}
+
+CProgram::CProgram(std::unique_ptr<Parts> P) : P(std::move(P)) {}
+
+CProgram::~CProgram() { hpvm_release_program(&P->Loaded->descriptor()); }
+
+const std::vector<CFunction> &CProgram::functions() const {
+  return P->Functions;
+}
+const std::vector<std::string> &CProgram::uncallable() const {
+  return P->Uncallable;
+}
+const std::vector<Graph> &CProgram::graphs() const {
+  return P->Loaded->graphs();
+}
+const hpvm_program_desc &CProgram::descriptor() const {
+  return P->Loaded->descriptor();
+}
+
+} // namespace hpvm::python

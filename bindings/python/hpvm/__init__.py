@@ -1,0 +1,166 @@
+"""HPVM from Python: compile kernels for the CPU, Vulkan, OpenCL and CUDA
+and run them through hpvm-rt, which picks a device for every node of the
+dataflow graph and moves the data.
+
+    import numpy as np, hpvm
+    prog = hpvm.compile_c('''
+        void saxpy(long n, float a, const float *x, float *y) {
+        #pragma hpvm parallel for in(x[0:n]) inout(y[0:n])
+          for (long i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+        }''', targets=["cpu", "spirv"])
+    x = np.ones(1000, np.float32); y = np.zeros(1000, np.float32)
+    prog.saxpy(len(x), 2.0, x, y)
+
+docs/python.md is the guide.
+"""
+
+import os as _os
+
+from ._hpvm import (
+    CompileError,
+    CProgram,
+    Error,
+    Function,
+    Graph,
+    LaunchError,
+)
+from . import _hpvm
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CompileError",
+    "Error",
+    "Function",
+    "Graph",
+    "LaunchError",
+    "Program",
+    "compile_c",
+    "devices",
+    "load_c",
+    "stats",
+    "targets",
+]
+
+_TARGET_BITS = {
+    "cpu": _hpvm.TARGET_CPU,
+    "nvptx": _hpvm.TARGET_NVPTX,
+    "spirv": _hpvm.TARGET_SPIRV,
+}
+
+#: The targets kernels can be compiled for: "cpu" (x86 SIMD, all cores),
+#: "nvptx" (CUDA GPUs) and "spirv" (Vulkan and OpenCL devices).
+targets = tuple(_TARGET_BITS)
+
+
+def _target_mask(names):
+    if isinstance(names, str):
+        names = [names]
+    names = list(names)
+    if names == ["all"]:
+        names = list(_TARGET_BITS)
+    if not names:
+        raise ValueError("targets: name at least one of " + ", ".join(targets))
+    mask = 0
+    for name in names:
+        if name not in _TARGET_BITS:
+            raise ValueError(
+                f"targets: unknown target {name!r} (expected one of "
+                f"{', '.join(targets)}, or 'all')"
+            )
+        mask |= _TARGET_BITS[name]
+    return mask
+
+
+class Program:
+    """C source compiled and loaded into this process.
+
+    Its C functions are attributes (``prog.saxpy(n, a, x, y)``) and items
+    of ``functions``; calling one runs the host code, whose parallel
+    regions launch through hpvm-rt on the devices it chooses. ``graphs``
+    are the dataflow graphs of the regions.
+    """
+
+    def __init__(self, native):
+        self._native = native
+        self.functions = native.functions
+        self.graphs = native.graphs
+
+    @property
+    def uncallable(self):
+        """External functions the binding cannot call, each with why."""
+        return self._native.uncallable
+
+    def graph(self, name):
+        """The graph called name."""
+        for g in self.graphs:
+            if g.name == name:
+                return g
+        raise KeyError(f"no graph {name!r} (graphs: "
+                       f"{', '.join(g.name for g in self.graphs) or 'none'})")
+
+    def __getattr__(self, name):
+        # Only called for names that are not attributes already.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self.functions:
+            return self.functions[name]
+        for entry in self._native.uncallable:
+            if entry.startswith(name + ": "):
+                raise AttributeError(f"{name} cannot be called from Python: "
+                                     f"{entry[len(name) + 2:]}")
+        raise AttributeError(
+            f"the program has no function {name!r} "
+            f"(functions: {', '.join(self.functions) or 'none'})")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+    def __repr__(self):
+        return (f"<hpvm.Program functions=[{', '.join(self.functions)}] "
+                f"graphs=[{', '.join(g.name for g in self.graphs)}]>")
+
+
+def compile_c(source, *, flags=(), targets=("cpu",), name="<string>"):
+    """Compiles C source with ``#pragma hpvm`` and loads it.
+
+    flags: Clang's options (``-O3``, ``-DN=4``, ``-I...``, ``-std=...``);
+    -O2 unless one is given.
+    targets: what the leaves are compiled for: names from ``hpvm.targets``
+    or "all"; the CPU alone by default, as with hpvm-clang.
+    name: the file name diagnostics give the source.
+
+    Raises CompileError with every diagnostic when it does not compile.
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a str, not {type(source).__name__}")
+    if isinstance(flags, str):
+        raise TypeError("flags must be a list of options, not a str")
+    flags = [str(f) for f in flags]
+    if not any(f.startswith("-O") for f in flags):
+        flags.insert(0, "-O2")
+    native = _hpvm.compile_c(source, str(name), flags, _target_mask(targets))
+    return Program(native)
+
+
+def load_c(path, *, flags=(), targets=("cpu",)):
+    """compile_c of the file at path; its directory is on the include path."""
+    path = _os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    directory = _os.path.dirname(_os.path.abspath(path))
+    return compile_c(source, flags=["-I" + directory, *flags],
+                     targets=targets, name=path)
+
+
+def devices():
+    """The devices hpvm-rt runs nodes on, as dicts with "name" and
+    "description" (every device kind is looked for; HPVM_DEVICES limits
+    them)."""
+    return _hpvm.devices()
+
+
+def stats():
+    """hpvm-rt's statistics so far as text: per node the device, launches
+    and time; bytes moved and copies avoided."""
+    return _hpvm.stats_text()

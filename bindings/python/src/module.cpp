@@ -1,0 +1,544 @@
+//===- module.cpp - The _hpvm extension module ----------------------------===//
+//
+// A thin layer over the core (CProgram) and hpvm-rt: Python values become
+// C arguments here, with every check a Python user expects an exception
+// from (types, ranges, dtypes, contiguity, read-only arrays); everything
+// else lives in the libraries. hpvm/__init__.py is the public face.
+//
+//===----------------------------------------------------------------------===//
+#include "CProgram.h"
+
+#include "hpvm/ir/GraphPrinter.h"
+#include "hpvm/ir/GraphText.h"
+#include "hpvm/rt/Runtime.h"
+#include "hpvm/rt/hpvm_rt.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace hpvm::python;
+
+namespace {
+
+py::object CompileErrorType, LaunchErrorType;
+
+/// One buffer-protocol view, released when the call is over.
+class BufferView {
+public:
+  BufferView() = default;
+  BufferView(const BufferView &) = delete;
+  BufferView(BufferView &&O) noexcept : View(O.View), Held(O.Held) {
+    O.Held = false;
+  }
+  ~BufferView() {
+    if (Held)
+      PyBuffer_Release(&View);
+  }
+  /// Gets a C-contiguous view of Obj; false (with the Python error set)
+  /// if Obj has none.
+  bool get(PyObject *Obj) {
+    if (PyObject_GetBuffer(Obj, &View, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+      return false;
+    Held = true;
+    return true;
+  }
+  Py_buffer View{};
+
+private:
+  bool Held = false;
+};
+
+/// What a struct-module format letter is, for the check against a pointee.
+struct ElementKind {
+  enum { Float, Signed, Unsigned, Bool, Char, Other } Kind = Other;
+};
+
+ElementKind kindOf(const char *Format) {
+  if (!Format)
+    return {ElementKind::Unsigned}; // plain bytes
+  // A native or little-endian order prefix is this machine's layout.
+  if (*Format == '@' || *Format == '=' || *Format == '<')
+    ++Format;
+  if (!Format[0] || Format[1])
+    return {};
+  switch (Format[0]) {
+  case 'e':
+  case 'f':
+  case 'd':
+    return {ElementKind::Float};
+  case 'b':
+  case 'h':
+  case 'i':
+  case 'l':
+  case 'q':
+  case 'n':
+    return {ElementKind::Signed};
+  case 'B':
+  case 'H':
+  case 'I':
+  case 'L':
+  case 'Q':
+  case 'N':
+    return {ElementKind::Unsigned};
+  case '?':
+    return {ElementKind::Bool};
+  case 'c':
+    return {ElementKind::Char};
+  }
+  return {};
+}
+
+/// The numpy dtype name of a C scalar, for messages.
+const char *dtypeName(CScalar S) {
+  switch (S) {
+  case CScalar::Void:
+    return "any";
+  case CScalar::Bool:
+    return "bool";
+  case CScalar::Int8:
+    return "int8";
+  case CScalar::UInt8:
+    return "uint8";
+  case CScalar::Int16:
+    return "int16";
+  case CScalar::UInt16:
+    return "uint16";
+  case CScalar::Int32:
+    return "int32";
+  case CScalar::UInt32:
+    return "uint32";
+  case CScalar::Int64:
+    return "int64";
+  case CScalar::UInt64:
+    return "uint64";
+  case CScalar::Float16:
+    return "float16";
+  case CScalar::Float32:
+    return "float32";
+  case CScalar::Float64:
+    return "float64";
+  }
+  return "?";
+}
+
+/// Whether a buffer of this format and item size can stand for a pointer
+/// to Pointee. Bytes of char-sized integers go either way (char *, uint8_t
+/// * and int8_t * buffers are all "bytes" to C code).
+bool matches(CScalar Pointee, const Py_buffer &V) {
+  if (Pointee == CScalar::Void)
+    return true;
+  ElementKind K = kindOf(V.format);
+  if (static_cast<unsigned>(V.itemsize) != sizeOf(Pointee))
+    return false;
+  if (Pointee == CScalar::Bool)
+    return K.Kind == ElementKind::Bool;
+  if (isFloat(Pointee))
+    return K.Kind == ElementKind::Float;
+  if (sizeOf(Pointee) == 1)
+    return K.Kind == ElementKind::Signed || K.Kind == ElementKind::Unsigned ||
+           K.Kind == ElementKind::Char;
+  return K.Kind ==
+         (isSigned(Pointee) ? ElementKind::Signed : ElementKind::Unsigned);
+}
+
+std::string describeBuffer(const Py_buffer &V) {
+  std::string Format = V.format ? V.format : "B";
+  return "a buffer of format '" + Format + "' (" +
+         std::to_string(V.itemsize) + "-byte items)";
+}
+
+/// The arguments of one call, stored as hpvm_rt.h's convention wants them.
+struct CallArguments {
+  std::vector<uint64_t> Values; // one 8-byte slot per parameter
+  std::vector<void *> Pointers; // Args[i] = &Values[i]
+  std::vector<BufferView> Views;
+};
+
+[[noreturn]] void argumentError(PyObject *Type, const CFunction &F,
+                                const CParam &P, const std::string &What) {
+  PyErr_SetString(Type, ("argument '" + P.Name + "' of " + F.Name + " (" +
+                         P.Type.spelling() + "): " + What)
+                            .c_str());
+  throw py::error_already_set();
+}
+
+std::string typeName(py::handle Obj) {
+  return Py_TYPE(Obj.ptr())->tp_name;
+}
+
+/// Stores Obj as P's value in Slot.
+void convertScalar(const CFunction &F, const CParam &P, py::handle Obj,
+                   uint64_t &Slot) {
+  CScalar S = P.Type.Scalar;
+  if (S == CScalar::Bool) {
+    if (!PyBool_Check(Obj.ptr()) && !PyIndex_Check(Obj.ptr()))
+      argumentError(PyExc_TypeError, F, P,
+                    "expected a bool, got " + typeName(Obj));
+    int Truth = PyObject_IsTrue(Obj.ptr());
+    if (Truth < 0)
+      throw py::error_already_set();
+    Slot = Truth;
+    return;
+  }
+  if (isFloat(S)) {
+    if (PyUnicode_Check(Obj.ptr()) || PyBytes_Check(Obj.ptr()) ||
+        !(PyFloat_Check(Obj.ptr()) || PyIndex_Check(Obj.ptr()) ||
+          PyObject_HasAttrString(Obj.ptr(), "__float__")))
+      argumentError(PyExc_TypeError, F, P,
+                    "expected a number, got " + typeName(Obj));
+    double V = PyFloat_AsDouble(Obj.ptr());
+    if (V == -1.0 && PyErr_Occurred())
+      throw py::error_already_set();
+    if (S == CScalar::Float64)
+      std::memcpy(&Slot, &V, sizeof V);
+    else if (S == CScalar::Float32) {
+      float W = static_cast<float>(V);
+      std::memcpy(&Slot, &W, sizeof W);
+    } else {
+      uint16_t H = toHalf(V);
+      std::memcpy(&Slot, &H, sizeof H);
+    }
+    return;
+  }
+  // An integer: anything with __index__ (int, numpy integers), not floats.
+  if (!PyIndex_Check(Obj.ptr()) || PyBool_Check(Obj.ptr()))
+    argumentError(PyExc_TypeError, F, P,
+                  "expected an integer, got " + typeName(Obj));
+  py::int_ I = py::reinterpret_steal<py::int_>(PyNumber_Index(Obj.ptr()));
+  if (!I)
+    throw py::error_already_set();
+  unsigned Bits = sizeOf(S) * 8;
+  bool Fits;
+  uint64_t Raw;
+  if (isSigned(S)) {
+    int Overflow = 0;
+    long long V = PyLong_AsLongLongAndOverflow(I.ptr(), &Overflow);
+    if (V == -1 && PyErr_Occurred())
+      throw py::error_already_set();
+    Fits = !Overflow && (Bits == 64 || (V >= -(1LL << (Bits - 1)) &&
+                                        V < (1LL << (Bits - 1))));
+    Raw = static_cast<uint64_t>(V);
+  } else {
+    int Negative =
+        PyObject_RichCompareBool(I.ptr(), py::int_(0).ptr(), Py_LT);
+    if (Negative < 0)
+      throw py::error_already_set();
+    unsigned long long V = 0;
+    Fits = !Negative;
+    if (Fits) {
+      V = PyLong_AsUnsignedLongLong(I.ptr());
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        Fits = false;
+      }
+    }
+    Fits = Fits && (Bits == 64 || V < (1ULL << Bits));
+    Raw = V;
+  }
+  if (!Fits)
+    argumentError(PyExc_OverflowError, F, P,
+                  py::str(Obj).cast<std::string>() + " does not fit in " +
+                      std::to_string(Bits) + " bits");
+  // Little-endian: the low bytes of the slot are the value.
+  Slot = Raw;
+}
+
+/// Stores a pointer to Obj's memory (None: NULL) in Slot.
+void convertPointer(const CFunction &F, const CParam &P, py::handle Obj,
+                    uint64_t &Slot, CallArguments &Call) {
+  if (Obj.is_none()) {
+    Slot = 0;
+    return;
+  }
+  if (!PyObject_CheckBuffer(Obj.ptr()))
+    argumentError(PyExc_TypeError, F, P,
+                  "expected an array (an object with the buffer protocol), "
+                  "got " +
+                      typeName(Obj));
+  BufferView View;
+  if (!View.get(Obj.ptr())) {
+    PyErr_Clear();
+    argumentError(PyExc_ValueError, F, P,
+                  "the array is not C-contiguous (numpy.ascontiguousarray "
+                  "makes a copy that is)");
+  }
+  const Py_buffer &V = View.View;
+  if (!matches(P.Type.Scalar, V))
+    argumentError(PyExc_TypeError, F, P,
+                  std::string("expected ") + dtypeName(P.Type.Scalar) +
+                      " elements, got " + describeBuffer(V));
+  if (V.readonly && !P.Type.Const)
+    argumentError(PyExc_ValueError, F, P,
+                  "the function may write through this pointer, and the "
+                  "array is read-only");
+  Slot = reinterpret_cast<uint64_t>(V.buf);
+  Call.Views.push_back(std::move(View));
+}
+
+py::object resultOf(const CType &T, uint64_t Raw) {
+  switch (T.Scalar) {
+  case CScalar::Void:
+    return py::none();
+  case CScalar::Bool:
+    return py::bool_((Raw & 0xff) != 0);
+  case CScalar::Float16:
+    return py::float_(fromHalf(static_cast<uint16_t>(Raw)));
+  case CScalar::Float32: {
+    float V;
+    std::memcpy(&V, &Raw, sizeof V);
+    return py::float_(V);
+  }
+  case CScalar::Float64: {
+    double V;
+    std::memcpy(&V, &Raw, sizeof V);
+    return py::float_(V);
+  }
+  default:
+    break;
+  }
+  unsigned Bits = sizeOf(T.Scalar) * 8;
+  uint64_t Mask = Bits == 64 ? ~0ULL : (1ULL << Bits) - 1;
+  uint64_t V = Raw & Mask;
+  if (isSigned(T.Scalar)) {
+    int64_t S = Bits == 64 ? static_cast<int64_t>(V)
+                           : static_cast<int64_t>(V << (64 - Bits)) >>
+                                 (64 - Bits);
+    return py::int_(S);
+  }
+  return py::int_(V);
+}
+
+[[noreturn]] void raiseLaunchError(const LaunchFailure &Failure) {
+  py::object E = LaunchErrorType(Failure.Message);
+  E.attr("code") = Failure.Code;
+  PyErr_SetObject(LaunchErrorType.ptr(), E.ptr());
+  throw py::error_already_set();
+}
+
+/// A callable C function; keeps its program alive.
+struct FunctionHandle {
+  std::shared_ptr<CProgram> Program;
+  size_t Index;
+  const CFunction &function() const { return Program->functions()[Index]; }
+
+  py::object call(py::args Args, py::kwargs Kwargs) const {
+    const CFunction &F = function();
+    size_t N = F.Params.size();
+    // Positional first, then keywords by parameter name.
+    std::vector<py::handle> Given(N);
+    if (Args.size() > N)
+      throw py::type_error(F.Name + "() takes " + std::to_string(N) +
+                           " arguments, " + std::to_string(Args.size()) +
+                           " were given");
+    for (size_t I = 0; I < Args.size(); ++I)
+      Given[I] = Args[I];
+    for (auto [Key, Value] : Kwargs) {
+      std::string Name = py::str(Key);
+      size_t I = 0;
+      while (I < N && F.Params[I].Name != Name)
+        ++I;
+      if (I == N)
+        throw py::type_error(F.Name + "() has no parameter '" + Name + "'");
+      if (Given[I])
+        throw py::type_error(F.Name + "() got two values for '" + Name + "'");
+      Given[I] = Value;
+    }
+    CallArguments Call;
+    Call.Values.assign(N, 0);
+    for (size_t I = 0; I < N; ++I) {
+      const CParam &P = F.Params[I];
+      if (!Given[I])
+        throw py::type_error(F.Name + "() is missing argument '" + P.Name +
+                             "' (" + F.signature() + ")");
+      if (P.Type.Pointer)
+        convertPointer(F, P, Given[I], Call.Values[I], Call);
+      else
+        convertScalar(F, P, Given[I], Call.Values[I]);
+      Call.Pointers.push_back(&Call.Values[I]);
+    }
+    uint64_t Result = 0;
+    takeLaunchFailure(); // nothing stale from an earlier call
+    {
+      py::gil_scoped_release Unlocked;
+      F.Call(Call.Pointers.data(), &Result);
+    }
+    LaunchFailure Failure = takeLaunchFailure();
+    if (Failure.Code != HPVM_OK)
+      raiseLaunchError(Failure);
+    return resultOf(F.Result, Result);
+  }
+};
+
+std::string graphText(const hpvm::Graph &G) {
+  std::ostringstream OS;
+  hpvm::printGraph(G, OS);
+  return OS.str();
+}
+
+std::string graphDot(const hpvm::Graph &G) {
+  std::ostringstream OS;
+  hpvm::printDot(G, OS);
+  return OS.str();
+}
+
+/// A graph of a program; keeps the program alive.
+struct GraphHandle {
+  std::shared_ptr<CProgram> Program;
+  size_t Index;
+  const hpvm::Graph &graph() const { return Program->graphs()[Index]; }
+};
+
+py::dict paramInfo(const hpvm::Param &P) {
+  py::dict D;
+  D["name"] = P.Name;
+  D["kind"] = P.isBuffer() ? "buffer" : "value";
+  D["type"] = hpvm::toString(P.Type);
+  if (P.isBuffer())
+    D["access"] = hpvm::toString(P.Mode);
+  return D;
+}
+
+std::shared_ptr<CProgram> compileC(const std::string &Source,
+                                   const std::string &Name,
+                                   const std::vector<std::string> &Flags,
+                                   uint32_t Targets) {
+  CompileOptions Options;
+  Options.Name = Name;
+  Options.ClangArgs = Flags;
+  Options.Targets = Targets;
+  std::string Error;
+  std::unique_ptr<CProgram> P;
+  {
+    py::gil_scoped_release Unlocked;
+    P = CProgram::compile(Source, Options, Error);
+  }
+  if (!P) {
+    PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
+    throw py::error_already_set();
+  }
+  return std::shared_ptr<CProgram>(std::move(P));
+}
+
+py::list devices() {
+  hpvm::rt::Runtime &RT = hpvm::rt::Runtime::get();
+  RT.discoverDevicesFor(HPVM_TARGET_CPU | HPVM_TARGET_NVPTX |
+                        HPVM_TARGET_SPIRV | HPVM_TARGET_OPENCL);
+  py::list L;
+  for (size_t I = 0; I < RT.numDevices(); ++I) {
+    const hpvm::rt::Device &D = RT.device(I);
+    py::dict Info;
+    Info["name"] = D.name();
+    Info["description"] = D.description();
+    L.append(Info);
+  }
+  return L;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_hpvm, m) {
+  m.doc() = "The native core of the hpvm package (use `import hpvm`).";
+
+  py::object Error = py::reinterpret_steal<py::object>(
+      PyErr_NewExceptionWithDoc("hpvm.Error",
+                                "Base class of the errors hpvm raises.",
+                                PyExc_RuntimeError, nullptr));
+  CompileErrorType = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "hpvm.CompileError",
+      "A kernel did not compile: the message holds every diagnostic "
+      "(file:line:col: error: ...).",
+      Error.ptr(), nullptr));
+  LaunchErrorType = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "hpvm.LaunchError",
+      "A graph launch failed in hpvm-rt; `code` is its hpvm_status.",
+      Error.ptr(), nullptr));
+  m.attr("Error") = Error;
+  m.attr("CompileError") = CompileErrorType;
+  m.attr("LaunchError") = LaunchErrorType;
+
+  m.attr("TARGET_CPU") = uint32_t(hpvm::TargetCPU);
+  m.attr("TARGET_NVPTX") = uint32_t(hpvm::TargetNVPTX);
+  m.attr("TARGET_SPIRV") = uint32_t(hpvm::TargetSPIRV);
+
+  py::class_<GraphHandle>(m, "Graph", "A dataflow graph of a program.")
+      .def_property_readonly(
+          "name", [](const GraphHandle &G) { return G.graph().name(); })
+      .def_property_readonly(
+          "params",
+          [](const GraphHandle &G) {
+            py::list L;
+            for (const hpvm::Param &P : G.graph().root().Params)
+              L.append(paramInfo(P));
+            return L;
+          },
+          "The root's parameters: the arguments of a launch.")
+      .def(
+          "to_dot", [](const GraphHandle &G) { return graphDot(G.graph()); },
+          "The graph in Graphviz DOT.")
+      .def("__str__", [](const GraphHandle &G) { return graphText(G.graph()); })
+      .def("__repr__", [](const GraphHandle &G) {
+        return "<hpvm.Graph '" + G.graph().name() + "'>";
+      });
+
+  py::class_<FunctionHandle>(m, "Function",
+                             "A C function of a compiled program.")
+      .def_property_readonly(
+          "name", [](const FunctionHandle &F) { return F.function().Name; })
+      .def_property_readonly(
+          "signature",
+          [](const FunctionHandle &F) { return F.function().signature(); })
+      .def_property_readonly(
+          "params",
+          [](const FunctionHandle &F) {
+            py::list L;
+            for (const CParam &P : F.function().Params)
+              L.append(py::make_tuple(P.Name, P.Type.spelling()));
+            return L;
+          },
+          "(name, C type) of each parameter.")
+      .def("__call__", &FunctionHandle::call,
+           "Calls the function: arrays (any C-contiguous buffer of the "
+           "pointee's type) for pointers, numbers for scalars; positional or "
+           "by parameter name. The GIL is released while it runs.")
+      .def("__repr__", [](const FunctionHandle &F) {
+        return "<hpvm.Function " + F.function().signature() + ">";
+      });
+
+  py::class_<CProgram, std::shared_ptr<CProgram>>(
+      m, "CProgram", "C source compiled and loaded into this process.")
+      .def_property_readonly(
+          "functions",
+          [](const std::shared_ptr<CProgram> &P) {
+            py::dict D;
+            for (size_t I = 0; I < P->functions().size(); ++I)
+              D[py::str(P->functions()[I].Name)] = FunctionHandle{P, I};
+            return D;
+          })
+      .def_property_readonly("uncallable", &CProgram::uncallable)
+      .def_property_readonly(
+          "graphs",
+          [](const std::shared_ptr<CProgram> &P) {
+            py::list L;
+            for (size_t I = 0; I < P->graphs().size(); ++I)
+              L.append(GraphHandle{P, I});
+            return L;
+          })
+      .def_property_readonly("graph_text", [](const CProgram &P) {
+        return std::string(P.descriptor().graphs);
+      });
+
+  m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
+        py::arg("flags"), py::arg("targets"));
+  m.def("devices", &devices,
+        "The devices hpvm-rt uses, every kind discovered.");
+  m.def(
+      "stats_text", [] { return hpvm::rt::Runtime::get().statsText(); },
+      "What HPVM_STATS=1 prints at exit, so far.");
+}
