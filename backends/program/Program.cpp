@@ -194,8 +194,8 @@ std::vector<PlannedArtifact> planArtifacts(const std::vector<Graph> &Graphs,
     forEachNode(G.root(), [&](const Node &N) {
       if (!N.isLeaf() || !(N.Targets & Options.Targets & TargetCPU))
         return;
-      Plan.push_back({N.path(), TargetCPU, getCPUWrapperName(N.Function), "",
-                      ""});
+      Plan.push_back(
+          {N.path(), TargetCPU, getCPUWrapperName(N.Function), "", ""});
       // The backend made a streaming-store variant only where it pays off.
       std::string Variant = getCPUStreamingVariantName(N.Function);
       Function *V = Result.CPUKernels->getFunction(Variant);
@@ -257,8 +257,7 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
       Code = String(A.Code, "hpvm.nvptx.code");
     } else if (!A.Code.empty()) {
       ArrayRef<uint32_t> Words(
-          reinterpret_cast<const uint32_t *>(A.Code.data()),
-          A.Code.size() / 4);
+          reinterpret_cast<const uint32_t *>(A.Code.data()), A.Code.size() / 4);
       auto *Init = ConstantDataArray::get(Ctx, Words);
       auto *GV = new GlobalVariable(
           M, Init->getType(), true, GlobalValue::PrivateLinkage, Init,

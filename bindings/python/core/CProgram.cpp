@@ -19,9 +19,9 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -179,7 +179,8 @@ const DIType *unqualified(const DIType *T, bool &Const) {
     unsigned Tag = D->getTag();
     if (Tag == dwarf::DW_TAG_const_type)
       Const = true;
-    else if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_volatile_type &&
+    else if (Tag != dwarf::DW_TAG_typedef &&
+             Tag != dwarf::DW_TAG_volatile_type &&
              Tag != dwarf::DW_TAG_restrict_type &&
              Tag != dwarf::DW_TAG_atomic_type)
       break;
@@ -200,9 +201,10 @@ std::optional<CScalar> scalarOf(const DIType *T, std::string &Why) {
         if (auto S = scalarOf(*B))
           return S;
     }
-    Why = "a " + std::string(C->getTag() == dwarf::DW_TAG_array_type
-                                 ? "array"
-                                 : "struct, union or enum") +
+    Why = "a " +
+          std::string(C->getTag() == dwarf::DW_TAG_array_type
+                          ? "array"
+                          : "struct, union or enum") +
           " type";
     return std::nullopt;
   }
@@ -273,9 +275,8 @@ Type *llvmTypeOf(const CType &T, LLVMContext &Ctx) {
 /// The names of F's parameters, from its debug information ("" where it
 /// has none): the subprogram keeps them when optimising, the variable
 /// records otherwise.
-std::vector<std::string> parameterNames(const Function &F,
-                                        const DISubprogram &SP,
-                                        unsigned Count) {
+std::vector<std::string>
+parameterNames(const Function &F, const DISubprogram &SP, unsigned Count) {
   std::vector<std::string> Names(Count);
   auto Note = [&](const DILocalVariable *V) {
     if (V && V->getScope() == &SP)
@@ -361,14 +362,14 @@ void addWrapper(Function &F, const CFunction &Sig) {
   IRBuilder<> B(BasicBlock::Create(Ctx, "", W));
   std::vector<Value *> Args;
   for (unsigned I = 0; I < Sig.Params.size(); ++I) {
-    Value *Slot = B.CreateLoad(
-        Ptr, B.CreateConstInBoundsGEP1_64(Ptr, W->getArg(0), I));
+    Value *Slot =
+        B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, W->getArg(0), I));
     Type *T = F.getArg(I)->getType();
     // C stores a bool in a byte; the call passes it as i1.
-    Args.push_back(T->isIntegerTy(1)
-                       ? B.CreateICmpNE(B.CreateLoad(I8, Slot),
-                                        ConstantInt::get(I8, 0))
-                       : static_cast<Value *>(B.CreateLoad(T, Slot)));
+    Args.push_back(
+        T->isIntegerTy(1)
+            ? B.CreateICmpNE(B.CreateLoad(I8, Slot), ConstantInt::get(I8, 0))
+            : static_cast<Value *>(B.CreateLoad(T, Slot)));
   }
   CallInst *Call = B.CreateCall(&F, Args);
   Call->setAttributes(F.getAttributes());

@@ -90,9 +90,9 @@ class CProgram {
 public:
   /// Compiles Source; on failure returns null with every diagnostic in
   /// Error (file:line:col: error: ...).
-  static std::unique_ptr<CProgram>
-  compile(const std::string &Source, const CompileOptions &Options,
-          std::string &Error);
+  static std::unique_ptr<CProgram> compile(const std::string &Source,
+                                           const CompileOptions &Options,
+                                           std::string &Error);
   /// Releases the program from hpvm-rt; no call of it may be running.
   ~CProgram();
   CProgram(const CProgram &) = delete;

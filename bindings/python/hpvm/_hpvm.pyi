@@ -1,0 +1,58 @@
+"""Type stubs of the native module; hpvm/__init__.py is the public API."""
+from typing import Any, Mapping
+
+class Error(RuntimeError): ...
+class CompileError(Error): ...
+
+class LaunchError(Error):
+    code: int
+    """The hpvm_status of the failed launch (docs/runtime.md)."""
+
+TARGET_CPU: int
+TARGET_NVPTX: int
+TARGET_SPIRV: int
+
+class Graph:
+    """A dataflow graph of a program."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def params(self) -> list[dict[str, str]]:
+        """The root's parameters: name, kind ("buffer"/"value"), type and,
+        for buffers, access ("in"/"out"/"inout")."""
+    def to_dot(self) -> str:
+        """The graph in Graphviz DOT."""
+    def __str__(self) -> str: ...
+
+class Function:
+    """A C function of a compiled program."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def signature(self) -> str: ...
+    @property
+    def params(self) -> list[tuple[str, str]]:
+        """(name, C type) of each parameter."""
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calls the function: C-contiguous buffers of the pointee's type for
+        pointers (None for NULL), numbers for scalars. Raises TypeError,
+        ValueError or OverflowError for bad arguments and LaunchError when
+        a launch fails. Releases the GIL while it runs."""
+
+class CProgram:
+    """C source compiled and loaded into this process."""
+    @property
+    def functions(self) -> Mapping[str, Function]: ...
+    @property
+    def uncallable(self) -> list[str]: ...
+    @property
+    def graphs(self) -> list[Graph]: ...
+    @property
+    def graph_text(self) -> str:
+        """The graphs as hpvm-rt reads them (docs/runtime.md)."""
+
+def compile_c(source: str, name: str, flags: list[str], targets: int) -> CProgram: ...
+def devices() -> list[dict[str, str]]:
+    """The devices hpvm-rt uses, every kind discovered."""
+def stats_text() -> str:
+    """What HPVM_STATS=1 prints at exit, so far."""

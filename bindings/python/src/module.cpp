@@ -150,8 +150,8 @@ bool matches(CScalar Pointee, const Py_buffer &V) {
 
 std::string describeBuffer(const Py_buffer &V) {
   std::string Format = V.format ? V.format : "B";
-  return "a buffer of format '" + Format + "' (" +
-         std::to_string(V.itemsize) + "-byte items)";
+  return "a buffer of format '" + Format + "' (" + std::to_string(V.itemsize) +
+         "-byte items)";
 }
 
 /// The arguments of one call, stored as hpvm_rt.h's convention wants them.
@@ -169,9 +169,7 @@ struct CallArguments {
   throw py::error_already_set();
 }
 
-std::string typeName(py::handle Obj) {
-  return Py_TYPE(Obj.ptr())->tp_name;
-}
+std::string typeName(py::handle Obj) { return Py_TYPE(Obj.ptr())->tp_name; }
 
 /// Stores Obj as P's value in Slot.
 void convertScalar(const CFunction &F, const CParam &P, py::handle Obj,
@@ -222,12 +220,12 @@ void convertScalar(const CFunction &F, const CParam &P, py::handle Obj,
     long long V = PyLong_AsLongLongAndOverflow(I.ptr(), &Overflow);
     if (V == -1 && PyErr_Occurred())
       throw py::error_already_set();
-    Fits = !Overflow && (Bits == 64 || (V >= -(1LL << (Bits - 1)) &&
-                                        V < (1LL << (Bits - 1))));
+    Fits =
+        !Overflow &&
+        (Bits == 64 || (V >= -(1LL << (Bits - 1)) && V < (1LL << (Bits - 1))));
     Raw = static_cast<uint64_t>(V);
   } else {
-    int Negative =
-        PyObject_RichCompareBool(I.ptr(), py::int_(0).ptr(), Py_LT);
+    int Negative = PyObject_RichCompareBool(I.ptr(), py::int_(0).ptr(), Py_LT);
     if (Negative < 0)
       throw py::error_already_set();
     unsigned long long V = 0;
@@ -307,9 +305,9 @@ py::object resultOf(const CType &T, uint64_t Raw) {
   uint64_t Mask = Bits == 64 ? ~0ULL : (1ULL << Bits) - 1;
   uint64_t V = Raw & Mask;
   if (isSigned(T.Scalar)) {
-    int64_t S = Bits == 64 ? static_cast<int64_t>(V)
-                           : static_cast<int64_t>(V << (64 - Bits)) >>
-                                 (64 - Bits);
+    int64_t S = Bits == 64
+                    ? static_cast<int64_t>(V)
+                    : static_cast<int64_t>(V << (64 - Bits)) >> (64 - Bits);
     return py::int_(S);
   }
   return py::int_(V);
@@ -446,15 +444,16 @@ py::list devices() {
 PYBIND11_MODULE(_hpvm, m) {
   m.doc() = "The native core of the hpvm package (use `import hpvm`).";
 
-  py::object Error = py::reinterpret_steal<py::object>(
-      PyErr_NewExceptionWithDoc("hpvm.Error",
-                                "Base class of the errors hpvm raises.",
-                                PyExc_RuntimeError, nullptr));
-  CompileErrorType = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
-      "hpvm.CompileError",
-      "A kernel did not compile: the message holds every diagnostic "
-      "(file:line:col: error: ...).",
-      Error.ptr(), nullptr));
+  py::object Error =
+      py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+          "hpvm.Error", "Base class of the errors hpvm raises.",
+          PyExc_RuntimeError, nullptr));
+  CompileErrorType =
+      py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+          "hpvm.CompileError",
+          "A kernel did not compile: the message holds every diagnostic "
+          "(file:line:col: error: ...).",
+          Error.ptr(), nullptr));
   LaunchErrorType = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
       "hpvm.LaunchError",
       "A graph launch failed in hpvm-rt; `code` is its hpvm_status.",
@@ -522,14 +521,13 @@ PYBIND11_MODULE(_hpvm, m) {
             return D;
           })
       .def_property_readonly("uncallable", &CProgram::uncallable)
-      .def_property_readonly(
-          "graphs",
-          [](const std::shared_ptr<CProgram> &P) {
-            py::list L;
-            for (size_t I = 0; I < P->graphs().size(); ++I)
-              L.append(GraphHandle{P, I});
-            return L;
-          })
+      .def_property_readonly("graphs",
+                             [](const std::shared_ptr<CProgram> &P) {
+                               py::list L;
+                               for (size_t I = 0; I < P->graphs().size(); ++I)
+                                 L.append(GraphHandle{P, I});
+                               return L;
+                             })
       .def_property_readonly("graph_text", [](const CProgram &P) {
         return std::string(P.descriptor().graphs);
       });

@@ -12,9 +12,9 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -71,9 +71,12 @@ compileCToGraphForm(StringRef Source, StringRef Name,
   clang::TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
 
   std::string Header = std::string(HeaderDir) + "/hpvm.h";
-  std::vector<std::string> Args = {HPVM_CLANG_EXECUTABLE, "-Qunused-arguments",
-                                   "-D__HPVM__=1",        "-isystem",
-                                   HeaderDir,             "-include",
+  std::vector<std::string> Args = {HPVM_CLANG_EXECUTABLE,
+                                   "-Qunused-arguments",
+                                   "-D__HPVM__=1",
+                                   "-isystem",
+                                   HeaderDir,
+                                   "-include",
                                    Header};
   Args.insert(Args.end(), ClangArgs.begin(), ClangArgs.end());
   // C whatever the name says (a "<string>" has no .c to say it).

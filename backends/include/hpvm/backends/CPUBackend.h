@@ -141,8 +141,8 @@ public:
   /// Makes Name resolve to Address in modules added later: functions of
   /// the caller that the process's symbol table does not show (a shared
   /// library's hidden ones, such as hpvm-rt's inside the Python module).
-  llvm::Error defineSymbols(
-      llvm::ArrayRef<std::pair<llvm::StringRef, void *>> Symbols);
+  llvm::Error
+  defineSymbols(llvm::ArrayRef<std::pair<llvm::StringRef, void *>> Symbols);
 
 private:
   struct Impl;
