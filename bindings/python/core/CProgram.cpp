@@ -12,7 +12,10 @@
 
 #include "CompileC.h"
 
+#include "hpvm/backends/CPUBackend.h"
 #include "hpvm/backends/Program.h"
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/Passes.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -24,6 +27,10 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <map>
 #include <optional>
@@ -442,47 +449,110 @@ struct CProgram::Parts {
 std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
                                             const CompileOptions &Options,
                                             std::string &Error) {
-  auto Fail = [&](llvm::Error E) {
-    Error = toString(std::move(E));
-    return nullptr;
-  };
   LLVMContext Ctx;
   std::vector<std::string> Args = Options.ClangArgs;
   // Full debug information, for the signatures (stripped below).
   Args.push_back("-g");
   auto M = cfe::compileCToGraphForm(Source, Options.Name, Args, Ctx);
-  if (!M)
-    return Fail(M.takeError());
+  if (!M) {
+    Error = toString(M.takeError());
+    return nullptr;
+  }
 
   auto P = std::make_unique<Parts>();
-  std::vector<std::pair<Function *, size_t>> Wrapped;
   for (Function &F : **M) {
     if (F.isDeclaration() || !F.hasExternalLinkage() ||
         F.getName().starts_with("hpvm."))
       continue;
     std::string Why;
-    if (auto Sig = signatureOf(F, Why)) {
+    if (auto Sig = signatureOf(F, Why))
       P->Functions.push_back(std::move(*Sig));
-      Wrapped.push_back({&F, P->Functions.size() - 1});
-    } else {
+    else
       P->Uncallable.push_back(F.getName().str() + ": " + Why);
-    }
   }
-  for (auto &[F, Index] : Wrapped)
-    addWrapper(*F, P->Functions[Index]);
   StripDebugInfo(**M);
+  std::unique_ptr<CProgram> Program =
+      load(std::move(*M), std::move(P), Options, Error);
+  return Program;
+}
 
+std::unique_ptr<CProgram>
+CProgram::compileMarkerIR(const std::string &IR, const CompileOptions &Options,
+                          std::vector<CFunction> Functions,
+                          std::string &Error) {
+  LLVMContext Ctx;
+  std::string Diagnostics;
+  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
+  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
+  auto Fail = [&](std::string Message) {
+    Ctx.setDiagnosticHandler(std::move(Saved));
+    Error = Diagnostics.empty() ? Message : Diagnostics + Message;
+    while (!Error.empty() && Error.back() == '\n')
+      Error.pop_back();
+    return nullptr;
+  };
+  SMDiagnostic Parse;
+  std::unique_ptr<Module> M =
+      parseAssemblyString(IR, Parse, Ctx);
+  if (!M) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    Parse.print(Options.Name.c_str(), OS);
+    return Fail("the kernel frontend emitted IR that does not parse (a bug "
+                "in the frontend): " + Text);
+  }
+  M->setModuleIdentifier(Options.Name);
+  if (M->getTargetTriple().empty()) {
+    auto TM = createCPUTargetMachine({});
+    if (!TM)
+      return Fail(toString(TM.takeError()));
+    M->setTargetTriple((*TM)->getTargetTriple().str());
+    M->setDataLayout((*TM)->createDataLayout());
+  }
+  std::string Broken;
+  raw_string_ostream BrokenOS(Broken);
+  if (verifyModule(*M, &BrokenOS))
+    return Fail("the kernel frontend emitted invalid IR (a bug in the "
+                "frontend): " + Broken);
+  for (const CFunction &Fn : Functions) {
+    Function *F = M->getFunction(Fn.Name);
+    bool Matches = F && !F->isDeclaration() && !F->isVarArg() &&
+                   F->arg_size() == Fn.Params.size() &&
+                   F->getReturnType() == llvmTypeOf(Fn.Result, Ctx);
+    for (unsigned I = 0; Matches && I < Fn.Params.size(); ++I)
+      Matches = F->getArg(I)->getType() == llvmTypeOf(Fn.Params[I].Type, Ctx);
+    if (!Matches)
+      return Fail("the module has no function " + Fn.signature());
+  }
+  if (regionFormFromMarkers(*M) || extractGraphs(*M))
+    return Fail("");
+  Ctx.setDiagnosticHandler(std::move(Saved));
+  auto P = std::make_unique<Parts>();
+  P->Functions = std::move(Functions);
+  return load(std::move(M), std::move(P), Options, Error);
+}
+
+std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
+                                         std::unique_ptr<Parts> P,
+                                         const CompileOptions &Options,
+                                         std::string &Error) {
+  for (const CFunction &F : P->Functions)
+    addWrapper(*M->getFunction(F.Name), F);
   ProgramOptions PO;
   PO.Targets = Options.Targets;
   PO.LaunchFunction = LaunchSymbol;
-  auto Loaded = LoadedProgram::build(std::move(*M), PO, hostSymbols());
-  if (!Loaded)
-    return Fail(Loaded.takeError());
+  auto Loaded = LoadedProgram::build(std::move(M), PO, hostSymbols());
+  if (!Loaded) {
+    Error = toString(Loaded.takeError());
+    return nullptr;
+  }
   P->Loaded = std::move(*Loaded);
   for (CFunction &F : P->Functions) {
     auto Addr = P->Loaded->lookup(wrapperName(F.Name));
-    if (!Addr)
-      return Fail(Addr.takeError());
+    if (!Addr) {
+      Error = toString(Addr.takeError());
+      return nullptr;
+    }
     F.Call = reinterpret_cast<void (*)(void *const *, void *)>(*Addr);
   }
   return std::unique_ptr<CProgram>(new CProgram(std::move(P)));

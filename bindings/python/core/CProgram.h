@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class Module;
+}
+
 namespace hpvm::python {
 
 /// The C scalar types a callable function's parameters and result, and the
@@ -93,6 +97,15 @@ public:
   static std::unique_ptr<CProgram> compile(const std::string &Source,
                                            const CompileOptions &Options,
                                            std::string &Error);
+  /// Compiles a module in the marker form (LLVM IR text whose nodes are
+  /// delimited by __hpvm_region_begin/end, as frontends/c/include/hpvm.h
+  /// describes), the form the Python kernel frontend emits. Functions names
+  /// its functions that can be called and their C signatures, which must
+  /// match their LLVM types; Options.ClangArgs is unused. On failure returns
+  /// null with the diagnostics in Error.
+  static std::unique_ptr<CProgram>
+  compileMarkerIR(const std::string &IR, const CompileOptions &Options,
+                  std::vector<CFunction> Functions, std::string &Error);
   /// Releases the program from hpvm-rt; no call of it may be running.
   ~CProgram();
   CProgram(const CProgram &) = delete;
@@ -110,6 +123,11 @@ public:
 private:
   struct Parts;
   explicit CProgram(std::unique_ptr<Parts> P);
+  /// Wraps the functions P names, builds M and finds the wrappers.
+  static std::unique_ptr<CProgram> load(std::unique_ptr<llvm::Module> M,
+                                        std::unique_ptr<Parts> P,
+                                        const CompileOptions &Options,
+                                        std::string &Error);
   std::unique_ptr<Parts> P;
 };
 

@@ -24,52 +24,83 @@ from ._hpvm import (
     Graph,
     LaunchError,
 )
-from . import _hpvm
+from . import _hpvm, _targets
+from .frontend import KernelError
+from .kernel import Kernel, kernel
+from .lang import (
+    Array,
+    In,
+    InOut,
+    Out,
+    Scalar,
+    atomic_add,
+    atomic_and,
+    atomic_max,
+    atomic_min,
+    atomic_or,
+    atomic_sub,
+    atomic_xor,
+    bool_,
+    f32,
+    f64,
+    i8,
+    i16,
+    i32,
+    i64,
+    parallel,
+    u8,
+    u16,
+    u32,
+    u64,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Array",
     "CompileError",
     "Error",
     "Function",
     "Graph",
+    "In",
+    "InOut",
+    "Kernel",
+    "KernelError",
     "LaunchError",
+    "Out",
     "Program",
+    "Scalar",
+    "atomic_add",
+    "atomic_and",
+    "atomic_max",
+    "atomic_min",
+    "atomic_or",
+    "atomic_sub",
+    "atomic_xor",
+    "bool_",
     "compile_c",
     "devices",
+    "f32",
+    "f64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "kernel",
     "load_c",
+    "parallel",
     "stats",
     "targets",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
 ]
-
-_TARGET_BITS = {
-    "cpu": _hpvm.TARGET_CPU,
-    "nvptx": _hpvm.TARGET_NVPTX,
-    "spirv": _hpvm.TARGET_SPIRV,
-}
 
 #: The targets kernels can be compiled for: "cpu" (x86 SIMD, all cores),
 #: "nvptx" (CUDA GPUs) and "spirv" (Vulkan and OpenCL devices).
-targets = tuple(_TARGET_BITS)
-
-
-def _target_mask(names):
-    if isinstance(names, str):
-        names = [names]
-    names = list(names)
-    if names == ["all"]:
-        names = list(_TARGET_BITS)
-    if not names:
-        raise ValueError("targets: name at least one of " + ", ".join(targets))
-    mask = 0
-    for name in names:
-        if name not in _TARGET_BITS:
-            raise ValueError(
-                f"targets: unknown target {name!r} (expected one of "
-                f"{', '.join(targets)}, or 'all')"
-            )
-        mask |= _TARGET_BITS[name]
-    return mask
+targets = _targets.NAMES
+_target_mask = _targets.target_mask
 
 
 class Program:

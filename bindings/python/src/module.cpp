@@ -20,6 +20,8 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -424,6 +426,58 @@ std::shared_ptr<CProgram> compileC(const std::string &Source,
   return std::shared_ptr<CProgram>(std::move(P));
 }
 
+/// The scalar a kernel frontend's type name stands for.
+CScalar scalarNamed(const std::string &Name) {
+  static const std::pair<const char *, CScalar> Names[] = {
+      {"bool", CScalar::Bool},     {"i8", CScalar::Int8},
+      {"u8", CScalar::UInt8},      {"i16", CScalar::Int16},
+      {"u16", CScalar::UInt16},    {"i32", CScalar::Int32},
+      {"u32", CScalar::UInt32},    {"i64", CScalar::Int64},
+      {"u64", CScalar::UInt64},    {"f16", CScalar::Float16},
+      {"f32", CScalar::Float32},   {"f64", CScalar::Float64}};
+  for (auto &[N, S] : Names)
+    if (Name == N)
+      return S;
+  throw py::value_error("unknown scalar type '" + Name + "'");
+}
+
+/// (name, ((param, scalar, pointer, const), ...)) -> the void function.
+using FunctionSpec =
+    std::pair<std::string,
+              std::vector<std::tuple<std::string, std::string, bool, bool>>>;
+
+std::shared_ptr<CProgram> compileIR(const std::string &IR,
+                                    const std::string &Name, uint32_t Targets,
+                                    const std::vector<FunctionSpec> &Specs) {
+  std::vector<CFunction> Functions;
+  for (const auto &[FnName, Params] : Specs) {
+    CFunction F;
+    F.Name = FnName;
+    for (const auto &[PName, Scalar, Pointer, Const] : Params) {
+      CType T;
+      T.Scalar = scalarNamed(Scalar);
+      T.Pointer = Pointer;
+      T.Const = Const;
+      F.Params.push_back({PName, T});
+    }
+    Functions.push_back(std::move(F));
+  }
+  CompileOptions Options;
+  Options.Name = Name;
+  Options.Targets = Targets;
+  std::string Error;
+  std::unique_ptr<CProgram> P;
+  {
+    py::gil_scoped_release Unlocked;
+    P = CProgram::compileMarkerIR(IR, Options, std::move(Functions), Error);
+  }
+  if (!P) {
+    PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
+    throw py::error_already_set();
+  }
+  return std::shared_ptr<CProgram>(std::move(P));
+}
+
 py::list devices() {
   hpvm::rt::Runtime &RT = hpvm::rt::Runtime::get();
   RT.discoverDevicesFor(HPVM_TARGET_CPU | HPVM_TARGET_NVPTX |
@@ -534,6 +588,11 @@ PYBIND11_MODULE(_hpvm, m) {
 
   m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
         py::arg("flags"), py::arg("targets"));
+  m.def("compile_ir", &compileIR, py::arg("ir"), py::arg("name"),
+        py::arg("targets"), py::arg("functions"),
+        "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "
+        "functions: (name, ((param, scalar, is_pointer, is_const), ...)) of "
+        "the void functions to make callable.");
   m.def("devices", &devices,
         "The devices hpvm-rt uses, every kind discovered.");
   m.def(

@@ -58,41 +58,6 @@ private:
   std::unique_ptr<Diagnostics> Diags;
 };
 
-bool hasMarkers(const llvm::Function &F) {
-  for (const llvm::BasicBlock &BB : F)
-    for (const llvm::Instruction &I : BB)
-      if (const auto *CI = llvm::dyn_cast<llvm::CallInst>(&I))
-        if (const llvm::Function *Callee = CI->getCalledFunction())
-          if (Callee->getName() == "__hpvm_region_begin")
-            return true;
-  return false;
-}
-
-/// The passes EXTRACT is tested after (docs/ir.md §4), on the functions
-/// that hold nodes: SSA form for the markers, canonical loops for the nests.
-void simplify(llvm::Module &M) {
-  llvm::LoopAnalysisManager LAM;
-  llvm::FunctionAnalysisManager FAM;
-  llvm::CGSCCAnalysisManager CGAM;
-  llvm::ModuleAnalysisManager MAM;
-  llvm::PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::FunctionPassManager FPM;
-  if (llvm::Error E = PB.parsePassPipeline(
-          FPM, "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,"
-               "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg")) {
-    llvm::consumeError(std::move(E)); // a fixed pipeline: cannot happen
-    return;
-  }
-  for (llvm::Function &F : M)
-    if (!F.isDeclaration() && hasMarkers(F))
-      FPM.run(F, FAM);
-}
-
 /// EXTRACT names parameters after their SSA values; the temporaries of the
 /// rewritten source come out of SROA as %cond, %mul... Names that say what
 /// they are make graph dumps and DOT readable.
@@ -281,10 +246,8 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
     return Result;
 
   fixPragmaColumns(*M, Rewritten);
-  simplify(*M);
-  if (hpvm::lowerMarkers(*M))
+  if (hpvm::regionFormFromMarkers(*M))
     return Result;
-  hpvm::localizeRegionValues(*M);
   localizeGlobalBuffers(*M);
   nameExtents(*M);
   Result.M = std::move(M);

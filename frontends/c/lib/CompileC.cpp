@@ -35,22 +35,6 @@ namespace {
 /// exists on disk.
 constexpr const char *HeaderDir = "/hpvm-in-memory/include";
 
-/// Collects LLVM's diagnostics (the HPVM IR rules) as text.
-struct Collect : DiagnosticHandler {
-  explicit Collect(std::string &Out) : Out(Out) {}
-  bool handleDiagnostics(const DiagnosticInfo &DI) override {
-    if (DI.getSeverity() != DS_Error && DI.getSeverity() != DS_Warning)
-      return true;
-    raw_string_ostream OS(Out);
-    DiagnosticPrinterRawOStream DP(OS);
-    OS << (DI.getSeverity() == DS_Error ? "error: " : "warning: ");
-    DI.print(DP);
-    OS << "\n";
-    return true;
-  }
-  std::string &Out;
-};
-
 Error failure(StringRef Name, const std::string &Diagnostics) {
   std::string Text = Diagnostics.empty()
                          ? ("cannot compile '" + Name + "'").str()
@@ -104,7 +88,7 @@ compileCToGraphForm(StringRef Source, StringRef Name,
   // The HPVM IR rules report through the context: collect them here, and
   // give the context its handler back whatever happens.
   std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
-  Ctx.setDiagnosticHandler(std::make_unique<Collect>(Diagnostics));
+  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
   FrontendOptions FO;
   FO.Diagnostics = &Printer;
   FrontendResult FR = compileToRegionForm(*Inv, Ctx, FO);

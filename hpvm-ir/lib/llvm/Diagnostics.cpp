@@ -83,4 +83,15 @@ void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,
                                   F, std::move(Node), At));
 }
 
+bool CollectDiagnostics::handleDiagnostics(const llvm::DiagnosticInfo &DI) {
+  if (DI.getSeverity() != llvm::DS_Error && DI.getSeverity() != llvm::DS_Warning)
+    return true;
+  llvm::raw_string_ostream OS(Out);
+  llvm::DiagnosticPrinterRawOStream DP(OS);
+  OS << (DI.getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
+  DI.print(DP);
+  OS << "\n";
+  return true;
+}
+
 } // namespace hpvm

@@ -43,8 +43,8 @@ namespace hpvm {
 
 /// The tags of the marker form; they must match frontends/c/include/hpvm.h.
 namespace marker {
-constexpr const char *BeginName = "__hpvm_region_begin";
-constexpr const char *EndName = "__hpvm_region_end";
+constexpr const char *BeginName = MarkerBeginName;
+constexpr const char *EndName = MarkerEndName;
 enum Tag : uint64_t {
   End = 0,
   Dims = 1,   // count, then count extents

@@ -9,6 +9,7 @@
 #include "hpvm/ir/GraphPrinter.h"
 #include "hpvm/ir/RegionForm.h"
 
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +46,40 @@ unsigned verifyHPVMModule(Module &M) {
   if (hasGraphs(M) || M.getFunction(LaunchFunctionName))
     Errors += verifyGraphForm(M);
   return Errors;
+}
+
+static bool hasMarkers(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *CI = dyn_cast<CallInst>(&I))
+        if (const Function *Callee = CI->getCalledFunction())
+          if (Callee->getName() == MarkerBeginName)
+            return true;
+  return false;
+}
+
+unsigned regionFormFromMarkers(Module &M) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  cantFail(PB.parsePassPipeline(
+      FPM, "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,"
+           "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg"));
+  for (Function &F : M)
+    if (!F.isDeclaration() && hasMarkers(F))
+      FPM.run(F, FAM);
+  if (unsigned Errors = lowerMarkers(M))
+    return Errors;
+  localizeRegionValues(M);
+  return 0;
 }
 
 // Once a pass has found the module broken, the HPVM passes after it in the

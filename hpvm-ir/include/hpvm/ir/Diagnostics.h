@@ -9,6 +9,7 @@
 #ifndef HPVM_IR_DIAGNOSTICS_H
 #define HPVM_IR_DIAGNOSTICS_H
 
+#include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 
 #include <string>
@@ -46,8 +47,6 @@ private:
   const llvm::Instruction *At;
 };
 
-/// Reports an error through Ctx; the pass that calls it must leave the
-/// module valid LLVM IR.
 /// How a diagnostic names a value: "%x", "@g" or "i64 4".
 std::string describe(const llvm::Value *V);
 
@@ -59,9 +58,24 @@ std::string atInstruction(const llvm::Instruction *At);
 /// True once an error was reported through reportError in Ctx.
 bool hadErrors(const llvm::LLVMContext &Ctx);
 
+/// Reports an error through Ctx; the pass that calls it must leave the
+/// module valid LLVM IR.
 void reportError(llvm::LLVMContext &Ctx, std::string Rule, std::string Message,
                  const llvm::Function *F = nullptr, std::string Node = "",
                  const llvm::Instruction *At = nullptr);
+
+/// Collects the errors and warnings reported through a context as text,
+/// "error: ..." or "warning: ..." and a newline each, for library entry
+/// points that return their diagnostics instead of printing them. Install
+/// it with setDiagnosticHandler; give the context its old handler back.
+class CollectDiagnostics : public llvm::DiagnosticHandler {
+public:
+  explicit CollectDiagnostics(std::string &Out) : Out(Out) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override;
+
+private:
+  std::string &Out;
+};
 
 } // namespace hpvm
 

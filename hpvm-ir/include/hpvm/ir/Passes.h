@@ -71,6 +71,13 @@ unsigned lowerMarkers(llvm::Module &M);
 /// copy. Regions it cannot parse are left to the verifier.
 unsigned localizeRegionValues(llvm::Module &M);
 
+/// What a frontend that emits the marker form (hpvm.h) runs to reach region
+/// form: the simplification EXTRACT is tested after (SROA for SSA form,
+/// rotated loops with canonical induction variables; docs/ir.md §4) on the
+/// functions that hold markers, then lowerMarkers and localizeRegionValues.
+/// Returns the number of errors reported.
+unsigned regionFormFromMarkers(llvm::Module &M);
+
 /// Registers the passes above by name with PB (for -passes=...).
 void registerPasses(llvm::PassBuilder &PB);
 

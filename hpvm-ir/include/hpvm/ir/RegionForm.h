@@ -32,6 +32,9 @@ namespace hpvm {
 
 constexpr const char *RegionEntryName = "llvm.directive.region.entry";
 constexpr const char *RegionExitName = "llvm.directive.region.exit";
+/// The marker form's calls (frontends/c/include/hpvm.h).
+constexpr const char *MarkerBeginName = "__hpvm_region_begin";
+constexpr const char *MarkerEndName = "__hpvm_region_end";
 
 /// Operand-bundle tags of a region entry.
 namespace tag {

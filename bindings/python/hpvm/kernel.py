@@ -1,0 +1,120 @@
+"""``@hpvm.kernel``: Python functions compiled for every target by the
+kernel frontend (frontend.py) and called with arrays."""
+
+import functools
+import inspect
+import threading
+
+import numpy as np
+
+from . import _hpvm
+from . import frontend
+from . import lang as L
+from ._targets import target_mask
+
+
+def _as_buffer(value):
+    """value itself if it has the buffer protocol, a zero-copy numpy view of
+    a DLPack object (CPU memory), or None."""
+    try:
+        memoryview(value).release()
+        return value
+    except TypeError:
+        pass
+    if hasattr(value, "__dlpack__"):
+        try:
+            return np.from_dlpack(value)
+        except (TypeError, RuntimeError, BufferError) as e:
+            raise TypeError(f"cannot use this DLPack object's memory: {e}") \
+                from None
+    return None
+
+
+class Kernel:
+    """A Python function compiled as an HPVM dataflow graph (one node per
+    top-level ``hpvm.parallel`` loop) for the CPU, Vulkan, OpenCL and CUDA.
+
+    Calling it compiles it the first time (``compile()`` does so ahead),
+    then runs it: arrays are passed by reference (zero-copy on the CPU),
+    hpvm-rt picks a device for every node and moves the data. The GIL is
+    released while it runs. ``py_func`` is the undecorated function, which
+    runs sequentially in plain Python.
+    """
+
+    def __init__(self, fn, targets):
+        functools.update_wrapper(self, fn)
+        self.py_func = fn
+        self._mask = target_mask(targets)
+        self._lock = threading.Lock()
+        self._compiled = None
+
+    def compile(self):
+        """Compiles the kernel now; raises KernelError or CompileError."""
+        with self._lock:
+            if self._compiled is None:
+                name = self.py_func.__name__
+                ir, signature, params = frontend.translate(self.py_func, name)
+                where = f"{inspect.getsourcefile(self.py_func)}:{name}"
+                native = _hpvm.compile_ir(ir, where, self._mask,
+                                          [(name, params)])
+                self._compiled = (ir, signature, native,
+                                  native.functions[name],
+                                  inspect.signature(self.py_func))
+        return self
+
+    @property
+    def ir(self):
+        """The marker-form LLVM IR the frontend made of the function."""
+        return self.compile()._compiled[0]
+
+    @property
+    def graph(self):
+        """The kernel's dataflow graph (hpvm.Graph: to_dot(), params...)."""
+        return self.compile()._compiled[2].graphs[0]
+
+    @property
+    def signature(self):
+        """[(parameter, hpvm.Scalar or hpvm.Array)]."""
+        return list(self.compile()._compiled[1])
+
+    def __call__(self, *args, **kwargs):
+        compiled = self._compiled or self.compile()._compiled
+        _, signature, _, function, py_signature = compiled
+        try:
+            bound = py_signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}(): {e}") from None
+        flat = []
+        for (name, spec), value in zip(signature, bound.args):
+            if not isinstance(spec, L.Array):
+                flat.append(value)
+                continue
+            array = _as_buffer(value)
+            if array is None:
+                raise TypeError(f"argument '{name}' of {self.__name__} "
+                                f"({spec!r}): expected an array (an object "
+                                "with the buffer protocol or __dlpack__), "
+                                f"got {type(value).__name__}")
+            shape = memoryview(array).shape
+            if len(shape) != spec.ndim:
+                raise ValueError(f"argument '{name}' of {self.__name__} "
+                                 f"({spec!r}): expected a {spec.ndim}-D "
+                                 f"array, got {len(shape)}-D")
+            flat.append(array)
+            flat.extend(shape)
+        return function(*flat)
+
+    def __repr__(self):
+        return f"<hpvm.kernel {self.__name__}>"
+
+
+def kernel(fn=None, *, targets="all"):
+    """Decorates a Python kernel: ``@hpvm.kernel`` or
+    ``@hpvm.kernel(targets=["cpu", "spirv"])`` (every target by default).
+    docs/python.md describes the language."""
+    if fn is None:
+        return lambda f: Kernel(f, targets)
+    if not callable(fn) or not inspect.isfunction(fn):
+        raise TypeError(f"hpvm.kernel decorates functions, not "
+                        f"{type(fn).__name__}")
+    return Kernel(fn, targets)
