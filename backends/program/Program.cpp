@@ -154,7 +154,10 @@ static Expected<std::vector<Graph>> buildKernels(Module &M,
   }
 
   if (Options.Targets & TargetSPIRV) {
-    auto Kernels = buildSPIRVKernels(M, SPIRVOptions());
+    SPIRVOptions Vulkan;
+    if (Options.SkipUnsupported)
+      Vulkan.Skipped = &Result.VulkanSkipped;
+    auto Kernels = buildSPIRVKernels(M, Vulkan);
     if (!Kernels)
       return Kernels.takeError();
     Result.SPIRVKernels = std::move(*Kernels);

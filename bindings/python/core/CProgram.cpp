@@ -541,7 +541,16 @@ std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
   ProgramOptions PO;
   PO.Targets = Options.Targets;
   PO.LaunchFunction = LaunchSymbol;
+  PO.SkipUnsupported =
+      Options.SkipUnsupported && (Options.Targets & TargetCPU);
+  // The backends' remarks and warnings (a loop they did not vectorise)
+  // are not the Python user's business; errors come back in the error.
+  LLVMContext &Ctx = M->getContext();
+  std::string Diagnostics;
+  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
+  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
   auto Loaded = LoadedProgram::build(std::move(M), PO, hostSymbols());
+  Ctx.setDiagnosticHandler(std::move(Saved));
   if (!Loaded) {
     Error = toString(Loaded.takeError());
     return nullptr;

@@ -88,6 +88,9 @@ struct CompileOptions {
   std::vector<std::string> ClangArgs;
   /// hpvm::Target bits to compile leaves for.
   uint32_t Targets = TargetCPU;
+  /// With the CPU among the targets, a leaf another target cannot express
+  /// is left to the others instead of failing the compile.
+  bool SkipUnsupported = true;
 };
 
 class CProgram {

@@ -459,6 +459,15 @@ class Translator:
                 return getattr(base, node.attr)
         return None
 
+    def callee(self, node):
+        """What a call calls, if it is something a table can hold."""
+        fn = self.resolve(node)
+        try:
+            hash(fn)
+        except TypeError:
+            return None
+        return fn
+
     def parallel_call(self, stmt):
         if isinstance(stmt, ast.For) and isinstance(stmt.iter, ast.Call) and \
                 self.resolve(stmt.iter.func) is L.parallel:
@@ -486,11 +495,26 @@ class Translator:
                 if name:
                     reads.add(name)
             elif isinstance(node, ast.Call) and \
-                    self.resolve(node.func) in L.ATOMICS and node.args:
+                    self.callee(node.func) in L.ATOMICS and node.args:
                 name = array_name(node.args[0])
                 if name:
                     reads.add(name)
                     writes.add(name)
+        bad = [n for n in ast.walk(loop) if isinstance(n, ast.Subscript)
+               and isinstance(n.ctx, ast.Store) and array_name(n.value)
+               and self.arrays[n.value.id].spec.mode == "in"]
+        bad += [n for n in ast.walk(loop) if isinstance(n, ast.Call)
+                and self.callee(n.func) in L.ATOMICS and n.args
+                and array_name(n.args[0])
+                and self.arrays[n.args[0].id].spec.mode == "in"]
+        if bad:
+            node = min(bad, key=lambda n: (n.lineno, n.col_offset))
+            name = node.value.id if isinstance(node, ast.Subscript) \
+                else node.args[0].id
+            self.error(node, f"'{name}' is declared "
+                             f"{self.arrays[name].spec!r} and cannot be "
+                             "written; declare it hpvm.InOut or hpvm.Out",
+                       "write to an input")
         uses = {}
         for name in self.arrays:  # in parameter order
             if name in reads or name in writes:
@@ -1211,11 +1235,7 @@ class Translator:
     # -- calls ---------------------------------------------------------------
 
     def expr_Call(self, node):
-        fn = self.resolve(node.func)
-        try:
-            hash(fn)
-        except TypeError:
-            fn = None
+        fn = self.callee(node.func)
         if node.keywords:
             self.unsupported(node, "keyword arguments in a call")
         if fn is L.parallel or fn is range:
@@ -1232,12 +1252,12 @@ class Translator:
             if cast.kind == "b":
                 return self.truth(v)
             return self.convert(v, cast, node)
-        args = [self.expr(a) for a in node.args]
         if fn is len:
             arg = node.args[0] if len(node.args) == 1 else None
             if not (isinstance(arg, ast.Name) and arg.id in self.arrays):
                 self.error(node, "len() takes an array parameter", "len")
             return Val(self.arrays[arg.id].shape(0), L.i64)
+        args = [self.expr(a) for a in node.args]
         if fn in _ABS and len(args) == 1:
             return self.absolute(args[0], node)
         if fn in _MIN_MAX and len(args) >= 2:

@@ -32,6 +32,12 @@ struct ProgramOptions {
   /// hpvm_launch_or_exit (hpvm_rt.h). The Python binding's reports the
   /// error to Python instead of ending the process.
   std::string LaunchFunction = "hpvm_launch_or_exit";
+  /// Leaves the Vulkan flavour of SPIR-V cannot express (double
+  /// transcendentals, ...) get no Vulkan artifact, VulkanSkipped saying
+  /// why, instead of failing the build: for callers that compile for every
+  /// target and let the runtime use what exists (the Python binding, with
+  /// the CPU among the targets).
+  bool SkipUnsupported = false;
 };
 
 struct CompiledProgram {
@@ -49,6 +55,9 @@ struct CompiledProgram {
   /// OpenCLSkipped says why (it still runs on Vulkan or the CPU).
   std::vector<SPIRVKernel> OpenCLKernels;
   std::vector<std::string> OpenCLSkipped;
+  /// With ProgramOptions::SkipUnsupported: the leaves without a Vulkan
+  /// artifact, and why.
+  std::vector<std::string> VulkanSkipped;
 };
 
 /// The artifact target of OpenCL-flavour SPIR-V (HPVM_TARGET_OPENCL in
