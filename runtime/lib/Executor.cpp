@@ -19,6 +19,7 @@
 #include "hpvm/rt/Runtime.h"
 #include "hpvm/rt/Stats.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -211,6 +212,33 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     HaveUses = true;
   };
 
+  // The candidates this launch allows (LaunchOptions::Devices).
+  const Candidate *Cands = P.Candidates.data();
+  size_t NumCands = P.Candidates.size();
+  std::vector<Candidate> Allowed;
+  if (!Ctx.Allowed.empty()) {
+    for (const Candidate &Cand : P.Candidates)
+      if (Cand.DeviceIndex < Ctx.Allowed.size() &&
+          Ctx.Allowed[Cand.DeviceIndex])
+        Allowed.push_back(Cand);
+    if (!Allowed.empty()) {
+      Cands = Allowed.data();
+      NumCands = Allowed.size();
+    } else {
+      std::string Message = "node '" + P.Path + "' can run on none of the "
+                            "devices this launch allows (" +
+                            Ctx.AllowedText + ")";
+      if (Ctx.Strict)
+        throw RtError(HPVM_ERR_NO_DEVICE, Message);
+      Message += "; it runs where it can";
+      std::lock_guard<std::mutex> L(Ctx.M);
+      // Once per leaf, however many instances of its ancestors run it.
+      if (Ctx.Fallbacks &&
+          std::find(Ctx.Fallbacks->begin(), Ctx.Fallbacks->end(), Message) ==
+              Ctx.Fallbacks->end())
+        Ctx.Fallbacks->push_back(Message);
+    }
+  }
   Scheduler *Sched = nullptr;
   ScheduleQuery Q;
   size_t Choice = 0;
@@ -221,23 +249,23 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   // first instance chooses for all of this launch. Instances with sections
   // of their own may go anywhere.
   bool Pin = P.UnderReplicated && P.SharedWrites;
-  if (P.Candidates.size() > 1 && !(Pin && Ctx.pinned(P.LeafId, Choice))) {
+  if (NumCands > 1 && !(Pin && Ctx.pinned(P.LeafId, Choice))) {
     FillUses();
     Q.LeafId = P.LeafId;
     Q.Path = P.Path.c_str();
-    Q.Candidates = P.Candidates.data();
-    Q.NumCandidates = P.Candidates.size();
+    Q.Candidates = Cands;
+    Q.NumCandidates = NumCands;
     Q.Instances = Instances;
     Q.Buffers = Uses.data();
     Q.NumBuffers = NumBuffers;
-    Sched = &RT.scheduler();
+    Sched = Ctx.Sched ? Ctx.Sched : &RT.scheduler();
     Choice = Sched->choose(Q);
-    if (Choice >= P.Candidates.size())
+    if (Choice >= NumCands)
       Choice = 0;
     if (Pin)
       Choice = Ctx.pin(P.LeafId, Choice);
   }
-  const Candidate &C = P.Candidates[Choice];
+  const Candidate &C = Cands[Choice];
   Device &D = *C.Dev;
 
   L.Leaf = P.N;

@@ -127,6 +127,13 @@ struct GraphPlan {
 /// The state of one hpvm_launch shared by everything it runs.
 struct LaunchContext {
   Coherence::LaunchSet Buffers;
+  /// From LaunchOptions: the policy of this launch, and by device index
+  /// whether its leaves may run there (empty: anywhere).
+  Scheduler *Sched = nullptr;
+  std::vector<bool> Allowed;
+  bool Strict = false;
+  std::string AllowedText; // "vulkan, cpu", for messages
+  std::vector<std::string> *Fallbacks = nullptr;
   /// GraphPlan::OffHost when the launch started.
   bool TrackHost = false;
   /// The root's buffer arguments, their declared sizes (what device copies

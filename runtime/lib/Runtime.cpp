@@ -379,6 +379,58 @@ void Runtime::prepare(GraphPlan &G) {
     throw RtError(HPVM_ERR_NO_DEVICE, G.NoDevice);
 }
 
+namespace {
+thread_local const LaunchOptions *ThreadOptions = nullptr;
+} // namespace
+
+void hpvm::rt::setThreadLaunchOptions(const LaunchOptions *Options) {
+  ThreadOptions = Options;
+}
+const LaunchOptions *hpvm::rt::threadLaunchOptions() { return ThreadOptions; }
+
+void Runtime::applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx) {
+  if (!O.Scheduler.empty()) {
+    std::lock_guard<std::mutex> L(PoliciesM);
+    std::unique_ptr<Scheduler> &Policy = Policies[O.Scheduler];
+    if (!Policy)
+      Policy = makeScheduler(O.Scheduler, Coh);
+    if (!Policy) {
+      Policies.erase(O.Scheduler);
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    "unknown scheduler '" + O.Scheduler + "' (known: " +
+                        schedulerNames() + ")");
+    }
+    Ctx.Sched = Policy.get();
+  }
+  Ctx.Strict = O.Strict;
+  Ctx.Fallbacks = O.Fallbacks;
+  if (O.Devices.empty())
+    return;
+  std::vector<bool> Matched(O.Devices.size(), false);
+  std::string Present;
+  for (size_t I = 0, N = numDevices(); I < N; ++I) {
+    std::string Name = device(I).name();
+    std::string Kind = Name.substr(0, Name.find(':'));
+    bool Allowed = false;
+    for (size_t K = 0; K < O.Devices.size(); ++K)
+      if (O.Devices[K] == Name || O.Devices[K] == Kind)
+        Allowed = Matched[K] = true;
+    Ctx.Allowed.push_back(Allowed);
+    Present += (I ? ", " : "") + Name;
+  }
+  for (size_t K = 0; K < O.Devices.size(); ++K) {
+    Ctx.AllowedText += (K ? ", " : "") + O.Devices[K];
+    if (Matched[K])
+      continue;
+    std::string Message = "no device '" + O.Devices[K] +
+                          "' here (devices: " + Present + ")";
+    if (O.Strict)
+      throw RtError(HPVM_ERR_NO_DEVICE, Message);
+    if (O.Fallbacks)
+      O.Fallbacks->push_back(Message);
+  }
+}
+
 void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
                      void *const *Args) {
   if (!D)
@@ -408,6 +460,8 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
 
   LaunchContext Ctx;
   Ctx.TrackHost = G->OffHost.load(std::memory_order_relaxed);
+  if (const LaunchOptions *O = threadLaunchOptions())
+    applyLaunchOptions(*O, Ctx);
   Exec->run(*G, Args, Ctx);
   if (!Ctx.Buffers.empty()) {
     try {

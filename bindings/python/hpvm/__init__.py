@@ -25,7 +25,9 @@ from ._hpvm import (
     LaunchError,
 )
 from . import _hpvm, _targets
+from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
+from .launch import launch_options, submit
 from .kernel import Kernel, kernel
 from .lang import (
     Array,
@@ -59,6 +61,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array",
     "CompileError",
+    "DeviceFallbackWarning",
     "Error",
     "Function",
     "Graph",
@@ -87,9 +90,11 @@ __all__ = [
     "i32",
     "i64",
     "kernel",
+    "launch_options",
     "load_c",
     "parallel",
     "stats",
+    "submit",
     "targets",
     "u8",
     "u16",

@@ -10,6 +10,7 @@ import numpy as np
 from . import _hpvm
 from . import frontend
 from . import lang as L
+from . import launch
 from ._targets import target_mask
 
 
@@ -41,10 +42,13 @@ class Kernel:
     runs sequentially in plain Python.
     """
 
-    def __init__(self, fn, targets):
+    def __init__(self, fn, targets, devices=None, scheduler=None,
+                 strict=False):
         functools.update_wrapper(self, fn)
         self.py_func = fn
         self._mask = target_mask(targets)
+        launch._check(devices, scheduler)
+        self._options = (devices, scheduler, strict)
         self._lock = threading.Lock()
         self._compiled = None
 
@@ -78,6 +82,32 @@ class Kernel:
         return list(self.compile()._compiled[1])
 
     def __call__(self, *args, **kwargs):
+        """Runs the kernel with the decorator's launch options, if any
+        (otherwise the enclosing hpvm.launch_options block's)."""
+        if self._options != (None, None, False):
+            with launch.launch_options(*self._options):
+                return self._run(args, kwargs)
+        return self._run(args, kwargs)
+
+    def run(self, *args, devices=None, scheduler=None, strict=False,
+            **kwargs):
+        """Runs the kernel on these devices under this policy (see
+        hpvm.launch_options); the kernel's own parameters by position or
+        name."""
+        with launch.launch_options(devices, scheduler, strict):
+            return self._run(args, kwargs)
+
+    def submit(self, *args, devices=None, scheduler=None, strict=False,
+               **kwargs):
+        """Starts the kernel and returns a concurrent.futures.Future (see
+        hpvm.submit); the arrays are the kernel's until it is done."""
+        self.compile()  # compile errors raise here, not in the future
+        if (devices, scheduler, strict) == (None, None, False):
+            devices, scheduler, strict = self._options
+        return launch.submit(self._run, args, kwargs, devices=devices,
+                             scheduler=scheduler, strict=strict)
+
+    def _run(self, args, kwargs):
         compiled = self._compiled or self.compile()._compiled
         _, signature, _, function, py_signature = compiled
         try:
@@ -108,13 +138,17 @@ class Kernel:
         return f"<hpvm.kernel {self.__name__}>"
 
 
-def kernel(fn=None, *, targets="all"):
+def kernel(fn=None, *, targets="all", devices=None, scheduler=None,
+           strict=False):
     """Decorates a Python kernel: ``@hpvm.kernel`` or
-    ``@hpvm.kernel(targets=["cpu", "spirv"])`` (every target by default).
-    docs/python.md describes the language."""
+    ``@hpvm.kernel(targets=["cpu", "spirv"], devices=["vulkan"])``: the
+    targets it is compiled for (every one by default) and the launch
+    options its calls use (hpvm.launch_options). docs/python.md describes
+    the language."""
     if fn is None:
-        return lambda f: Kernel(f, targets)
+        return lambda f: kernel(f, targets=targets, devices=devices,
+                                scheduler=scheduler, strict=strict)
     if not callable(fn) or not inspect.isfunction(fn):
         raise TypeError(f"hpvm.kernel decorates functions, not "
                         f"{type(fn).__name__}")
-    return Kernel(fn, targets)
+    return Kernel(fn, targets, devices, scheduler, strict)

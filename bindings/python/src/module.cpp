@@ -315,6 +315,50 @@ py::object resultOf(const CType &T, uint64_t Raw) {
   return py::int_(V);
 }
 
+py::object FallbackWarningType;
+
+/// The LaunchOptions of this thread's launches (hpvm.launch_options), and
+/// what fell back under them since the last call returned.
+struct ThreadOptions {
+  hpvm::rt::LaunchOptions Options;
+  std::vector<std::string> Fallbacks;
+  bool Active = false;
+};
+thread_local ThreadOptions CurrentOptions;
+
+void setLaunchOptions(std::vector<std::string> Devices, std::string Scheduler,
+                      bool Strict) {
+  ThreadOptions &T = CurrentOptions;
+  T.Options.Devices = std::move(Devices);
+  T.Options.Scheduler = std::move(Scheduler);
+  T.Options.Strict = Strict;
+  T.Options.Fallbacks = &T.Fallbacks;
+  T.Active = true;
+  hpvm::rt::setThreadLaunchOptions(&T.Options);
+}
+
+void clearLaunchOptions() {
+  CurrentOptions.Active = false;
+  hpvm::rt::setThreadLaunchOptions(nullptr);
+}
+
+py::object launchOptions() {
+  const ThreadOptions &T = CurrentOptions;
+  if (!T.Active)
+    return py::none();
+  return py::make_tuple(T.Options.Devices, T.Options.Scheduler,
+                        T.Options.Strict);
+}
+
+/// Warns (hpvm.DeviceFallbackWarning) of what fell back in the last call.
+void warnFallbacks() {
+  std::vector<std::string> Fallbacks = std::move(CurrentOptions.Fallbacks);
+  CurrentOptions.Fallbacks.clear();
+  for (const std::string &F : Fallbacks)
+    if (PyErr_WarnEx(FallbackWarningType.ptr(), F.c_str(), 2) != 0)
+      throw py::error_already_set();
+}
+
 [[noreturn]] void raiseLaunchError(const LaunchFailure &Failure) {
   py::object E = LaunchErrorType(Failure.Message);
   E.attr("code") = Failure.Code;
@@ -370,8 +414,11 @@ struct FunctionHandle {
       F.Call(Call.Pointers.data(), &Result);
     }
     LaunchFailure Failure = takeLaunchFailure();
-    if (Failure.Code != HPVM_OK)
+    if (Failure.Code != HPVM_OK) {
+      CurrentOptions.Fallbacks.clear();
       raiseLaunchError(Failure);
+    }
+    warnFallbacks();
     return resultOf(F.Result, Result);
   }
 };
@@ -593,6 +640,20 @@ PYBIND11_MODULE(_hpvm, m) {
         "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "
         "functions: (name, ((param, scalar, is_pointer, is_const), ...)) of "
         "the void functions to make callable.");
+  FallbackWarningType = py::reinterpret_borrow<py::object>(
+      PyErr_NewExceptionWithDoc(
+          "hpvm.DeviceFallbackWarning",
+          "A launch ran a node on a device other than the ones asked for "
+          "(launch_options(devices=...) without strict=True).",
+          PyExc_RuntimeWarning, nullptr));
+  m.attr("DeviceFallbackWarning") = FallbackWarningType;
+  m.def("set_launch_options", &setLaunchOptions, py::arg("devices"),
+        py::arg("scheduler"), py::arg("strict"),
+        "Launches this thread starts use these devices (kinds or names; "
+        "empty: any), policy (empty: the runtime's) and strictness.");
+  m.def("clear_launch_options", &clearLaunchOptions);
+  m.def("launch_options", &launchOptions,
+        "(devices, scheduler, strict) of this thread, or None.");
   m.def("devices", &devices,
         "The devices hpvm-rt uses, every kind discovered.");
   m.def(

@@ -31,10 +31,34 @@ class Program;
 struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
+struct LaunchContext;
 struct CpuOptions;
 struct CudaOptions;
 struct VulkanOptions;
 struct OpenCLOptions;
+
+/// Choices for the launches of one thread that override the runtime's
+/// configuration (HPVM_DEVICES, HPVM_SCHEDULER) for them: the Python
+/// binding's devices=, scheduler= and strict= (docs/runtime.md §6.1).
+struct LaunchOptions {
+  /// Device kinds ("cpu", "vulkan") or names ("vulkan:0") the leaves may
+  /// run on, in no particular order; empty: any device.
+  std::vector<std::string> Devices;
+  /// A policy (makeScheduler's names) for these launches; empty: the
+  /// runtime's.
+  std::string Scheduler;
+  /// Whether a leaf none of Devices can run, or a name in Devices that
+  /// matches no device, fails the launch (HPVM_ERR_NO_DEVICE). Otherwise
+  /// the leaf runs where it can and Fallbacks says so.
+  bool Strict = false;
+  /// Appended to (under the launch's lock) with what fell back, if set.
+  std::vector<std::string> *Fallbacks = nullptr;
+};
+
+/// Makes Options (null: none) apply to the launches this thread starts,
+/// until the next call; the caller keeps Options alive meanwhile.
+void setThreadLaunchOptions(const LaunchOptions *Options);
+const LaunchOptions *threadLaunchOptions();
 
 class Runtime {
 public:
@@ -95,12 +119,17 @@ public:
 private:
   Runtime();
   ~Runtime();
+  void applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx);
 
   std::unique_ptr<ThreadPool> Pool;
   Coherence Coh;
   Stats TheStats;
   Trace TheTrace;
   std::unique_ptr<Scheduler> Sched;
+  /// Policies LaunchOptions asked for by name, made on first use and kept
+  /// (they learn from every launch, as the runtime's own does).
+  std::mutex PoliciesM;
+  std::unordered_map<std::string, std::unique_ptr<Scheduler>> Policies;
   std::unique_ptr<Executor> Exec;
 
   mutable std::mutex DevicesM;

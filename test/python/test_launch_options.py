@@ -1,0 +1,161 @@
+"""Per-call device and policy choices (run(devices=..., scheduler=...,
+strict=...), hpvm.launch_options) and asynchronous launches (submit),
+for Python kernels and C functions, on the device kinds present."""
+import warnings
+
+import numpy as np
+import pytest
+
+import hpvm
+from conftest import devices_that_ran, device_kinds
+from hpvm import In, Out, f64
+from kernels import TASKS
+
+KINDS = sorted(device_kinds())
+# The policy tests mix the CPU with one other kind.
+OTHER_KINDS = sorted(device_kinds() - {"cpu"}) if "cpu" in KINDS else []
+
+
+@hpvm.kernel
+def two_steps_probe(x: In[f64], t: Out[f64], y: Out[f64]):
+    for i in hpvm.parallel(len(x), name="first"):
+        t[i] = x[i] * 2
+    for i in hpvm.parallel(len(x), name="second"):
+        y[i] = t[i] + 1
+
+
+def run_probe(kernel_call, n=1000):
+    x = np.arange(n, dtype=np.float64)
+    t, y = np.empty(n), np.empty(n)
+    kernel_call(x, t, y)
+    np.testing.assert_array_equal(y, 2 * x + 1)
+
+
+def kinds_used(graph):
+    ran = devices_that_ran(graph)
+    return {d.split(":")[0] for devs in ran.values() for d in devs}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_devices_per_call(kind):
+    @hpvm.kernel
+    def only_here(x: In[f64], t: Out[f64], y: Out[f64]):
+        for i in hpvm.parallel(len(x), name="first"):
+            t[i] = x[i] * 2
+        for i in hpvm.parallel(len(x), name="second"):
+            y[i] = t[i] + 1
+
+    only_here.py_func.__name__ = f"only_{kind}"  # the graph's name
+    run_probe(lambda x, t, y: only_here.run(x, t, y, devices=[kind],
+                                            strict=True))
+    assert kinds_used(f"only_{kind}") == {kind}, hpvm.stats()
+
+
+@pytest.mark.skipif(not OTHER_KINDS,
+                    reason="needs the CPU and another device kind")
+@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft"])
+def test_scheduler_per_call_uses_the_allowed_devices(policy):
+    kind = OTHER_KINDS[0]
+
+    @hpvm.kernel
+    def policy_probe(x: In[f64], t: Out[f64], y: Out[f64]):
+        for i in hpvm.parallel(len(x), name="first"):
+            t[i] = x[i] * 2
+        for i in hpvm.parallel(len(x), name="second"):
+            y[i] = t[i] + 1
+
+    # A graph name of its own per policy, so its statistics are its own.
+    policy_probe.py_func.__name__ = "policy_probe_" + policy.replace("-", "_")
+    for _ in range(4):
+        run_probe(lambda x, t, y: policy_probe.run(
+            x, t, y, devices=["cpu", kind], scheduler=policy, strict=True))
+    used = kinds_used("policy_probe_" + policy.replace("-", "_"))
+    assert used <= {"cpu", kind}, hpvm.stats()
+    if policy == "round-robin":
+        assert used == {"cpu", kind}, hpvm.stats()
+
+
+def test_missing_device_falls_back_with_a_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_probe(lambda x, t, y: two_steps_probe.run(x, t, y,
+                                                      devices=["tpu"]))
+    messages = [str(w.message) for w in caught
+                if issubclass(w.category, hpvm.DeviceFallbackWarning)]
+    assert messages[0].startswith("no device 'tpu' here"), messages
+    assert any("'two_steps_probe/first' can run on none" in m
+               for m in messages), messages
+
+
+def test_missing_device_in_strict_mode_raises():
+    with pytest.raises(hpvm.LaunchError, match="no device 'tpu'") as e:
+        run_probe(lambda x, t, y: two_steps_probe.run(
+            x, t, y, devices=["tpu"], strict=True))
+    assert e.value.code == 4
+
+
+def test_unknown_scheduler_raises():
+    with pytest.raises(hpvm.LaunchError, match="unknown scheduler 'fast'"):
+        run_probe(lambda x, t, y: two_steps_probe.run(x, t, y,
+                                                      scheduler="fast"))
+
+
+def test_bad_devices_argument():
+    with pytest.raises(TypeError, match="device kinds or names"):
+        two_steps_probe.run(np.ones(2), np.ones(2), np.ones(2), devices=[3])
+
+
+def test_c_functions_under_launch_options():
+    prog = hpvm.compile_c(TASKS.replace("name(graph)", "name(c_options)"),
+                          targets="all")
+    n = 500
+    x = np.linspace(-1, 1, n)
+    t1, t2, y = (np.empty(n) for _ in range(3))
+    kind = KINDS[-1]
+    with hpvm.launch_options(devices=[kind], strict=True):
+        assert hpvm._hpvm.launch_options() == ([kind], "", True)
+        prog.combine(n, x, t1, t2, y)
+    assert hpvm._hpvm.launch_options() is None
+    np.testing.assert_array_equal(y, (2 * x) * (x + 3))
+    assert kinds_used("c_options") == {kind}, hpvm.stats()
+
+
+def test_launch_options_nest_and_restore():
+    with hpvm.launch_options(devices=["cpu"]):
+        with hpvm.launch_options(scheduler="heft", strict=True):
+            assert hpvm._hpvm.launch_options() == ([], "heft", True)
+        assert hpvm._hpvm.launch_options() == (["cpu"], "", False)
+    assert hpvm._hpvm.launch_options() is None
+
+
+def test_submit_returns_futures():
+    n = 20_000
+    xs = [np.full(n, float(k)) for k in range(6)]
+    outs = [(np.empty(n), np.empty(n)) for _ in xs]
+    futures = [two_steps_probe.submit(x, t, y) for x, (t, y) in
+               zip(xs, outs)]
+    for k, f in enumerate(futures):
+        assert f.result(timeout=60) is None
+        np.testing.assert_array_equal(outs[k][1], np.full(n, 2.0 * k + 1))
+
+
+def test_submit_reports_failures_through_the_future():
+    f = two_steps_probe.submit(np.ones(3), np.ones(3), np.ones(3),
+                               devices=["tpu"], strict=True)
+    with pytest.raises(hpvm.LaunchError, match="no device 'tpu'"):
+        f.result(timeout=60)
+
+
+def test_decorator_launch_options():
+    @hpvm.kernel(devices=["tpu"], strict=True)
+    def pinned_nowhere(x: Out[f64]):
+        for i in hpvm.parallel(len(x)):
+            x[i] = 1.0
+
+    with pytest.raises(hpvm.LaunchError, match="no device 'tpu'"):
+        pinned_nowhere(np.zeros(4))
+    x = np.zeros(4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pinned_nowhere.run(x, devices=["cpu"])
+    np.testing.assert_array_equal(x, np.ones(4))
