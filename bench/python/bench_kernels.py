@@ -10,19 +10,23 @@ run, on the CPU.
 Every implementation runs the same algorithm (sgemm: the naive triple loop
 everywhere, except numpy's row, which is BLAS `a @ b`). Each result is checked
 against numpy before it is timed. Times are medians of several calls after a
-warm-up; ratios are X / hpvm-python (> 1: hpvm-python is faster).
+warm-up; ratios are X / hpvm-python (> 1: hpvm-python is faster). Each column
+runs in a process of its own (this script with --worker), so that one
+framework's idle worker threads never compete with another's for the cores.
 bench/python/README.md describes it and has results.
 """
 
 import argparse
+import importlib.metadata
 import json
 import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-import warnings
 
 # Thread counts must be in the environment before hpvm-rt, Numba and BLAS
 # start their pools: one count for everybody, the cores by default.
@@ -45,17 +49,6 @@ except ImportError:  # run from a checkout without PYTHONPATH: use its build
                                     "..", "..", "build", "python"))
     import hpvm
 from hpvm import In, InOut, Out, f32, f64, u8  # noqa: E402
-
-try:
-    import numba
-    from numba import njit, prange
-except ImportError:
-    numba = None
-
-try:
-    import taichi as ti
-except ImportError:
-    ti = None
 
 CPU = ["cpu"]  # timed kernels are compiled for the CPU only, like compile_c's
 
@@ -264,6 +257,12 @@ NP_KERNELS = {"saxpy": np_saxpy, "stencil": np_stencil, "sgemm": np_sgemm,
 
 
 def numba_kernels():
+    # Imported here: only the numba worker process loads Numba. Globals, as
+    # the kernels refer to prange.
+    global numba, njit, prange
+    import numba
+    from numba import njit, prange
+
     @njit(parallel=True)
     def saxpy(a, x, y):
         for i in prange(len(x)):
@@ -332,6 +331,9 @@ def numba_kernels():
 
 
 def taichi_kernels():
+    global ti  # a global: Taichi's kernel compiler looks names up there
+    import taichi as ti
+
     # No offline cache, or a second run would time a cache hit as the
     # first call.
     ti.init(arch=ti.cpu, cpu_max_num_threads=THREADS, offline_cache=False,
@@ -493,7 +495,23 @@ def check_reference():
         prob.check(args)
 
 # ---------------------------------------------------------------------------
-# Timing
+# Timing. The machine may be shared: /proc/stat tells how much CPU others
+# used while a cell was timed, and a disturbed cell is measured again.
+
+CORES = len(os.sched_getaffinity(0))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def busy_seconds():
+    """CPU seconds the whole machine has been busy (not idle or iowait)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / TICK
+
+
+def own_seconds():
+    t = os.times()  # this process, all its threads
+    return t.user + t.system
 
 
 def timed(call):
@@ -502,50 +520,223 @@ def timed(call):
     return time.perf_counter() - t
 
 
-def median_time(call, reps, budget):
-    """Median of reps calls; fewer (at least 3) once they took budget s."""
+def measure(call, reps, budget, window):
+    """(median s, calls, others' share of the machine meanwhile): at least
+    reps calls lasting window s in all, but stops at 3 once past budget s."""
     times = []
-    while len(times) < reps and (len(times) < 3 or sum(times) < budget):
+    busy, own, start = busy_seconds(), own_seconds(), time.perf_counter()
+    while not (len(times) >= 3 and sum(times) >= budget
+               or len(times) >= reps and sum(times) >= window):
         times.append(timed(call))
-    return statistics.median(times), len(times)
+    wall = time.perf_counter() - start
+    others = (busy_seconds() - busy) - (own_seconds() - own)
+    return statistics.median(times), len(times), max(0.0, others) / (
+        wall * CORES)
 
 
-def run_column(fn, prob, reps, budget):
-    """(first-call seconds, median seconds, calls timed) for one cell; the
-    first call's result is checked, one more call warms up."""
+def run_cell(fn, prob, cfg):
+    """One cell: a first call, whose result is checked, one warm-up call,
+    then the timed calls (again, up to twice, if others took > 10% of the
+    machine; the least disturbed measurement is kept)."""
     args = prob.args()
     first = timed(lambda: fn(*args))
     prob.check(args)
     fn(*args)
-    med, n = median_time(lambda: fn(*args), reps, budget)
-    return first, med, n
+    best = None
+    for _ in range(3):
+        med, n, dist = measure(lambda: fn(*args), cfg["reps"], cfg["budget"],
+                               cfg["window"])
+        if best is None or dist < best[2]:
+            best = (med, n, dist)
+        if dist <= 0.10:
+            break
+    med, n, dist = best
+    return {"median_s": med, "first_call_s": first, "calls": n,
+            "others_cpu": dist}
 
 # ---------------------------------------------------------------------------
+# A worker: one column, all rows, in its own process.
 
+WARMUP_C = r"""
+void warmup(long n, float *x) {
+#pragma hpvm parallel for inout(x[0:n])
+  for (long i = 0; i < n; ++i) x[i] += 1;
+}
+"""
+
+
+def worker(column, cfg):
+    out = {"column": column, "cells": {}, "compile_s": {}}
+    if column == "hpvm-python":
+        hp_warmup.compile()  # takes the process's one-time LLVM set-up
+        for name, k in HP_KERNELS.items():
+            c = out["compile_s"][name] = {"cpu": timed(k.compile)}
+            # The same kernel for every target (cpu, nvptx, spirv), the
+            # decorator's default: its compile time only.
+            try:
+                c["all targets"] = timed(hpvm.kernel(k.py_func).compile)
+            except hpvm.CompileError as e:
+                print(f"note: {name} does not compile for every target: {e}")
+                c["all targets"] = None
+        fns = HP_KERNELS
+        out["threads"] = "; ".join(d["description"] for d in hpvm.devices())
+    elif column == "hpvm-C":
+        hpvm.compile_c(WARMUP_C, targets=CPU)  # the one-time set-up
+        t = time.perf_counter()
+        prog = hpvm.compile_c(C_SOURCE, targets=CPU)
+        out["compile_s"]["compile_c"] = time.perf_counter() - t
+        fns = c_calls(prog)
+        out["threads"] = "; ".join(d["description"] for d in hpvm.devices())
+    elif column == "numpy":
+        fns = NP_KERNELS
+        out["threads"] = ("1 (elementwise); BLAS: OPENBLAS_NUM_THREADS="
+                          + os.environ["OPENBLAS_NUM_THREADS"])
+    elif column == "numba-parallel":
+        try:
+            fns = numba_kernels()
+        except ImportError:
+            return dict(out, missing="n/a (not installed)")
+        out["threads"] = (f"{numba.get_num_threads()} "
+                          f"({numba.threading_layer()} threading layer)")
+    elif column == "taichi-cpu":
+        try:
+            fns = taichi_kernels()
+        except ImportError:
+            return dict(out, missing="n/a (not installed)")
+        out["threads"] = f"cpu_max_num_threads={THREADS}"
+    for prob in problems(cfg["sizes"], np.random.default_rng(1)):
+        cell = out["cells"][prob.name] = run_cell(fns[prob.name], prob, cfg)
+        print(f"  {prob.label:24} {column:15} {fmt_time(cell['median_s']):>9}"
+              f"  (first call {fmt_time(cell['first_call_s'])}, "
+              f"{cell['calls']} calls, others used "
+              f"{cell['others_cpu']:.0%} of the CPUs)", flush=True)
+    return out
+
+# ---------------------------------------------------------------------------
+# The parent: runs the workers one after the other, prints the tables.
 
 COLUMNS = ["hpvm-python", "hpvm-C", "numpy", "numba-parallel", "taichi-cpu"]
 
 
-def versions():
-    v = {"python": platform.python_version(), "numpy": np.__version__,
-         "hpvm": hpvm.__version__,
-         "numba": numba.__version__ if numba else None,
-         "taichi": ".".join(map(str, ti.__version__)) if ti else None}
-    cpu = platform.processor()
+def package_version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def cpu_model():
     try:
         with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f
-                       if line.startswith("model name"))
+            return next(line.split(":", 1)[1].strip() for line in f
+                        if line.startswith("model name"))
     except (OSError, StopIteration):
-        pass
-    v["cpu"] = cpu
-    return v
+        return platform.processor() or "unknown CPU"
+
+
+def wait_idle(limit):
+    """Waits up to limit s for a machine others leave idle; returns their
+    share of it over the last half second."""
+    end = time.perf_counter() + limit
+    while True:
+        busy = busy_seconds()
+        time.sleep(0.5)
+        share = (busy_seconds() - busy) / (0.5 * CORES)
+        if share < 0.10 or time.perf_counter() > end:
+            return share
+
+
+def run_worker(column, opts):
+    """Runs this script as the column's worker; its result, or a dict with
+    "failed"."""
+    env = dict(os.environ)
+    if column != "numpy":
+        # Only numpy's row times BLAS; elsewhere the reference's f64 matmul
+        # must not leave a BLAS thread pool beside the timed one.
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                    "MKL_NUM_THREADS"):
+            env[var] = "1"
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", column,
+               "--result", f.name] + (["--quick"] if opts.quick else []) \
+            + (["--reps", str(opts.reps)] if opts.reps else [])
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("  ") or line.startswith("note:"):
+                print(line, end="", flush=True)  # progress; not banners
+        if proc.wait() != 0:
+            return {"column": column, "failed": "".join(lines[-30:])}
+        return json.load(open(f.name))
+
+
+def config(opts):
+    if opts.quick:
+        return {"sizes": {"saxpy": 1 << 22, "stencil": 1024, "sgemm": 256,
+                          "pipeline": 1024},
+                "reps": opts.reps or 5, "budget": 1.0, "window": 0.2,
+                "idle_wait": 3.0}
+    return {"sizes": {"saxpy": 1 << 24, "stencil": 2048, "sgemm": 512,
+                      "pipeline": 2048},
+            "reps": opts.reps or 11, "budget": 3.0, "window": 0.5,
+            "idle_wait": 10.0}
 
 
 def fmt_time(s):
     if s is None:
         return "n/a"
-    return f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.1f} s"
+    return f"{s * 1e3:.2f} ms" if s < 0.1 else \
+        f"{s * 1e3:.0f} ms" if s < 10 else f"{s:.1f} s"
+
+
+def print_tables(results, labels, cfg):
+    print("\n## Median time per call (X / hpvm-python in parentheses; > 1: "
+          "hpvm-python is faster)\n")
+    heads = [c + (" (sgemm: BLAS a @ b)" if c == "numpy" else "")
+             for c in COLUMNS] + ["others' CPU use (max)"]
+    print("| kernel | " + " | ".join(heads) + " |")
+    print("|---|" + "---:|" * len(heads))
+    for name, label in labels.items():
+        cells, others = [], 0.0
+        base = results["hpvm-python"].get("cells", {}).get(name)
+        for col in COLUMNS:
+            r = results[col]
+            if "missing" in r or "failed" in r:
+                cells.append(r.get("missing") or "FAILED")
+                continue
+            c = r["cells"][name]
+            others = max(others, c["others_cpu"])
+            text = fmt_time(c["median_s"])
+            if col != "hpvm-python" and base:
+                text += f" ({c['median_s'] / base['median_s']:.2f}x)"
+            cells.append(text)
+        print(f"| {label} | " + " | ".join(cells) + f" | {others:.0%} |")
+
+    print("\n## Compile / first-call time\n")
+    hp, hc = results["hpvm-python"], results["hpvm-C"]
+    if "compile_s" in hc and hc["compile_s"]:
+        print("hpvm-C: `hpvm.compile_c` of the four C functions (cpu): "
+              f"{fmt_time(hc['compile_s']['compile_c'])}.")
+    print("hpvm-python: `kernel.compile()`, for the CPU (the timed kernels) "
+          "and for all targets (cpu, nvptx, spirv). Numba and Taichi: the "
+          "first call (compile + one run). Every framework's one-time set-up "
+          "was done on a throw-away kernel first.\n")
+    heads = ["hpvm-python compile (cpu)", "hpvm-python compile (all targets)",
+             "numba first call", "taichi first call"]
+    print("| kernel | " + " | ".join(heads) + " |")
+    print("|---|" + "---:|" * len(heads))
+    for name, label in labels.items():
+        cells = []
+        for key in ("cpu", "all targets"):
+            cells.append(fmt_time(hp["compile_s"][name][key])
+                         if "compile_s" in hp and hp["compile_s"] else "FAILED")
+        for col in ("numba-parallel", "taichi-cpu"):
+            r = results[col]
+            cells.append(r.get("missing") or ("FAILED" if "failed" in r else
+                         fmt_time(r["cells"][name]["first_call_s"])))
+        print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -553,144 +744,66 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="small sizes, few calls: a smoke run")
     ap.add_argument("--json", metavar="FILE", help="also write JSON here")
-    ap.add_argument("--reps", type=int, help="timed calls per cell")
+    ap.add_argument("--reps", type=int, help="timed calls per cell (at least)")
+    ap.add_argument("--worker", choices=COLUMNS, help=argparse.SUPPRESS)
+    ap.add_argument("--result", help=argparse.SUPPRESS)
     opts = ap.parse_args()
+    cfg = config(opts)
 
-    if opts.quick:
-        sizes = {"saxpy": 1 << 22, "stencil": 1024, "sgemm": 256,
-                 "pipeline": 1024}
-        reps, budget = opts.reps or 5, 1.0
-    else:
-        sizes = {"saxpy": 1 << 24, "stencil": 2048, "sgemm": 512,
-                 "pipeline": 2048}
-        reps, budget = opts.reps or 11, 4.0
+    if opts.worker:
+        with open(opts.result, "w") as f:
+            json.dump(worker(opts.worker, cfg), f)
+        return 0
 
-    info = versions()
-    hpvm_devices = hpvm.devices()
-    missing = {}
-    if numba is None:
-        missing["numba-parallel"] = "n/a (not installed)"
-    if ti is None:
-        missing["taichi-cpu"] = "n/a (not installed)"
-
+    started = time.perf_counter()
+    versions = {"python": platform.python_version(), "numpy": np.__version__,
+                "hpvm": hpvm.__version__, "numba": package_version("numba"),
+                "taichi": package_version("taichi")}
     print("# HPVM Python kernels vs hpvm-C, numpy, Numba, Taichi (CPU)\n")
-    print(f"- {time.strftime('%Y-%m-%d %H:%M')}, {info['cpu']}, "
-          f"{len(os.sched_getaffinity(0))} cores available")
-    print(f"- versions: " + ", ".join(f"{k} {v or 'not installed'}"
-                                      for k, v in info.items() if k != "cpu"))
-    print(f"- threads: HPVM_NUM_THREADS={THREADS} (hpvm-python and hpvm-C; "
-          f"hpvm-rt devices: "
-          + "; ".join(d["description"] for d in hpvm_devices)
-          + f", HPVM_DEVICES={os.environ['HPVM_DEVICES']})"
-          + (f", numba {THREADS}" if numba else "")
-          + (f", taichi cpu_max_num_threads={THREADS}" if ti else "")
-          + f", BLAS OPENBLAS/OMP/MKL_NUM_THREADS="
-            f"{os.environ['OPENBLAS_NUM_THREADS']}")
-    print(f"- median of up to {reps} calls (at least 3, fewer once a cell "
-          f"took {budget:.0f} s) after one checked call and one warm-up\n",
-          flush=True)
-
-    if numba:
-        numba.set_num_threads(THREADS)
-
-    # Compile times. hp_warmup first takes the one-time LLVM set-up.
-    hp_warmup.compile()
-    compile_s = {}
-    for name, k in HP_KERNELS.items():
-        compile_s[name] = {"hpvm-python": timed(k.compile)}
-        # The same kernel for every target (cpu, nvptx, spirv), the
-        # decorator's default; only for its compile time.
-        try:
-            compile_s[name]["hpvm-python all targets"] = timed(
-                hpvm.kernel(k.py_func).compile)
-        except hpvm.CompileError as e:
-            print(f"note: {name} does not compile for every target: {e}")
-            compile_s[name]["hpvm-python all targets"] = None
-    t = time.perf_counter()
-    prog = hpvm.compile_c(C_SOURCE, targets=CPU)
-    compile_c_s = time.perf_counter() - t
+    print(f"- {time.strftime('%Y-%m-%d %H:%M')}, {cpu_model()}, {CORES} "
+          "cores")
+    print("- versions: " + ", ".join(f"{k} {v or 'not installed'}"
+                                     for k, v in versions.items()))
+    print(f"- threads: {THREADS} for everybody (HPVM_NUM_THREADS, "
+          "NUMBA_NUM_THREADS, Taichi's cpu_max_num_threads, "
+          f"OPENBLAS_NUM_THREADS); HPVM_DEVICES={os.environ['HPVM_DEVICES']}")
+    print(f"- per cell: a checked first call, a warm-up call, then the median "
+          f"of at least {cfg['reps']} calls lasting {cfg['window']} s "
+          f"(3 once past {cfg['budget']:.0f} s); each column in its own "
+          "process\n", flush=True)
 
     check_reference()
+    labels = {p.name: p.label
+              for p in problems(cfg["sizes"], np.random.default_rng(1))}
+    results, waited = {}, []
+    for col in COLUMNS:
+        share = wait_idle(cfg["idle_wait"])
+        if share >= 0.10:
+            waited.append(f"{col}: others used {share:.0%} of the CPUs when "
+                          "it started")
+        results[col] = run_worker(col, opts)
+        if "missing" in results[col]:
+            print(f"  {col}: {results[col]['missing']}")
+        if "failed" in results[col]:
+            print(f"  {col} FAILED:\n{results[col]['failed']}")
 
-    impls = {"hpvm-python": HP_KERNELS, "hpvm-C": c_calls(prog),
-             "numpy": NP_KERNELS}
-    if numba:
-        impls["numba-parallel"] = numba_kernels()
-    if ti:
-        impls["taichi-cpu"] = taichi_kernels()
-
-    results = {}
-    for prob in problems(sizes, np.random.default_rng(1)):
-        row = {}
-        for col in COLUMNS:
-            if col not in impls:
-                continue
-            first, med, n = run_column(impls[col][prob.name], prob, reps,
-                                       budget)
-            row[col] = {"median_s": med, "first_call_s": first, "calls": n}
-            print(f"  {prob.label:24} {col:15} {fmt_time(med):>10}  "
-                  f"(first call {fmt_time(first)}, {n} calls)", flush=True)
-        base = row["hpvm-python"]["median_s"]
-        for col, cell in row.items():
-            cell["ratio_vs_hpvm_python"] = cell["median_s"] / base
-        results[prob.name] = {"label": prob.label, "cells": row}
-        if numba:
-            compile_s[prob.name]["numba first call"] = \
-                row["numba-parallel"]["first_call_s"]
-        if ti:
-            compile_s[prob.name]["taichi first call"] = \
-                row["taichi-cpu"]["first_call_s"]
-
-    # The table: time (X / hpvm-python).
-    print("\n## Median time per call (ratio X / hpvm-python; > 1: "
-          "hpvm-python is faster)\n")
-    print("| kernel | " + " | ".join(
-        c + (" (BLAS a @ b for sgemm)" if c == "numpy" else "")
-        for c in COLUMNS) + " |")
-    print("|---|" + "---:|" * len(COLUMNS))
-    for name, r in results.items():
-        cells = []
-        for col in COLUMNS:
-            if col in missing:
-                cells.append(missing[col])
-                continue
-            c = r["cells"][col]
-            cells.append(fmt_time(c["median_s"]) if col == "hpvm-python" else
-                         f"{fmt_time(c['median_s'])} "
-                         f"({c['ratio_vs_hpvm_python']:.2f}x)")
-        print(f"| {r['label']} | " + " | ".join(cells) + " |")
-
-    print("\n## Compile / first-call time\n")
-    print("hpvm-python: `kernel.compile()` for the CPU (what the timed kernel "
-          "used) and for all targets (cpu, nvptx, spirv). Numba and Taichi: "
-          "the first call (compile + one run), after each one's one-time "
-          f"set-up. hpvm-C: `hpvm.compile_c` of all four C functions: "
-          f"{fmt_time(compile_c_s)}.\n")
-    ccols = ["hpvm-python", "hpvm-python all targets", "numba first call",
-             "taichi first call"]
-    print("| kernel | " + " | ".join(ccols) + " |")
-    print("|---|" + "---:|" * len(ccols))
-    for name, r in results.items():
-        cells = []
-        for col in ccols:
-            if col == "numba first call" and not numba or \
-                    col == "taichi first call" and not ti:
-                cells.append("n/a (not installed)")
-            else:
-                cells.append(fmt_time(compile_s[name][col]))
-        print(f"| {r['label']} | " + " | ".join(cells) + " |")
+    print("\nthreads as each worker saw them: " + "; ".join(
+        f"{c}: {r['threads']}" for c, r in results.items() if "threads" in r))
+    for line in waited:
+        print(f"warning: {line}")
+    print_tables(results, labels, cfg)
+    print(f"\n(total {time.perf_counter() - started:.0f} s)")
 
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump({"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                       "argv": sys.argv, "versions": info, "threads": THREADS,
-                       "hpvm_devices": hpvm_devices, "sizes": sizes,
-                       "reps": reps, "missing": missing,
-                       "results": results, "compile_s": compile_s,
-                       "compile_c_s": compile_c_s}, f, indent=2)
-        print(f"\nwrote {opts.json}")
+                       "argv": sys.argv, "cpu": cpu_model(), "cores": CORES,
+                       "threads": THREADS, "versions": versions,
+                       "config": cfg, "labels": labels, "results": results},
+                      f, indent=2)
+        print(f"wrote {opts.json}")
+    return 1 if any("failed" in r for r in results.values()) else 0
 
 
 if __name__ == "__main__":
-    warnings.simplefilter("ignore", DeprecationWarning)
-    main()
+    sys.exit(main())

@@ -15,6 +15,9 @@
 #include "hpvm/backends/CPUBackend.h"
 #include "hpvm/backends/Program.h"
 #include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/ir/GraphText.h"
+#include "hpvm/ir/GraphVerifier.h"
 #include "hpvm/ir/Passes.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -476,10 +479,38 @@ std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
   return Program;
 }
 
+std::vector<GraphProblem> verifyGraphText(const std::string &Text) {
+  std::vector<Graph> Graphs;
+  try {
+    Graphs = readGraphText(Text);
+  } catch (const GraphError &E) {
+    return {{"syntax", "", E.what()}};
+  }
+  std::vector<GraphProblem> Problems;
+  for (const Graph &G : Graphs)
+    for (const GraphDiagnostic &D : verifyGraph(G))
+      Problems.push_back({D.Rule, D.Where, D.Message});
+  return Problems;
+}
+
+std::unique_ptr<CProgram> CProgram::compileGraphForm(
+    const std::string &IR, const std::string &GraphText,
+    const CompileOptions &Options, std::string &Error) {
+  return compileIR(IR, &GraphText, Options, {}, Error);
+}
+
 std::unique_ptr<CProgram>
 CProgram::compileMarkerIR(const std::string &IR, const CompileOptions &Options,
                           std::vector<CFunction> Functions,
                           std::string &Error) {
+  return compileIR(IR, nullptr, Options, std::move(Functions), Error);
+}
+
+std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
+                                              const std::string *GraphText,
+                                              const CompileOptions &Options,
+                                              std::vector<CFunction> Functions,
+                                              std::string &Error) {
   LLVMContext Ctx;
   std::string Diagnostics;
   std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
@@ -524,8 +555,33 @@ CProgram::compileMarkerIR(const std::string &IR, const CompileOptions &Options,
     if (!Matches)
       return Fail("the module has no function " + Fn.signature());
   }
-  if (regionFormFromMarkers(*M) || extractGraphs(*M))
-    return Fail("");
+  if (!GraphText) {
+    if (regionFormFromMarkers(*M) || extractGraphs(*M))
+      return Fail("");
+  } else {
+    if (!GraphText->empty()) {
+      std::vector<Graph> Graphs;
+      try {
+        Graphs = readGraphText(*GraphText);
+      } catch (const GraphError &E) {
+        return Fail(E.what());
+      }
+      std::string Problems;
+      std::vector<const Graph *> Pointers;
+      for (const Graph &G : Graphs) {
+        for (const GraphDiagnostic &D : verifyGraph(G))
+          Problems += "error: " + D.str() + "\n";
+        Pointers.push_back(&G);
+      }
+      if (!Problems.empty())
+        return Fail(Problems);
+      writeGraphs(*M, Pointers);
+    }
+    if (!hasGraphs(*M))
+      return Fail("the module has no graphs");
+    if (verifyHPVMModule(*M))
+      return Fail("");
+  }
   Ctx.setDiagnosticHandler(std::move(Saved));
   auto P = std::make_unique<Parts>();
   P->Functions = std::move(Functions);

@@ -109,6 +109,13 @@ public:
   static std::unique_ptr<CProgram>
   compileMarkerIR(const std::string &IR, const CompileOptions &Options,
                   std::vector<CFunction> Functions, std::string &Error);
+  /// Compiles a module in graph form: IR holds the leaf functions (and
+  /// possibly graphs already, as EXTRACT writes them); GraphText, if not
+  /// empty, adds graphs in the text form of docs/runtime.md §2. Launch its
+  /// graphs with hpvm_launch on descriptor().
+  static std::unique_ptr<CProgram> compileGraphForm(
+      const std::string &IR, const std::string &GraphText,
+      const CompileOptions &Options, std::string &Error);
   /// Releases the program from hpvm-rt; no call of it may be running.
   ~CProgram();
   CProgram(const CProgram &) = delete;
@@ -126,6 +133,12 @@ public:
 private:
   struct Parts;
   explicit CProgram(std::unique_ptr<Parts> P);
+  /// IR in marker form (GraphText null) or graph form.
+  static std::unique_ptr<CProgram> compileIR(const std::string &IR,
+                                             const std::string *GraphText,
+                                             const CompileOptions &Options,
+                                             std::vector<CFunction> Functions,
+                                             std::string &Error);
   /// Wraps the functions P names, builds M and finds the wrappers.
   static std::unique_ptr<CProgram> load(std::unique_ptr<llvm::Module> M,
                                         std::unique_ptr<Parts> P,
@@ -133,6 +146,14 @@ private:
                                         std::string &Error);
   std::unique_ptr<Parts> P;
 };
+
+/// The broken rules of graphs in text form: (rule, node path, message);
+/// empty if they are well formed. Text that does not parse is one entry
+/// with rule "syntax".
+struct GraphProblem {
+  std::string Rule, Where, Message;
+};
+std::vector<GraphProblem> verifyGraphText(const std::string &Text);
 
 /// A launch of a CProgram that failed: generated code cannot handle a
 /// failure, so the launch records it (the first since the last take, per

@@ -28,6 +28,14 @@ from . import _hpvm, _targets
 from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
 from .launch import launch_options, submit
+from .graph import (
+    CompiledGraph,
+    GraphBuilder,
+    GraphVerifyError,
+    LeafFunction,
+    leaf,
+    load_ll,
+)
 from .kernel import Kernel, kernel
 from .lang import (
     Array,
@@ -43,6 +51,7 @@ from .lang import (
     atomic_sub,
     atomic_xor,
     bool_,
+    instance_id,
     f32,
     f64,
     i8,
@@ -61,15 +70,19 @@ __version__ = "0.1.0"
 __all__ = [
     "Array",
     "CompileError",
+    "CompiledGraph",
     "DeviceFallbackWarning",
     "Error",
     "Function",
     "Graph",
+    "GraphBuilder",
+    "GraphVerifyError",
     "In",
     "InOut",
     "Kernel",
     "KernelError",
     "LaunchError",
+    "LeafFunction",
     "Out",
     "Program",
     "Scalar",
@@ -89,9 +102,12 @@ __all__ = [
     "i16",
     "i32",
     "i64",
+    "instance_id",
     "kernel",
     "launch_options",
+    "leaf",
     "load_c",
+    "load_ll",
     "parallel",
     "stats",
     "submit",

@@ -147,8 +147,8 @@ class _Loop:
 class Translator:
     """One kernel function -> one IR module in marker form."""
 
-    def __init__(self, fn, name):
-        self.fn, self.name = fn, name
+    def __init__(self, fn, name, leaf_mode=False):
+        self.fn, self.name, self.leaf_mode = fn, name, leaf_mode
         self.filename = inspect.getsourcefile(fn) or "<unknown>"
         try:
             lines, first = inspect.getsourcelines(fn)
@@ -347,12 +347,14 @@ class Translator:
 
     # -- the kernel ----------------------------------------------------------
 
-    def translate(self):
+    def parameters(self):
+        """Reads the annotated parameters: (IR parameters, signature)."""
         fdef = self.fdef
         args = fdef.args
+        what = "leaf function" if self.leaf_mode else "kernel"
         if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs \
                 or args.defaults:
-            self.error(fdef, "kernel parameters must be plain positional "
+            self.error(fdef, f"{what} parameters must be plain positional "
                              "parameters (no defaults, *args or **kwargs)",
                        "parameters")
         try:
@@ -361,19 +363,25 @@ class Translator:
             raise KernelError(f"{self.filename}:{fdef.lineno}: cannot "
                               f"evaluate the annotations of {self.name}: "
                               f"{e}") from None
+        self.hints = hints
         signature = []
         ir_params = []
         for a in args.args:
             spec = hints.get(a.arg)
             if isinstance(spec, L.Array):
+                if self.leaf_mode and spec.ndim != 1:
+                    self.error(a, f"parameter '{a.arg}': a leaf function's "
+                                  "buffers are flat (1-D); index them with "
+                                  "a computed offset", "parameter")
                 self.arrays[a.arg] = ArrayParam(a.arg, spec)
                 ir_params.append(f"ptr %{a.arg}")
                 self.params.append((a.arg, spec.dtype.name, True,
                                     spec.mode == "in"))
-                for k in range(spec.ndim):
-                    ir_params.append(f"i64 %{a.arg}.shape{k}")
-                    self.params.append((f"{a.arg}.shape{k}", "i64", False,
-                                        False))
+                if not self.leaf_mode:
+                    for k in range(spec.ndim):
+                        ir_params.append(f"i64 %{a.arg}.shape{k}")
+                        self.params.append((f"{a.arg}.shape{k}", "i64",
+                                            False, False))
                 signature.append((a.arg, spec))
                 continue
             scalar = L.scalar_of(spec) if spec is not None else None
@@ -388,22 +396,31 @@ class Translator:
             self.lines.append(f"  store {scalar.ir} %{a.arg}, ptr {slot}")
             self.top[a.arg] = Var(slot, scalar, a.lineno)
             signature.append((a.arg, scalar))
+        return ir_params, signature
+
+    def body(self):
+        body = list(self.fdef.body)
+        if body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and \
+                isinstance(body[0].value.value, str):
+            body = body[1:]  # the docstring
+        return body
+
+    def translate(self):
+        """The kernel as a module in marker form."""
+        ir_params, signature = self.parameters()
         for arr in self.arrays.values():
             size = f"{arr.spec.dtype.itemsize}"
             for k in range(arr.spec.ndim):
                 size = self.op(f"mul i64 {size}, {arr.shape(k)}")
             self.lines.append(f"  %{arr.name}.bytes = add i64 {size}, 0")
 
-        body = [s for s in fdef.body]
-        if body and isinstance(body[0], ast.Expr) and \
-                isinstance(body[0].value, ast.Constant) and \
-                isinstance(body[0].value.value, str):
-            body = body[1:]  # the docstring
+        body = self.body()
         nodes = [s for s in body if self.parallel_call(s) is not None]
         if not nodes:
-            self.error(fdef, f"{self.name} has no `for ... in "
-                             "hpvm.parallel(...)` loop: a kernel is made of "
-                             "parallel loops", "kernel")
+            self.error(self.fdef, f"{self.name} has no `for ... in "
+                                  "hpvm.parallel(...)` loop: a kernel is "
+                                  "made of parallel loops", "kernel")
         uses = [self.array_uses(s) for s in nodes]
         handle = None
         for s in body:
@@ -418,18 +435,58 @@ class Translator:
                 self.emit(f"call void @__hpvm_region_end(ptr {handle})")
         self.emit("ret void")
         self.terminated = True
+        head = ["declare ptr @__hpvm_region_begin(ptr, ...)",
+                "declare void @__hpvm_region_end(ptr)"]
+        return self.module(head, "void", self.name, ir_params), signature
 
-        module = [f"; hpvm kernel {self.name} from {self.filename}"]
-        module += self.globals_ir
-        module += ["declare ptr @__hpvm_region_begin(ptr, ...)",
-                   "declare void @__hpvm_region_end(ptr)", ""]
+    def translate_leaf(self, symbol, extra_params):
+        """The function as the leaf function of a graph-form node:
+        parameters as annotated, then an i64 `<array>.bytes` per array (the
+        buffer's byte size in the graph), then extra_params (i64 values the
+        node needs, such as extents)."""
+        ir_params, signature = self.parameters()
+        for arr in self.arrays.values():
+            ir_params.append(f"i64 %{arr.name}.bytes")
+            self.lines.append(f"  {arr.shape(0)} = udiv i64 %{arr.name}.bytes, "
+                              f"{arr.spec.dtype.itemsize}")
+        for name in extra_params:
+            ir_params.append(f"i64 %{name}")
+        ret = self.hints.get("return")
+        self.result = None
+        if ret is not None and ret is not type(None):
+            self.result = L.scalar_of(ret)
+            if self.result is None:
+                self.error(self.fdef, "a leaf function returns one scalar "
+                                      f"(its output), not {ret!r}", "result")
+        self.leaf = {}
+        for s in self.body():
+            if self.parallel_call(s) is not None:
+                self.error(s, "a leaf function is one instance of its node: "
+                              "it has no hpvm.parallel loops (use "
+                              "hpvm.instance_id(dim))", "hpvm.parallel")
+            self.statement(s)
+        if self.result is None:
+            self.emit("ret void")
+        else:  # falling off the end returns 0
+            self.emit(f"ret {self.result.ir} "
+                      f"{self.const_ref(0, self.result)}")
+        self.terminated = True
+        head = ["declare i64 @hpvm.instance.id(i32, i32) "
+                "memory(none) nounwind"]
+        ret_ir = self.result.ir if self.result else "void"
+        return self.module(head, ret_ir, symbol, ir_params), signature
+
+    def module(self, head, ret, symbol, ir_params):
+        module = [f"; hpvm {'leaf function' if self.leaf_mode else 'kernel'}"
+                  f" {self.name} from {self.filename}"]
+        module += self.globals_ir + head + [""]
         module += self.declarations()
-        module.append(f"define void @{self.name}({', '.join(ir_params)}) {{")
+        module.append(f"define {ret} @\"{symbol}\"({', '.join(ir_params)}) {{")
         module.append("entry:")
         module += self.allocas
         module += self.lines
         module.append("}")
-        return "\n".join(module) + "\n", signature
+        return "\n".join(module) + "\n"
 
     def declarations(self):
         decls = getattr(self, "_decls", {})
@@ -812,6 +869,24 @@ class Translator:
                   f"ptr {counter}")
         self.br(head)
         self.start(done)
+
+    def stmt_Return(self, s):
+        if not self.leaf_mode:
+            self.unsupported(s)
+        if self.result is None:
+            if s.value is not None:
+                self.error(s, "this leaf function has no output: annotate "
+                              "its result (-> hpvm.f32) to return a value",
+                           "'return'")
+            self.emit("ret void")
+        else:
+            if s.value is None:
+                self.error(s, f"the leaf function returns "
+                              f"{self.result.name}: return a value",
+                           "'return'")
+            v = self.convert(self.expr(s.value), self.result, s)
+            self.emit(f"ret {self.result.ir} {v.ref}")
+        self.terminated = True
 
     def stmt_Break(self, s):
         if not self.loops or self.loops[-1].parallel:
@@ -1243,6 +1318,8 @@ class Translator:
                              "iterable of a for loop", "iterable call")
         if fn in L.ATOMICS:
             return self.atomic(L.ATOMICS[fn], node)
+        if fn is L.instance_id:
+            return self.instance_id(node)
         cast = L.scalar_of(fn) if fn is not None else None
         if cast is not None:
             if len(node.args) != 1:
@@ -1268,6 +1345,25 @@ class Translator:
                          "supported in an hpvm kernel (kernels may call math "
                          "functions, casts, abs, min, max, len and hpvm's "
                          "atomics)", "call")
+
+    def instance_id(self, node):
+        if not self.leaf_mode:
+            self.error(node, "hpvm.instance_id() is for leaf functions; a "
+                             "kernel's instance ids are its hpvm.parallel "
+                             "loop variables", "hpvm.instance_id")
+        if node.keywords or not 1 <= len(node.args) <= 2 or not all(
+                isinstance(a, ast.Constant) and isinstance(a.value, int)
+                for a in node.args):
+            self.error(node, "hpvm.instance_id(dim[, level]) takes constant "
+                             "integers", "hpvm.instance_id")
+        dim = node.args[0].value
+        level = node.args[1].value if len(node.args) == 2 else 0
+        if not (0 <= dim < 3 and level >= 0):
+            self.error(node, "hpvm.instance_id: dim is 0, 1 or 2 and level "
+                             "0 (this node) or more (its ancestors)",
+                       "hpvm.instance_id")
+        return Val(self.op(f"call i64 @hpvm.instance.id(i32 {level}, "
+                           f"i32 {dim})"), L.i64)
 
     def absolute(self, v, node):
         if v.weak:
@@ -1358,3 +1454,11 @@ def translate(fn, name=None):
     t = Translator(fn, name or fn.__name__)
     ir, signature = t.translate()
     return ir, signature, t.params
+
+
+def translate_leaf(fn, symbol, extra_params=()):
+    """(IR text, [(param, Scalar | Array)], result Scalar or None) of fn as
+    the leaf function `symbol` of a graph-form node (graph.py)."""
+    t = Translator(fn, fn.__name__, leaf_mode=True)
+    ir, signature = t.translate_leaf(symbol, list(extra_params))
+    return ir, signature, t.result

@@ -160,6 +160,14 @@ def parallel(*extents, name=None):
     return _itertools.product(*ranges)
 
 
+def instance_id(dim, level=0):
+    """In a leaf function of a built graph (hpvm.leaf): this instance's
+    index in dimension dim of its node (level 0) or of an ancestor (level
+    1 = the parent, ...)."""
+    raise RuntimeError("hpvm.instance_id() only has a value inside a leaf "
+                       "function compiled by hpvm (hpvm.leaf)")
+
+
 def _atomic(update):
     def atomic(array, index, value):
         old = array[index]

@@ -473,6 +473,134 @@ std::shared_ptr<CProgram> compileC(const std::string &Source,
   return std::shared_ptr<CProgram>(std::move(P));
 }
 
+CScalar scalarNamed(const std::string &Name);
+
+/// The C type a graph's root parameter is passed as: buffers as pointers to
+/// Pointee ("" for any element type), values as their scalar.
+CType rootParamType(const hpvm::Param &P, const std::string &Pointee) {
+  CType T;
+  if (P.isBuffer()) {
+    T.Pointer = true;
+    T.Const = !hpvm::writes(P.Mode);
+    T.Scalar = Pointee.empty() ? CScalar::Void : scalarNamed(Pointee);
+    return T;
+  }
+  switch (P.Type) {
+  case hpvm::ScalarType::I1:
+    T.Scalar = CScalar::Bool;
+    break;
+  case hpvm::ScalarType::I8:
+    T.Scalar = CScalar::Int8;
+    break;
+  case hpvm::ScalarType::I16:
+    T.Scalar = CScalar::Int16;
+    break;
+  case hpvm::ScalarType::I32:
+    T.Scalar = CScalar::Int32;
+    break;
+  case hpvm::ScalarType::I64:
+    T.Scalar = CScalar::Int64;
+    break;
+  case hpvm::ScalarType::F16:
+    T.Scalar = CScalar::Float16;
+    break;
+  case hpvm::ScalarType::F32:
+    T.Scalar = CScalar::Float32;
+    break;
+  case hpvm::ScalarType::F64:
+    T.Scalar = CScalar::Float64;
+    break;
+  case hpvm::ScalarType::Ptr:
+    throw py::type_error("parameter '" + P.Name +
+                         "' is a raw pointer value, which Python cannot pass");
+  }
+  return T;
+}
+
+/// Launches graph Name of P with Args in its root's parameter order
+/// (arrays for buffers, numbers for values), checking that every array
+/// holds the bytes the graph will touch.
+void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
+                 const py::sequence &Args,
+                 const std::vector<std::string> &Pointees) {
+  const hpvm::Graph *G = nullptr;
+  for (const hpvm::Graph &Candidate : P->graphs())
+    if (Candidate.name() == Name)
+      G = &Candidate;
+  if (!G)
+    throw py::key_error("the program has no graph '" + Name + "'");
+  const std::vector<hpvm::Param> &Params = G->root().Params;
+  CFunction F;
+  F.Name = "graph '" + Name + "'";
+  for (size_t I = 0; I < Params.size(); ++I)
+    F.Params.push_back({Params[I].Name,
+                        rootParamType(Params[I], I < Pointees.size()
+                                                     ? Pointees[I]
+                                                     : std::string())});
+  if (Args.size() != Params.size())
+    throw py::type_error(F.Name + " takes " + std::to_string(Params.size()) +
+                         " arguments, " + std::to_string(Args.size()) +
+                         " were given");
+  CallArguments Call;
+  Call.Values.assign(Params.size(), 0);
+  std::vector<int64_t> Lengths(Params.size(), -1);
+  for (size_t I = 0; I < Params.size(); ++I) {
+    if (F.Params[I].Type.Pointer) {
+      size_t Before = Call.Views.size();
+      convertPointer(F, F.Params[I], Args[I], Call.Values[I], Call);
+      Lengths[I] = Call.Views.size() > Before ? Call.Views.back().View.len : 0;
+    } else {
+      convertScalar(F, F.Params[I], Args[I], Call.Values[I]);
+    }
+    Call.Pointers.push_back(&Call.Values[I]);
+  }
+  for (size_t I = 0; I < Params.size(); ++I) {
+    if (!Params[I].isBuffer())
+      continue;
+    const hpvm::Extent &E = Params[I].Bytes;
+    int64_t Bytes = E.isConstant() ? static_cast<int64_t>(E.value())
+                                   : static_cast<int64_t>(
+                                         Call.Values[E.paramIndex()]);
+    if (Bytes > Lengths[I])
+      argumentError(PyExc_ValueError, F, F.Params[I],
+                    "the graph uses " + std::to_string(Bytes) +
+                        " bytes of it, the array has " +
+                        std::to_string(Lengths[I]));
+  }
+  takeLaunchFailure();
+  int Status;
+  std::string Message;
+  {
+    py::gil_scoped_release Unlocked;
+    Status = hpvm_launch(&P->descriptor(), Name.c_str(), Call.Pointers.data());
+    if (Status != HPVM_OK)
+      Message = hpvm_error_message();
+  }
+  if (Status != HPVM_OK)
+    raiseLaunchError({Status, Message});
+  warnFallbacks();
+}
+
+std::shared_ptr<CProgram> compileGraph(const std::string &IR,
+                                       const std::string &GraphText,
+                                       const std::string &Name,
+                                       uint32_t Targets) {
+  CompileOptions Options;
+  Options.Name = Name;
+  Options.Targets = Targets;
+  std::string Error;
+  std::unique_ptr<CProgram> P;
+  {
+    py::gil_scoped_release Unlocked;
+    P = CProgram::compileGraphForm(IR, GraphText, Options, Error);
+  }
+  if (!P) {
+    PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
+    throw py::error_already_set();
+  }
+  return std::shared_ptr<CProgram>(std::move(P));
+}
+
 /// The scalar a kernel frontend's type name stands for.
 CScalar scalarNamed(const std::string &Name) {
   static const std::pair<const char *, CScalar> Names[] = {
@@ -629,9 +757,14 @@ PYBIND11_MODULE(_hpvm, m) {
                                  L.append(GraphHandle{P, I});
                                return L;
                              })
-      .def_property_readonly("graph_text", [](const CProgram &P) {
-        return std::string(P.descriptor().graphs);
-      });
+      .def_property_readonly("graph_text",
+                             [](const CProgram &P) {
+                               return std::string(P.descriptor().graphs);
+                             })
+      .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
+           py::arg("pointees") = std::vector<std::string>(),
+           "Launches a graph with its root's arguments, in order; pointees "
+           "optionally names each buffer's element type (f32, ...) to check.");
 
   m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
         py::arg("flags"), py::arg("targets"));
@@ -654,6 +787,32 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def("clear_launch_options", &clearLaunchOptions);
   m.def("launch_options", &launchOptions,
         "(devices, scheduler, strict) of this thread, or None.");
+  m.def("compile_graph", &compileGraph, py::arg("ir"), py::arg("graph_text"),
+        py::arg("name"), py::arg("targets"),
+        "Compiles a graph-form module: IR with the leaf functions and "
+        "graphs in text form (empty: those of the IR).");
+  m.def(
+      "dot_from_text",
+      [](const std::string &Text) {
+        std::string Dot;
+        try {
+          for (const hpvm::Graph &G : hpvm::readGraphText(Text))
+            Dot += graphDot(G);
+        } catch (const hpvm::GraphError &E) {
+          throw py::value_error(E.what());
+        }
+        return Dot;
+      },
+      "Graphviz DOT of graphs in text form.");
+  m.def(
+      "verify_graph_text",
+      [](const std::string &Text) {
+        py::list L;
+        for (const GraphProblem &P : verifyGraphText(Text))
+          L.append(py::make_tuple(P.Rule, P.Where, P.Message));
+        return L;
+      },
+      "The broken rules of graphs in text form: (rule, node, message).");
   m.def("devices", &devices,
         "The devices hpvm-rt uses, every kind discovered.");
   m.def(
