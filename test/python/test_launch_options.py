@@ -159,3 +159,40 @@ def test_decorator_launch_options():
         warnings.simplefilter("error")
         pinned_nowhere.run(x, devices=["cpu"])
     np.testing.assert_array_equal(x, np.ones(4))
+
+
+def test_statistics_and_trace_are_python_objects():
+    @hpvm.kernel
+    def observed(x: In[f64], t: Out[f64], y: Out[f64]):
+        for i in hpvm.parallel(len(x), name="first"):
+            t[i] = x[i] * 2
+        for i in hpvm.parallel(len(x), name="second"):
+            y[i] = t[i] + 1
+
+    kind = KINDS[-1]
+    with hpvm.trace() as t:
+        for _ in range(2):
+            run_probe(lambda x, tt, y: observed.run(x, tt, y, devices=[kind],
+                                                    strict=True))
+    executions = [e for e in t.nodes() if e["name"].startswith("observed/")]
+    assert {e["name"] for e in executions} == {"observed/first",
+                                               "observed/second"}
+    assert all(e["cat"].startswith(kind) for e in executions), executions
+    assert all(e["dur"] >= 0 and e["args"]["instances"] == 1000
+               for e in executions)
+    assert '"traceEvents"' in t.json
+    stats = hpvm.statistics()
+    rows = [n for n in stats.of_graph("observed") if n.path != "observed"]
+    assert {n.path for n in rows} == {"observed/first", "observed/second"}
+    assert sum(n.launches for n in rows) == 4
+    assert all(n.instances == 2000 and n.seconds >= 0 for n in rows)
+    assert stats.devices("observed") == {
+        "observed/first": {n.device for n in rows
+                           if n.path == "observed/first"},
+        "observed/second": {n.device for n in rows
+                            if n.path == "observed/second"}}
+    assert "observed/first" in str(stats)
+    # A block collects its own events only.
+    with hpvm.trace() as empty:
+        pass
+    assert empty.nodes() == []

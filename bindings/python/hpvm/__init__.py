@@ -28,6 +28,15 @@ from . import _hpvm, _targets
 from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
 from .launch import launch_options, submit
+from .observe import (
+    BufferStat,
+    NodeStat,
+    Statistics,
+    Trace,
+    reset_statistics,
+    statistics,
+    trace,
+)
 from .graph import (
     CompiledGraph,
     GraphBuilder,
@@ -69,6 +78,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array",
+    "BufferStat",
     "CompileError",
     "CompiledGraph",
     "DeviceFallbackWarning",
@@ -83,9 +93,12 @@ __all__ = [
     "KernelError",
     "LaunchError",
     "LeafFunction",
+    "NodeStat",
     "Out",
     "Program",
     "Scalar",
+    "Statistics",
+    "Trace",
     "atomic_add",
     "atomic_and",
     "atomic_max",
@@ -109,9 +122,12 @@ __all__ = [
     "load_c",
     "load_ll",
     "parallel",
+    "reset_statistics",
+    "statistics",
     "stats",
     "submit",
     "targets",
+    "trace",
     "u8",
     "u16",
     "u32",

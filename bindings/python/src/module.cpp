@@ -818,4 +818,57 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def(
       "stats_text", [] { return hpvm::rt::Runtime::get().statsText(); },
       "What HPVM_STATS=1 prints at exit, so far.");
+  m.def(
+      "stats_rows",
+      [] {
+        hpvm::rt::Stats &S = hpvm::rt::Runtime::get().stats();
+        py::list Nodes, Buffers;
+        for (const hpvm::rt::Stats::Row &R : S.rows()) {
+          py::dict D;
+          D["path"] = R.Path;
+          D["device"] = R.Device;
+          D["launches"] = R.Launches;
+          D["instances"] = R.Instances;
+          D["seconds"] = R.Nanos / 1e9;
+          D["bytes_in"] = R.BytesIn;
+          D["compile_seconds"] = R.CompileNanos / 1e9;
+          Nodes.append(D);
+        }
+        for (const hpvm::rt::Stats::BufferRow &R : S.bufferRows()) {
+          py::dict D;
+          D["name"] = R.Name;
+          D["to_devices"] = R.ToDevices;
+          D["to_host"] = R.ToHost;
+          Buffers.append(D);
+        }
+        return py::make_tuple(Nodes, Buffers);
+      },
+      "hpvm-rt's statistics: (node rows, buffer rows) as dicts.");
+  m.def(
+      "stats_reset", [] { hpvm::rt::Runtime::get().stats().reset(); },
+      "Zeroes the statistics.");
+  m.def(
+      "trace_start",
+      [] {
+        hpvm::rt::Trace &T = hpvm::rt::Runtime::get().trace();
+        bool WasOn = T.enabled();
+        if (!WasOn)
+          T.enable("");
+        return py::make_tuple(WasOn, T.numEvents());
+      },
+      "Starts collecting trace events (if HPVM_TRACE has not): (was "
+      "collecting, events so far).");
+  m.def(
+      "trace_stop",
+      [](bool WasOn) {
+        hpvm::rt::Trace &T = hpvm::rt::Runtime::get().trace();
+        std::string Json = T.json();
+        if (!WasOn) {
+          T.disable();
+          T.clear();
+        }
+        return Json;
+      },
+      "The trace (Chrome trace-event JSON); stops collecting unless "
+      "HPVM_TRACE asked for it.");
 }
