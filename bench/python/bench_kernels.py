@@ -565,12 +565,14 @@ void warmup(long n, float *x) {
 """
 
 
-def worker(column, cfg):
-    out = {"column": column, "cells": {}, "compile_s": {}}
+def setup(column):
+    """(the column's functions by row name, a description of its threads,
+    compile times or None); raises ImportError for a missing package."""
     if column == "hpvm-python":
         hp_warmup.compile()  # takes the process's one-time LLVM set-up
+        compile_s = {}
         for name, k in HP_KERNELS.items():
-            c = out["compile_s"][name] = {"cpu": timed(k.compile)}
+            c = compile_s[name] = {"cpu": timed(k.compile)}
             # The same kernel for every target (cpu, nvptx, spirv), the
             # decorator's default: its compile time only.
             try:
@@ -578,44 +580,60 @@ def worker(column, cfg):
             except hpvm.CompileError as e:
                 print(f"note: {name} does not compile for every target: {e}")
                 c["all targets"] = None
-        fns = HP_KERNELS
-        out["threads"] = "; ".join(d["description"] for d in hpvm.devices())
-    elif column == "hpvm-C":
+        return HP_KERNELS, hpvm_threads(), compile_s
+    if column == "hpvm-C":
         hpvm.compile_c(WARMUP_C, targets=CPU)  # the one-time set-up
         t = time.perf_counter()
         prog = hpvm.compile_c(C_SOURCE, targets=CPU)
-        out["compile_s"]["compile_c"] = time.perf_counter() - t
-        fns = c_calls(prog)
-        out["threads"] = "; ".join(d["description"] for d in hpvm.devices())
-    elif column == "numpy":
-        fns = NP_KERNELS
-        out["threads"] = ("1 (elementwise); BLAS: OPENBLAS_NUM_THREADS="
-                          + os.environ["OPENBLAS_NUM_THREADS"])
-    elif column == "numba-parallel":
+        return c_calls(prog), hpvm_threads(), {
+            "compile_c": time.perf_counter() - t}
+    if column == "numpy":
+        return NP_KERNELS, ("1 (elementwise); BLAS: OPENBLAS_NUM_THREADS="
+                            + os.environ["OPENBLAS_NUM_THREADS"]), None
+    if column == "numba-parallel":
+        fns = numba_kernels()
+        return fns, (f"{numba.get_num_threads()} "
+                     f"({numba.threading_layer()} threading layer)"), None
+    if column == "taichi-cpu":
+        return taichi_kernels(), f"cpu_max_num_threads={THREADS}", None
+    raise ValueError(column)
+
+
+def hpvm_threads():
+    return "; ".join(d["description"] for d in hpvm.devices())
+
+
+def worker(columns, cfg):
+    """Runs columns (all rows, the columns side by side per row) in this
+    process; {column: {"cells", "threads", "compile_s"} or {"missing"}}."""
+    out, fns = {}, {}
+    for col in columns:
         try:
-            fns = numba_kernels()
+            fns[col], threads, compile_s = setup(col)
+            out[col] = {"cells": {}, "threads": threads,
+                        "compile_s": compile_s}
         except ImportError:
-            return dict(out, missing="n/a (not installed)")
-        out["threads"] = (f"{numba.get_num_threads()} "
-                          f"({numba.threading_layer()} threading layer)")
-    elif column == "taichi-cpu":
-        try:
-            fns = taichi_kernels()
-        except ImportError:
-            return dict(out, missing="n/a (not installed)")
-        out["threads"] = f"cpu_max_num_threads={THREADS}"
+            out[col] = {"missing": "n/a (not installed)"}
     for prob in problems(cfg["sizes"], np.random.default_rng(1)):
-        cell = out["cells"][prob.name] = run_cell(fns[prob.name], prob, cfg)
-        print(f"  {prob.label:24} {column:15} {fmt_time(cell['median_s']):>9}"
-              f"  (first call {fmt_time(cell['first_call_s'])}, "
-              f"{cell['calls']} calls, others used "
-              f"{cell['others_cpu']:.0%} of the CPUs)", flush=True)
+        for col in fns:
+            cell = out[col]["cells"][prob.name] = run_cell(fns[col][prob.name],
+                                                           prob, cfg)
+            print(f"  {prob.label:24} {col:15} "
+                  f"{fmt_time(cell['median_s']):>9}  (first call "
+                  f"{fmt_time(cell['first_call_s'])}, {cell['calls']} calls,"
+                  f" others used {cell['others_cpu']:.0%} of the CPUs)",
+                  flush=True)
     return out
 
 # ---------------------------------------------------------------------------
 # The parent: runs the workers one after the other, prints the tables.
 
 COLUMNS = ["hpvm-python", "hpvm-C", "numpy", "numba-parallel", "taichi-cpu"]
+# The processes. Both hpvm columns share one: the same arrays, the same
+# runtime, so that their ratio does not depend on where each process's
+# memory landed (sgemm's time varied 2x between identical processes).
+WORKERS = {"hpvm": ["hpvm-python", "hpvm-C"], "numpy": ["numpy"],
+           "numba": ["numba-parallel"], "taichi": ["taichi-cpu"]}
 
 
 def package_version(name):
@@ -646,18 +664,18 @@ def wait_idle(limit):
             return share
 
 
-def run_worker(column, opts):
-    """Runs this script as the column's worker; its result, or a dict with
-    "failed"."""
+def run_worker(name, opts):
+    """Runs this script as worker name; its result, or {column: {"failed":
+    its output's tail}}."""
     env = dict(os.environ)
-    if column != "numpy":
+    if name != "numpy":
         # Only numpy's row times BLAS; elsewhere the reference's f64 matmul
         # must not leave a BLAS thread pool beside the timed one.
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                     "MKL_NUM_THREADS"):
             env[var] = "1"
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        cmd = [sys.executable, os.path.abspath(__file__), "--worker", column,
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", name,
                "--result", f.name] + (["--quick"] if opts.quick else []) \
             + (["--reps", str(opts.reps)] if opts.reps else [])
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
@@ -668,19 +686,23 @@ def run_worker(column, opts):
             if line.startswith("  ") or line.startswith("note:"):
                 print(line, end="", flush=True)  # progress; not banners
         if proc.wait() != 0:
-            return {"column": column, "failed": "".join(lines[-30:])}
+            return {col: {"failed": "".join(lines[-30:])}
+                    for col in WORKERS[name]}
         return json.load(open(f.name))
 
 
 def config(opts):
     if opts.quick:
-        return {"sizes": {"saxpy": 1 << 22, "stencil": 1024, "sgemm": 256,
+        return {"sizes": {"saxpy": 1 << 22, "stencil": 1024, "sgemm": 250,
                           "pipeline": 1024},
                 "reps": opts.reps or 5, "budget": 1.0, "window": 0.2,
                 "idle_wait": 3.0}
-    return {"sizes": {"saxpy": 1 << 24, "stencil": 2048, "sgemm": 512,
+    # sgemm: not 512, whose 2 KiB row stride makes the naive loop's walk
+    # down a column of b conflict in the caches; its time then varied 2x
+    # between identical processes, with the physical pages they got.
+    return {"sizes": {"saxpy": 1 << 24, "stencil": 2048, "sgemm": 500,
                       "pipeline": 2048},
-            "reps": opts.reps or 11, "budget": 3.0, "window": 0.5,
+            "reps": opts.reps or 11, "budget": 3.0, "window": 1.0,
             "idle_wait": 10.0}
 
 
@@ -745,14 +767,14 @@ def main():
                     help="small sizes, few calls: a smoke run")
     ap.add_argument("--json", metavar="FILE", help="also write JSON here")
     ap.add_argument("--reps", type=int, help="timed calls per cell (at least)")
-    ap.add_argument("--worker", choices=COLUMNS, help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=WORKERS, help=argparse.SUPPRESS)
     ap.add_argument("--result", help=argparse.SUPPRESS)
     opts = ap.parse_args()
     cfg = config(opts)
 
     if opts.worker:
         with open(opts.result, "w") as f:
-            json.dump(worker(opts.worker, cfg), f)
+            json.dump(worker(WORKERS[opts.worker], cfg), f)
         return 0
 
     started = time.perf_counter()
@@ -776,16 +798,17 @@ def main():
     labels = {p.name: p.label
               for p in problems(cfg["sizes"], np.random.default_rng(1))}
     results, waited = {}, []
-    for col in COLUMNS:
+    for name in WORKERS:
         share = wait_idle(cfg["idle_wait"])
         if share >= 0.10:
-            waited.append(f"{col}: others used {share:.0%} of the CPUs when "
+            waited.append(f"{name}: others used {share:.0%} of the CPUs when "
                           "it started")
-        results[col] = run_worker(col, opts)
-        if "missing" in results[col]:
-            print(f"  {col}: {results[col]['missing']}")
-        if "failed" in results[col]:
-            print(f"  {col} FAILED:\n{results[col]['failed']}")
+        results.update(run_worker(name, opts))
+        for col in WORKERS[name]:
+            if "missing" in results[col]:
+                print(f"  {col}: {results[col]['missing']}")
+            if "failed" in results[col]:
+                print(f"  {col} FAILED:\n{results[col]['failed']}")
 
     print("\nthreads as each worker saw them: " + "; ".join(
         f"{c}: {r['threads']}" for c, r in results.items() if "threads" in r))

@@ -1,8 +1,11 @@
 """Type stubs of the native module; hpvm/__init__.py is the public API."""
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 class Error(RuntimeError): ...
 class CompileError(Error): ...
+
+class DeviceFallbackWarning(RuntimeWarning):
+    """A launch ran a node on a device other than the ones asked for."""
 
 class LaunchError(Error):
     code: int
@@ -50,8 +53,29 @@ class CProgram:
     @property
     def graph_text(self) -> str:
         """The graphs as hpvm-rt reads them (docs/runtime.md)."""
+    def launch(self, graph: str, args: Sequence[Any],
+               pointees: Sequence[str] = ...) -> None:
+        """Launches a graph with its root's arguments in order; pointees
+        optionally names each buffer's element type to check."""
 
 def compile_c(source: str, name: str, flags: list[str], targets: int) -> CProgram: ...
+def compile_ir(ir: str, name: str, targets: int,
+               functions: Sequence[tuple[str, Sequence[tuple[str, str, bool, bool]]]]
+               ) -> CProgram:
+    """Compiles LLVM IR text in the marker form (what hpvm.kernel emits)."""
+def compile_graph(ir: str, graph_text: str, name: str, targets: int) -> CProgram:
+    """Compiles a graph-form module (leaf functions, graphs as text or in
+    the IR)."""
+def verify_graph_text(text: str) -> list[tuple[str, str, str]]:
+    """(rule, node, message) of each broken rule."""
+def dot_from_text(text: str) -> str: ...
+def set_launch_options(devices: list[str], scheduler: str, strict: bool) -> None: ...
+def clear_launch_options() -> None: ...
+def launch_options() -> tuple[list[str], str, bool] | None: ...
+def stats_rows() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]: ...
+def stats_reset() -> None: ...
+def trace_start() -> tuple[bool, int]: ...
+def trace_stop(was_on: bool) -> str: ...
 def devices() -> list[dict[str, str]]:
     """The devices hpvm-rt uses, every kind discovered."""
 def stats_text() -> str:
