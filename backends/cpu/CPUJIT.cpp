@@ -80,7 +80,8 @@ Expected<std::unique_ptr<CPUJIT>> CPUJIT::create(const CPUOptions &Opts) {
   return std::unique_ptr<CPUJIT>(new CPUJIT(std::move(Implementation)));
 }
 
-Error CPUJIT::addModule(std::unique_ptr<Module> M, bool Optimise) {
+Error CPUJIT::addModule(std::unique_ptr<Module> M, bool Optimise,
+                        std::string *ObjectOut) {
   if (!M)
     return cpu::makeError("CPUJIT::addModule: no module");
   SmallVector<char, 0> Object;
@@ -95,9 +96,15 @@ Error CPUJIT::addModule(std::unique_ptr<Module> M, bool Optimise) {
     if (Error E = cpu::emitCode(*M, *I->TM, OS, CodeGenFileType::ObjectFile))
       return E;
   }
+  if (ObjectOut)
+    ObjectOut->assign(Object.begin(), Object.end());
   return I->J->addObjectFile(std::make_unique<SmallVectorMemoryBuffer>(
       std::move(Object), M->getModuleIdentifier(),
       /*RequiresNullTerminator=*/false));
+}
+
+Error CPUJIT::addObject(StringRef Object, StringRef Name) {
+  return I->J->addObjectFile(MemoryBuffer::getMemBufferCopy(Object, Name));
 }
 
 Expected<orc::ExecutorAddr> CPUJIT::Impl::lookup(StringRef Name,

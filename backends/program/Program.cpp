@@ -308,7 +308,8 @@ struct LoadedProgram::Parts {
 Expected<std::unique_ptr<LoadedProgram>>
 LoadedProgram::build(std::unique_ptr<Module> GraphForm,
                      const ProgramOptions &Options,
-                     ArrayRef<std::pair<StringRef, void *>> HostSymbols) {
+                     ArrayRef<std::pair<StringRef, void *>> HostSymbols,
+                     std::vector<std::string> *Objects) {
   auto Compiled = compileProgram(std::move(GraphForm), Options);
   if (!Compiled)
     return Compiled.takeError();
@@ -318,24 +319,58 @@ LoadedProgram::build(std::unique_ptr<Module> GraphForm,
   Descriptor->setLinkage(GlobalValue::ExternalLinkage);
   Descriptor->setVisibility(GlobalValue::DefaultVisibility);
 
-  auto P = std::make_unique<Parts>();
   auto JIT = CPUJIT::create(Options.CPU);
   if (!JIT)
     return JIT.takeError();
-  P->JIT = std::move(*JIT);
-  if (Error E = P->JIT->defineSymbols(HostSymbols))
-    return E;
+  if (Error E = (*JIT)->defineSymbols(HostSymbols))
+    return std::move(E);
+  std::string KernelObject, HostObject;
   if (Compiled->CPUKernels)
-    if (Error E = P->JIT->addModule(std::move(Compiled->CPUKernels)))
-      return E;
-  if (Error E = P->JIT->addModule(std::move(Compiled->Host), /*Optimise=*/true))
-    return E;
+    if (Error E = (*JIT)->addModule(std::move(Compiled->CPUKernels),
+                                    /*Optimise=*/false, &KernelObject))
+      return std::move(E);
+  if (Error E = (*JIT)->addModule(std::move(Compiled->Host), /*Optimise=*/true,
+                                  &HostObject))
+    return std::move(E);
+  if (Objects) {
+    Objects->clear();
+    if (!KernelObject.empty())
+      Objects->push_back(std::move(KernelObject));
+    Objects->push_back(std::move(HostObject));
+  }
+  return finish(std::move(*JIT));
+}
+
+Expected<std::unique_ptr<LoadedProgram>>
+LoadedProgram::load(ArrayRef<std::string> Objects, const ProgramOptions &Options,
+                    ArrayRef<std::pair<StringRef, void *>> HostSymbols) {
+  auto JIT = CPUJIT::create(Options.CPU);
+  if (!JIT)
+    return JIT.takeError();
+  if (Error E = (*JIT)->defineSymbols(HostSymbols))
+    return std::move(E);
+  for (size_t I = 0; I < Objects.size(); ++I)
+    if (Error E = (*JIT)->addObject(Objects[I],
+                                    "cached object " + std::to_string(I)))
+      return std::move(E);
+  return finish(std::move(*JIT));
+}
+
+Expected<std::unique_ptr<LoadedProgram>>
+LoadedProgram::finish(std::unique_ptr<CPUJIT> JIT) {
+  auto P = std::make_unique<Parts>();
+  P->JIT = std::move(JIT);
   auto Desc = P->JIT->lookupSymbol(ProgramDescriptorName);
   if (!Desc)
     return Desc.takeError();
   P->Desc = static_cast<const hpvm_program_desc *>(*Desc);
-  // Written by this compiler a moment ago: it reads back.
-  P->Graphs = readGraphText(P->Desc->graphs);
+  try {
+    P->Graphs = readGraphText(P->Desc->graphs);
+  } catch (const GraphError &E) {
+    return createStringError(inconvertibleErrorCode(),
+                             "the program's graphs do not read back: %s",
+                             E.what());
+  }
   return std::unique_ptr<LoadedProgram>(new LoadedProgram(std::move(P)));
 }
 

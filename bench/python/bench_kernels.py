@@ -4,15 +4,16 @@
 run, on the CPU.
 
     HPVM_DEVICES=cpu PYTHONPATH=build/python python3 bench/python/bench_kernels.py
-    ... --quick          # small sizes, few repetitions (~20 s)
+    ... --quick          # small sizes, few repetitions (~15 s)
     ... --json out.json  # also write the numbers as JSON
 
 Every implementation runs the same algorithm (sgemm: the naive triple loop
 everywhere, except numpy's row, which is BLAS `a @ b`). Each result is checked
 against numpy before it is timed. Times are medians of several calls after a
-warm-up; ratios are X / hpvm-python (> 1: hpvm-python is faster). Each column
-runs in a process of its own (this script with --worker), so that one
-framework's idle worker threads never compete with another's for the cores.
+warm-up; ratios are X / hpvm-python (> 1: hpvm-python is faster). Each
+framework runs in a process of its own (this script with --worker; the two
+hpvm columns share one), so that one framework's idle worker threads never
+compete with another's for the cores.
 bench/python/README.md describes it and has results.
 """
 
@@ -520,42 +521,59 @@ def timed(call):
     return time.perf_counter() - t
 
 
-def measure(call, reps, budget, window):
-    """(median s, calls, others' share of the machine meanwhile): at least
-    reps calls lasting window s in all, but stops at 3 once past budget s."""
-    times = []
+def measure(calls, reps, budget, window):
+    """Times the calls (by column) in turns, so that a change in the
+    machine's state hits all of them alike. Per column, at least reps calls
+    lasting window s in all, but 3 are enough once past budget s. Returns
+    ({column: (median s, calls)}, others' share of the machine meanwhile)."""
+    times = {col: [] for col in calls}
+
+    def done(t):
+        return (len(t) >= 3 and sum(t) >= budget
+                or len(t) >= reps and sum(t) >= window)
+
     busy, own, start = busy_seconds(), own_seconds(), time.perf_counter()
-    while not (len(times) >= 3 and sum(times) >= budget
-               or len(times) >= reps and sum(times) >= window):
-        times.append(timed(call))
+    while not all(done(t) for t in times.values()):
+        for col, call in calls.items():
+            if not done(times[col]):
+                times[col].append(timed(call))
     wall = time.perf_counter() - start
     others = (busy_seconds() - busy) - (own_seconds() - own)
-    return statistics.median(times), len(times), max(0.0, others) / (
-        wall * CORES)
+    return ({col: (statistics.median(t), len(t)) for col, t in times.items()},
+            max(0.0, others) / (wall * CORES))
 
 
-def run_cell(fn, prob, cfg):
-    """One cell: a first call, whose result is checked, one warm-up call,
-    then the timed calls (again, up to twice, if others took > 10% of the
-    machine; the least disturbed measurement is kept)."""
+def run_row(fns, prob, cfg):
+    """One row for the columns fns (column: function), on the same arrays:
+    per column a first call, whose result is checked, and a warm-up call;
+    then the timed calls, again (up to twice) if others took > 10% of the
+    machine, keeping the least disturbed measurement."""
     args = prob.args()
-    first = timed(lambda: fn(*args))
-    prob.check(args)
-    fn(*args)
+    initial = prob.args()  # the outputs' starting values, to reset args
+    first = {}
+    for col, fn in fns.items():
+        for a, v in zip(args, initial):
+            if isinstance(a, np.ndarray) and a is not v:
+                np.copyto(a, v)
+        first[col] = timed(lambda: fn(*args))
+        prob.check(args)
+        fn(*args)
     best = None
     for _ in range(3):
-        med, n, dist = measure(lambda: fn(*args), cfg["reps"], cfg["budget"],
-                               cfg["window"])
-        if best is None or dist < best[2]:
-            best = (med, n, dist)
-        if dist <= 0.10:
+        medians, share = measure({col: (lambda fn=fn: fn(*args))
+                                  for col, fn in fns.items()},
+                                 cfg["reps"], cfg["budget"], cfg["window"])
+        if best is None or share < best[1]:
+            best = (medians, share)
+        if share <= 0.10:
             break
-    med, n, dist = best
-    return {"median_s": med, "first_call_s": first, "calls": n,
-            "others_cpu": dist}
+    medians, share = best
+    return {col: {"median_s": medians[col][0], "calls": medians[col][1],
+                  "first_call_s": first[col], "others_cpu": share}
+            for col in fns}
 
 # ---------------------------------------------------------------------------
-# A worker: one column, all rows, in its own process.
+# A worker: its columns, all rows, in a process of its own.
 
 WARMUP_C = r"""
 void warmup(long n, float *x) {
@@ -614,10 +632,12 @@ def worker(columns, cfg):
                         "compile_s": compile_s}
         except ImportError:
             out[col] = {"missing": "n/a (not installed)"}
+    if not fns:
+        return out
     for prob in problems(cfg["sizes"], np.random.default_rng(1)):
-        for col in fns:
-            cell = out[col]["cells"][prob.name] = run_cell(fns[col][prob.name],
-                                                           prob, cfg)
+        row = run_row({col: f[prob.name] for col, f in fns.items()}, prob, cfg)
+        for col, cell in row.items():
+            out[col]["cells"][prob.name] = cell
             print(f"  {prob.label:24} {col:15} "
                   f"{fmt_time(cell['median_s']):>9}  (first call "
                   f"{fmt_time(cell['first_call_s'])}, {cell['calls']} calls,"

@@ -6,8 +6,14 @@ particular kind skip, saying so, where it is missing.
 """
 import os
 import pathlib
+import tempfile
 
 import pytest
+
+# Each test session compiles afresh (test_cache.py tests the cache in
+# processes of its own), and leaves the user's cache alone.
+if "HPVM_CACHE_DIR" not in os.environ:
+    os.environ["HPVM_CACHE_DIR"] = tempfile.mkdtemp(prefix="hpvm-test-cache-")
 
 hpvm = pytest.importorskip(
     "hpvm", reason="the hpvm package is not built (see CMake's output)")

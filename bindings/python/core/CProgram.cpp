@@ -21,6 +21,7 @@
 #include "hpvm/ir/Passes.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -33,8 +34,15 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
+#include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <optional>
 
@@ -447,7 +455,122 @@ struct CProgram::Parts {
   std::unique_ptr<LoadedProgram> Loaded;
   std::vector<CFunction> Functions;
   std::vector<std::string> Uncallable;
+  bool FromCache = false;
 };
+
+namespace {
+
+/// The options the JIT and compileProgram get for Options.
+ProgramOptions programOptions(const CompileOptions &Options) {
+  ProgramOptions PO;
+  PO.Targets = Options.Targets;
+  PO.LaunchFunction = LaunchSymbol;
+  PO.SkipUnsupported =
+      Options.SkipUnsupported && (Options.Targets & TargetCPU);
+  return PO;
+}
+
+/// This library's file and when it was built: a cache entry written by
+/// another build of the compiler is never used.
+std::string libraryIdentity() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&libraryIdentity), &Info) ||
+      !Info.dli_fname)
+    return "unknown";
+  sys::fs::file_status Status;
+  if (sys::fs::status(Info.dli_fname, Status))
+    return Info.dli_fname;
+  return std::string(Info.dli_fname) + ":" + std::to_string(Status.getSize()) +
+         ":" +
+         std::to_string(
+             Status.getLastModificationTime().time_since_epoch().count());
+}
+
+/// The cache file for a compile: a hash of the compiler, the host
+/// processor, the options and the input.
+std::string cachePath(const std::string &IR, const std::string *GraphText,
+                      const CompileOptions &Options,
+                      const std::vector<CFunction> &Functions) {
+  SHA256 Hash;
+  auto Add = [&](StringRef Text) {
+    Hash.update(Text);
+    Hash.update(StringRef("\0", 1));
+  };
+  Add("hpvm-python-cache 1");
+  Add(libraryIdentity());
+  Add(sys::getHostCPUName());
+  for (const auto &[Feature, On] : sys::getHostCPUFeatures())
+    Add((On ? "+" : "-") + Feature.str());
+  ProgramOptions PO = programOptions(Options);
+  Add(std::to_string(PO.Targets) + (PO.SkipUnsupported ? "s" : "-"));
+  Add(GraphText ? "graph-form" : "marker-form");
+  Add(IR);
+  Add(GraphText ? *GraphText : "");
+  for (const CFunction &F : Functions)
+    Add(F.signature());
+  std::string Name = toHex(Hash.final(), /*LowerCase=*/true);
+  SmallString<256> Path(Options.CacheDir);
+  sys::path::append(Path, Name + ".hpvm-cache");
+  return std::string(Path);
+}
+
+constexpr StringLiteral CacheMagic = "HPVM-CACHE 1\n";
+
+/// The objects of a cache file, or none if it is missing or damaged.
+std::optional<std::vector<std::string>> readCache(const std::string &Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return std::nullopt;
+  StringRef Data = (*Buffer)->getBuffer();
+  if (!Data.consume_front(CacheMagic))
+    return std::nullopt;
+  std::vector<std::string> Objects;
+  while (!Data.empty()) {
+    uint64_t Size;
+    if (Data.size() < sizeof Size)
+      return std::nullopt;
+    std::memcpy(&Size, Data.data(), sizeof Size);
+    Data = Data.drop_front(sizeof Size);
+    if (Size > Data.size())
+      return std::nullopt;
+    Objects.emplace_back(Data.take_front(Size));
+    Data = Data.drop_front(Size);
+  }
+  if (Objects.empty())
+    return std::nullopt;
+  return Objects;
+}
+
+/// Writes a cache file whole or not at all (a sibling renamed into
+/// place); a cache that cannot be written is only slower.
+void writeCache(const std::string &Path,
+                const std::vector<std::string> &Objects) {
+  if (sys::fs::create_directories(sys::path::parent_path(Path)))
+    return;
+  std::string Tmp = Path + ".tmp" + std::to_string(sys::Process::getProcessId());
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Tmp, EC, sys::fs::OF_None);
+    if (EC)
+      return;
+    OS << CacheMagic;
+    for (const std::string &O : Objects) {
+      uint64_t Size = O.size();
+      OS.write(reinterpret_cast<const char *>(&Size), sizeof Size);
+      OS << O;
+    }
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return;
+    }
+  }
+  if (sys::fs::rename(Tmp, Path))
+    sys::fs::remove(Tmp);
+}
+
+} // namespace
 
 std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
                                             const CompileOptions &Options,
@@ -511,6 +634,22 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
                                               const CompileOptions &Options,
                                               std::vector<CFunction> Functions,
                                               std::string &Error) {
+  std::string CachePath;
+  if (!Options.CacheDir.empty()) {
+    CachePath = cachePath(IR, GraphText, Options, Functions);
+    if (auto Objects = readCache(CachePath)) {
+      auto Loaded = LoadedProgram::load(*Objects, programOptions(Options),
+                                        hostSymbols());
+      if (Loaded) {
+        auto P = std::make_unique<Parts>();
+        P->Functions = std::move(Functions);
+        P->Loaded = std::move(*Loaded);
+        P->FromCache = true;
+        return finish(std::move(P), Error);
+      }
+      consumeError(Loaded.takeError()); // damaged: compile it again
+    }
+  }
   LLVMContext Ctx;
   std::string Diagnostics;
   std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
@@ -585,33 +724,39 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
   Ctx.setDiagnosticHandler(std::move(Saved));
   auto P = std::make_unique<Parts>();
   P->Functions = std::move(Functions);
-  return load(std::move(M), std::move(P), Options, Error);
+  return load(std::move(M), std::move(P), Options, Error, CachePath);
 }
 
 std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
                                          std::unique_ptr<Parts> P,
                                          const CompileOptions &Options,
-                                         std::string &Error) {
+                                         std::string &Error,
+                                         const std::string &CachePath) {
   for (const CFunction &F : P->Functions)
     addWrapper(*M->getFunction(F.Name), F);
-  ProgramOptions PO;
-  PO.Targets = Options.Targets;
-  PO.LaunchFunction = LaunchSymbol;
-  PO.SkipUnsupported =
-      Options.SkipUnsupported && (Options.Targets & TargetCPU);
   // The backends' remarks and warnings (a loop they did not vectorise)
   // are not the Python user's business; errors come back in the error.
   LLVMContext &Ctx = M->getContext();
   std::string Diagnostics;
   std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
   Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
-  auto Loaded = LoadedProgram::build(std::move(M), PO, hostSymbols());
+  std::vector<std::string> Objects;
+  auto Loaded =
+      LoadedProgram::build(std::move(M), programOptions(Options), hostSymbols(),
+                           CachePath.empty() ? nullptr : &Objects);
   Ctx.setDiagnosticHandler(std::move(Saved));
   if (!Loaded) {
     Error = toString(Loaded.takeError());
     return nullptr;
   }
+  if (!CachePath.empty())
+    writeCache(CachePath, Objects);
   P->Loaded = std::move(*Loaded);
+  return finish(std::move(P), Error);
+}
+
+std::unique_ptr<CProgram> CProgram::finish(std::unique_ptr<Parts> P,
+                                           std::string &Error) {
   for (CFunction &F : P->Functions) {
     auto Addr = P->Loaded->lookup(wrapperName(F.Name));
     if (!Addr) {
@@ -636,6 +781,8 @@ const std::vector<std::string> &CProgram::uncallable() const {
 const std::vector<Graph> &CProgram::graphs() const {
   return P->Loaded->graphs();
 }
+bool CProgram::fromCache() const { return P->FromCache; }
+
 const hpvm_program_desc &CProgram::descriptor() const {
   return P->Loaded->descriptor();
 }

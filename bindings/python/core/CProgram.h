@@ -91,6 +91,10 @@ struct CompileOptions {
   /// With the CPU among the targets, a leaf another target cannot express
   /// is left to the others instead of failing the compile.
   bool SkipUnsupported = true;
+  /// Where compiled programs are kept between processes, keyed by a hash
+  /// of everything that decides the code (compileMarkerIR and
+  /// compileGraphForm only); empty: no cache.
+  std::string CacheDir;
 };
 
 class CProgram {
@@ -129,6 +133,8 @@ public:
   /// The dataflow graphs of the source's regions.
   const std::vector<Graph> &graphs() const;
   const hpvm_program_desc &descriptor() const;
+  /// Whether the program came from CompileOptions::CacheDir.
+  bool fromCache() const;
 
 private:
   struct Parts;
@@ -143,7 +149,11 @@ private:
   static std::unique_ptr<CProgram> load(std::unique_ptr<llvm::Module> M,
                                         std::unique_ptr<Parts> P,
                                         const CompileOptions &Options,
-                                        std::string &Error);
+                                        std::string &Error,
+                                        const std::string &CachePath = "");
+  /// P's wrappers looked up in its loaded program.
+  static std::unique_ptr<CProgram> finish(std::unique_ptr<Parts> P,
+                                          std::string &Error);
   std::unique_ptr<Parts> P;
 };
 

@@ -31,3 +31,18 @@ def target_mask(names):
             )
         mask |= BITS[name]
     return mask
+
+
+def cache_dir():
+    """Where compiled kernels and graphs are kept between processes:
+    $HPVM_CACHE_DIR, else $XDG_CACHE_HOME/hpvm, else ~/.cache/hpvm; ""
+    (no cache) with HPVM_CACHE=0."""
+    import os
+    if os.environ.get("HPVM_CACHE", "1") == "0":
+        return ""
+    explicit = os.environ.get("HPVM_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hpvm")

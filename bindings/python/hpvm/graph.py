@@ -14,7 +14,7 @@ import threading
 from . import _hpvm
 from . import frontend
 from . import lang as L
-from ._targets import target_mask
+from ._targets import cache_dir, target_mask
 
 
 class GraphVerifyError(_hpvm.CompileError):
@@ -413,7 +413,8 @@ class GraphBuilder(Node):
                 node.function.py_func, symbols[id(node)], extra)
             ir.append(module)
         native = _hpvm.compile_graph(_merge_modules(ir), text,
-                                     f"graph {self.name}", target_mask(targets))
+                                     f"graph {self.name}", target_mask(targets),
+                                     cache_dir())
         return CompiledGraph(self, native)
 
 
@@ -449,6 +450,7 @@ class CompiledGraph:
         self.name = builder.name
         self._params = builder.params
         self.graph = native.graphs[0]
+        self.from_cache = native.from_cache
         self._pointees = [p.dtype.name if p.kind == "buffer" else ""
                           for p in builder.params]
         self._lock = threading.Lock()

@@ -11,7 +11,7 @@ from . import _hpvm
 from . import frontend
 from . import lang as L
 from . import launch
-from ._targets import target_mask
+from ._targets import cache_dir, target_mask
 
 
 def _as_buffer(value):
@@ -60,11 +60,16 @@ class Kernel:
                 ir, signature, params = frontend.translate(self.py_func, name)
                 where = f"{inspect.getsourcefile(self.py_func)}:{name}"
                 native = _hpvm.compile_ir(ir, where, self._mask,
-                                          [(name, params)])
+                                          [(name, params)], cache_dir())
                 self._compiled = (ir, signature, native,
                                   native.functions[name],
                                   inspect.signature(self.py_func))
         return self
+
+    @property
+    def from_cache(self):
+        """Whether the compiled code came from the on-disk cache."""
+        return self.compile()._compiled[2].from_cache
 
     @property
     def ir(self):

@@ -584,10 +584,12 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
 std::shared_ptr<CProgram> compileGraph(const std::string &IR,
                                        const std::string &GraphText,
                                        const std::string &Name,
-                                       uint32_t Targets) {
+                                       uint32_t Targets,
+                                       const std::string &CacheDir) {
   CompileOptions Options;
   Options.Name = Name;
   Options.Targets = Targets;
+  Options.CacheDir = CacheDir;
   std::string Error;
   std::unique_ptr<CProgram> P;
   {
@@ -623,7 +625,8 @@ using FunctionSpec =
 
 std::shared_ptr<CProgram> compileIR(const std::string &IR,
                                     const std::string &Name, uint32_t Targets,
-                                    const std::vector<FunctionSpec> &Specs) {
+                                    const std::vector<FunctionSpec> &Specs,
+                                    const std::string &CacheDir) {
   std::vector<CFunction> Functions;
   for (const auto &[FnName, Params] : Specs) {
     CFunction F;
@@ -640,6 +643,7 @@ std::shared_ptr<CProgram> compileIR(const std::string &IR,
   CompileOptions Options;
   Options.Name = Name;
   Options.Targets = Targets;
+  Options.CacheDir = CacheDir;
   std::string Error;
   std::unique_ptr<CProgram> P;
   {
@@ -761,6 +765,7 @@ PYBIND11_MODULE(_hpvm, m) {
                              [](const CProgram &P) {
                                return std::string(P.descriptor().graphs);
                              })
+      .def_property_readonly("from_cache", &CProgram::fromCache)
       .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
            py::arg("pointees") = std::vector<std::string>(),
            "Launches a graph with its root's arguments, in order; pointees "
@@ -769,7 +774,7 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
         py::arg("flags"), py::arg("targets"));
   m.def("compile_ir", &compileIR, py::arg("ir"), py::arg("name"),
-        py::arg("targets"), py::arg("functions"),
+        py::arg("targets"), py::arg("functions"), py::arg("cache_dir") = "",
         "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "
         "functions: (name, ((param, scalar, is_pointer, is_const), ...)) of "
         "the void functions to make callable.");
@@ -788,7 +793,7 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def("launch_options", &launchOptions,
         "(devices, scheduler, strict) of this thread, or None.");
   m.def("compile_graph", &compileGraph, py::arg("ir"), py::arg("graph_text"),
-        py::arg("name"), py::arg("targets"),
+        py::arg("name"), py::arg("targets"), py::arg("cache_dir") = "",
         "Compiles a graph-form module: IR with the leaf functions and "
         "graphs in text form (empty: those of the IR).");
   m.def(

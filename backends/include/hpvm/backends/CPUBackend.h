@@ -128,8 +128,14 @@ public:
   /// with Optimise, any other module, which first goes through the
   /// optimisation pipeline at the options' level (host code). The module is
   /// compiled at once and may be destroyed afterwards; symbols already
-  /// defined by an earlier module are an error.
-  llvm::Error addModule(std::unique_ptr<llvm::Module> M, bool Optimise = false);
+  /// defined by an earlier module are an error. ObjectOut, if given,
+  /// receives a copy of the object code.
+  llvm::Error addModule(std::unique_ptr<llvm::Module> M, bool Optimise = false,
+                        std::string *ObjectOut = nullptr);
+  /// Adds object code that addModule wrote to ObjectOut, in this process or
+  /// an earlier one with the same options and host (a cache of compiled
+  /// programs); Name is for messages.
+  llvm::Error addObject(llvm::StringRef Object, llvm::StringRef Name);
 
   /// The wrapper called WrapperName (see getCPUWrapperName). Fails if no
   /// module added defines it or if it refers to a symbol that cannot be

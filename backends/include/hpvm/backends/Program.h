@@ -23,6 +23,8 @@
 
 namespace hpvm {
 
+class CPUJIT;
+
 struct ProgramOptions {
   /// The targets to compile leaves for.
   TargetMask Targets = TargetCPU;
@@ -91,9 +93,17 @@ public:
   /// compileProgram, and JIT failures. HostSymbols are what the host code
   /// calls that the JIT cannot find in the process: Options.LaunchFunction
   /// and hpvm_rt.h's other functions where the caller hides them.
+  /// Objects, if given, receives the object code loaded (the CPU kernels,
+  /// then the host code), from which load() makes the same program again.
   static llvm::Expected<std::unique_ptr<LoadedProgram>>
   build(std::unique_ptr<llvm::Module> GraphForm, const ProgramOptions &Options,
-        llvm::ArrayRef<std::pair<llvm::StringRef, void *>> HostSymbols = {});
+        llvm::ArrayRef<std::pair<llvm::StringRef, void *>> HostSymbols = {},
+        std::vector<std::string> *Objects = nullptr);
+  /// Loads the objects build() gave, written with the same Options on a
+  /// host with the same processor (the caller's cache must ensure both).
+  static llvm::Expected<std::unique_ptr<LoadedProgram>>
+  load(llvm::ArrayRef<std::string> Objects, const ProgramOptions &Options,
+       llvm::ArrayRef<std::pair<llvm::StringRef, void *>> HostSymbols = {});
   ~LoadedProgram();
   LoadedProgram(const LoadedProgram &) = delete;
   LoadedProgram &operator=(const LoadedProgram &) = delete;
@@ -106,6 +116,9 @@ public:
 private:
   struct Parts;
   explicit LoadedProgram(std::unique_ptr<Parts> P);
+  /// Looks up the descriptor and reads the graphs back.
+  static llvm::Expected<std::unique_ptr<LoadedProgram>>
+  finish(std::unique_ptr<CPUJIT> JIT);
   std::unique_ptr<Parts> P;
 };
 
