@@ -1,7 +1,8 @@
 //===- CApi.cpp - The C ABI of hpvm_rt.h ----------------------------------===//
 //
 // Every entry point catches everything: a C caller can only see a status
-// and a message.
+// and a message. Each acts on the calling thread's current runtime
+// (Runtime::current(): the process's unless the thread chose another).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,7 @@ template <typename Fn> int guarded(Fn &&F) {
 extern "C" int hpvm_launch(const hpvm_program_desc *Program, const char *Graph,
                            void *const *Args) {
   clearErrorMessage();
-  return guarded([&] { Runtime::get().launch(Program, Graph, Args); });
+  return guarded([&] { Runtime::current().launch(Program, Graph, Args); });
 }
 
 extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
@@ -50,34 +51,34 @@ extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
 
 extern "C" void hpvm_print_stats(void) {
   guarded([] {
-    std::string Text = Runtime::get().statsText();
+    std::string Text = Runtime::current().statsText();
     std::fputs(Text.c_str(), stderr);
     std::fflush(stderr);
   });
 }
 
 extern "C" void hpvm_release_program(const hpvm_program_desc *Program) {
-  guarded([&] { Runtime::get().releaseProgram(Program); });
+  guarded([&] { Runtime::releaseEverywhere(Program); });
 }
 
 extern "C" int hpvm_data_enter(void *Ptr, uint64_t Bytes) {
   clearErrorMessage();
-  return guarded([&] { Runtime::get().dataEnter(Ptr, Bytes); });
+  return guarded([&] { Runtime::current().dataEnter(Ptr, Bytes); });
 }
 
 extern "C" int hpvm_data_exit(void *Ptr) {
   clearErrorMessage();
-  return guarded([&] { Runtime::get().dataExit(Ptr); });
+  return guarded([&] { Runtime::current().dataExit(Ptr); });
 }
 
 extern "C" int hpvm_data_request(void *Ptr, uint64_t Bytes) {
   clearErrorMessage();
-  return guarded([&] { Runtime::get().dataRequest(Ptr, Bytes); });
+  return guarded([&] { Runtime::current().dataRequest(Ptr, Bytes); });
 }
 
 extern "C" int hpvm_data_update(void *Ptr, uint64_t Bytes) {
   clearErrorMessage();
-  return guarded([&] { Runtime::get().dataUpdate(Ptr, Bytes); });
+  return guarded([&] { Runtime::current().dataUpdate(Ptr, Bytes); });
 }
 
 extern "C" void hpvm_exit_on_error(int Status) {
@@ -89,5 +90,5 @@ extern "C" void hpvm_exit_on_error(int Status) {
 
 extern "C" int hpvm_flush_trace(void) {
   clearErrorMessage();
-  return guarded([] { Runtime::get().trace().flush(); });
+  return guarded([] { Runtime::current().trace().flush(); });
 }

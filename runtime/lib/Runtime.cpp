@@ -49,7 +49,7 @@ void atExit() {
 
 Runtime &Runtime::get() {
   static Runtime *RT = [] {
-    auto *R = new Runtime();
+    auto *R = new Runtime(RuntimeConfig::fromEnvironment());
     if (R->trace().enabled() || envFlag("HPVM_STATS"))
       std::atexit(atExit);
     return R;
@@ -57,12 +57,91 @@ Runtime &Runtime::get() {
   return *RT;
 }
 
-Runtime::Runtime() {
-  Coh.observe(&TheStats, &TheTrace);
-  configure();
+RuntimeConfig RuntimeConfig::fromEnvironment() {
+  RuntimeConfig C;
+  // The first bad setting is the one reported; fixing it reveals the next.
+  auto Bad = [&](std::string Message) {
+    if (C.Error.empty())
+      C.Error = std::move(Message);
+  };
+  if (const char *V = env("HPVM_NUM_THREADS")) {
+    char *End;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (*End || N == 0 || N > 4096 || *V == '-')
+      Bad(std::string("HPVM_NUM_THREADS='") + V +
+          "' is not a thread count from 1 to 4096");
+    else
+      C.Threads = static_cast<unsigned>(N);
+  }
+  if (const char *V = env("HPVM_SPIN_US")) {
+    char *End;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (*End || *V == '-' || N > 1000000)
+      Bad(std::string("HPVM_SPIN_US='") + V +
+          "' is not a number of microseconds from 0 to 1000000");
+    else
+      C.SpinMicros = static_cast<unsigned>(N);
+  }
+  if (const char *V = env("HPVM_SCHEDULER")) {
+    if (isSchedulerName(V))
+      C.Scheduler = V;
+    else
+      Bad(std::string("HPVM_SCHEDULER='") + V +
+          "' is not a scheduling policy (known: " + schedulerNames() + ")");
+  }
+  if (const char *V = env("HPVM_TRACE"))
+    C.TracePath = V;
+  if (const char *V = env("HPVM_DEVICES"))
+    C.Devices = V;
+  C.DevicesStrict = envFlag("HPVM_DEVICES_STRICT");
+  // Read now whether or not Vulkan or CUDA is ever looked for, like every
+  // HPVM_* setting: a bad value fails every launch, and a kind discovered
+  // later still sees the settings the process started with.
+  C.Vulkan = VulkanOptions::fromEnvironment();
+  C.OpenCL = OpenCLOptions::fromEnvironment();
+  C.Cuda = CudaOptions::fromEnvironment();
+  C.Cpu = CpuOptions::fromEnvironment();
+  return C;
 }
 
-Runtime::~Runtime() = default;
+namespace {
+/// Every runtime that exists, for releaseEverywhere; never destroyed, as
+/// runtimes may outlive static destructors (the process's is never freed).
+struct LiveRuntimes {
+  std::mutex M;
+  std::vector<Runtime *> All;
+};
+LiveRuntimes &live() {
+  static auto *L = new LiveRuntimes;
+  return *L;
+}
+thread_local Runtime *Current = nullptr;
+} // namespace
+
+Runtime::Runtime(const RuntimeConfig &Config) {
+  static std::atomic<uint64_t> NextSerial{1};
+  Serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
+  Coh.observe(&TheStats, &TheTrace);
+  configure(Config);
+  std::lock_guard<std::mutex> L(live().M);
+  live().All.push_back(this);
+}
+
+Runtime::~Runtime() {
+  std::lock_guard<std::mutex> L(live().M);
+  auto &All = live().All;
+  All.erase(std::remove(All.begin(), All.end(), this), All.end());
+}
+
+Runtime &Runtime::current() { return Current ? *Current : get(); }
+
+void Runtime::setCurrent(Runtime *RT) { Current = RT; }
+
+void Runtime::releaseEverywhere(const hpvm_program_desc *Program) {
+  std::lock_guard<std::mutex> L(live().M);
+  for (Runtime *RT : live().All)
+    RT->releaseProgram(Program);
+}
 
 void Runtime::fail(hpvm_status Code, std::string Message) {
   // The first bad setting is the one reported; fixing it reveals the next.
@@ -72,61 +151,44 @@ void Runtime::fail(hpvm_status Code, std::string Message) {
   }
 }
 
-void Runtime::configure() {
-  unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
-  if (const char *V = env("HPVM_NUM_THREADS")) {
-    char *End;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (*End || N == 0 || N > 4096 || *V == '-')
-      fail(HPVM_ERR_CONFIG, std::string("HPVM_NUM_THREADS='") + V +
-                                "' is not a thread count from 1 to 4096");
-    else
-      Threads = static_cast<unsigned>(N);
+void Runtime::configure(const RuntimeConfig &Config) {
+  if (!Config.Error.empty())
+    fail(HPVM_ERR_CONFIG, Config.Error);
+  unsigned Threads = Config.Threads;
+  if (Threads > 4096) {
+    fail(HPVM_ERR_CONFIG, "RuntimeConfig::Threads = " +
+                              std::to_string(Threads) +
+                              " is not a thread count from 1 to 4096");
+    Threads = 0;
   }
-  unsigned SpinMicros = 100;
-  if (const char *V = env("HPVM_SPIN_US")) {
-    char *End;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (*End || *V == '-' || N > 1000000)
-      fail(HPVM_ERR_CONFIG, std::string("HPVM_SPIN_US='") + V +
-                                "' is not a number of microseconds from 0 "
-                                "to 1000000");
-    else
-      SpinMicros = static_cast<unsigned>(N);
-  }
+  if (Threads == 0)
+    Threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned SpinMicros = std::min(Config.SpinMicros, 1000000u);
   Pool = std::make_unique<ThreadPool>(Threads, SpinMicros);
 
-  const char *Policy = env("HPVM_SCHEDULER");
-  Sched = makeScheduler(Policy ? Policy : "hint", Coh);
+  Sched = makeScheduler(Config.Scheduler, Coh);
   if (!Sched) {
-    fail(HPVM_ERR_CONFIG,
-         std::string("HPVM_SCHEDULER='") + Policy +
-             "' is not a scheduling policy (known: " + schedulerNames() + ")");
+    fail(HPVM_ERR_CONFIG, "scheduler '" + Config.Scheduler +
+                              "' is not a scheduling policy (known: " +
+                              schedulerNames() + ")");
     Sched = makeScheduler("hint", Coh);
   }
 
-  if (const char *Path = env("HPVM_TRACE"))
-    TheTrace.enable(Path);
+  if (!Config.TracePath.empty())
+    TheTrace.enable(Config.TracePath);
 
-  // Read now whether or not Vulkan or CUDA is ever looked for, like every
-  // HPVM_* setting: a bad value fails every launch, and a kind discovered
-  // later still sees the settings the process started with.
-  VulkanSettings =
-      std::make_unique<VulkanOptions>(VulkanOptions::fromEnvironment());
-  OpenCLSettings =
-      std::make_unique<OpenCLOptions>(OpenCLOptions::fromEnvironment());
-  CudaSettings = std::make_unique<CudaOptions>(CudaOptions::fromEnvironment());
-  CpuSettings = std::make_unique<CpuOptions>(CpuOptions::fromEnvironment());
+  VulkanSettings = std::make_unique<VulkanOptions>(Config.Vulkan);
+  OpenCLSettings = std::make_unique<OpenCLOptions>(Config.OpenCL);
+  CudaSettings = std::make_unique<CudaOptions>(Config.Cuda);
+  CpuSettings = std::make_unique<CpuOptions>(Config.Cpu);
   if (!CpuSettings->Error.empty())
     fail(HPVM_ERR_CONFIG, CpuSettings->Error);
 
-  // Kinds that HPVM_DEVICES names are discovered now, so that strict mode
+  // Kinds that Devices names are discovered now, so that strict mode
   // reports a missing one at once; with nothing named, only the CPU is,
   // and the others wait for a program that needs them (program()).
-  const char *Requested = env("HPVM_DEVICES");
-  Discovery Found =
-      discoverDevices(discoveryContext(), Requested ? Requested : "",
-                      envFlag("HPVM_DEVICES_STRICT"), /*Lazy=*/true);
+  Discovery Found = discoverDevices(discoveryContext(), Config.Devices,
+                                    Config.DevicesStrict, /*Lazy=*/true);
   Devices = std::move(Found.Devices);
   Notes = std::move(Found.Notes);
   PendingKinds = std::move(Found.Deferred);
@@ -246,11 +308,15 @@ void Runtime::setScheduler(std::unique_ptr<Scheduler> S) {
 Program &Runtime::program(const hpvm_program_desc &D) {
   // Launches of one program from one thread, the common case, skip the
   // shared table.
+  // The thread's last program belongs to one runtime: several may exist,
+  // and a new one may take a destroyed one's address, hence serials.
+  thread_local uint64_t LastRuntime = 0;
   thread_local const hpvm_program_desc *LastDesc = nullptr;
   thread_local Program *LastProgram = nullptr;
   thread_local uint64_t LastEpoch = 0;
   uint64_t Epoch = ProgramEpoch.load(std::memory_order_acquire);
-  if (LastDesc == &D && LastEpoch == Epoch && LastProgram->describes(D))
+  if (LastRuntime == Serial && LastDesc == &D && LastEpoch == Epoch &&
+      LastProgram->describes(D))
     return *LastProgram;
 
   std::unique_lock<std::mutex> L(ProgramsM);
@@ -272,6 +338,7 @@ Program &Runtime::program(const hpvm_program_desc &D) {
   // are first computed. Outside ProgramsM, so that loading a CPU-only
   // program elsewhere does not wait for a driver.
   discoverDevicesFor(Targets);
+  LastRuntime = Serial;
   LastDesc = &D;
   LastProgram = P;
   LastEpoch = LoadedEpoch;

@@ -6,6 +6,7 @@
 #include "hpvm/rt/Device.h"
 #include "hpvm/rt/Stats.h"
 
+#include <string>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -117,15 +118,48 @@ private:
 
 } // namespace
 
+namespace {
+
+/// The policies, by name: adding one is a class above and a row here.
+struct Policy {
+  const char *Name;
+  std::unique_ptr<Scheduler> (*Make)(const Coherence &C);
+};
+const Policy Policies[] = {
+    {"hint", [](const Coherence &) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<HintScheduler>();
+     }},
+    {"round-robin", [](const Coherence &) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<RoundRobinScheduler>();
+     }},
+    {"heft", [](const Coherence &C) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<HeftScheduler>(C);
+     }},
+};
+
+} // namespace
+
 std::unique_ptr<Scheduler> hpvm::rt::makeScheduler(std::string_view Name,
                                                    const Coherence &C) {
-  if (Name == "hint")
-    return std::make_unique<HintScheduler>();
-  if (Name == "round-robin")
-    return std::make_unique<RoundRobinScheduler>();
-  if (Name == "heft")
-    return std::make_unique<HeftScheduler>(C);
+  for (const Policy &P : Policies)
+    if (Name == P.Name)
+      return P.Make(C);
   return nullptr;
 }
 
-const char *hpvm::rt::schedulerNames() { return "hint, round-robin, heft"; }
+bool hpvm::rt::isSchedulerName(std::string_view Name) {
+  for (const Policy &P : Policies)
+    if (Name == P.Name)
+      return true;
+  return false;
+}
+
+const char *hpvm::rt::schedulerNames() {
+  static const std::string Names = [] {
+    std::string N;
+    for (const Policy &P : Policies)
+      N += (N.empty() ? "" : ", ") + std::string(P.Name);
+    return N;
+  }();
+  return Names.c_str();
+}

@@ -196,3 +196,41 @@ def test_statistics_and_trace_are_python_objects():
     with hpvm.trace() as empty:
         pass
     assert empty.nodes() == []
+
+
+def test_runtimes_of_ones_own():
+    @hpvm.kernel
+    def own_runtime(x: In[f64], t: Out[f64], y: Out[f64]):
+        for i in hpvm.parallel(len(x), name="first"):
+            t[i] = x[i] * 2
+        for i in hpvm.parallel(len(x), name="second"):
+            y[i] = t[i] + 1
+
+    kind = KINDS[-1]
+    only_cpu = hpvm.Runtime(devices="cpu", threads=1)
+    other = hpvm.Runtime(devices=[kind], scheduler="round-robin",
+                         strict=True)
+    assert [d["name"] for d in only_cpu.devices()] == ["cpu"]
+    assert {d["name"].split(":")[0] for d in other.devices()} == {kind}
+    with only_cpu:
+        run_probe(lambda x, t, y: own_runtime(x, t, y))
+        with other:  # blocks nest
+            run_probe(lambda x, t, y: own_runtime(x, t, y))
+            future = own_runtime.submit(np.arange(5.0), np.empty(5),
+                                        np.empty(5))
+            assert future.result(timeout=60) is None
+        run_probe(lambda x, t, y: own_runtime(x, t, y))
+
+    def launches(runtime):
+        return {n.device.split(":")[0]: n.launches
+                for n in runtime.statistics().of_graph("own_runtime")
+                if n.path == "own_runtime/first"}
+
+    assert launches(only_cpu) == {"cpu": 2}
+    assert launches(other) == {kind: 2}  # the future ran there too
+    assert not [n for n in hpvm.statistics().of_graph("own_runtime")
+                if n.launches]  # the process's runtime saw none
+    with pytest.raises(hpvm.Error, match="scheduler 'fastest'"):
+        hpvm.Runtime(scheduler="fastest")
+    with pytest.raises(ValueError, match="threads"):
+        hpvm.Runtime(threads=0)

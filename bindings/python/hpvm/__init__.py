@@ -28,6 +28,7 @@ from . import _hpvm, _targets
 from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
 from .launch import launch_options, submit
+from .runtime import Runtime
 from .observe import (
     BufferStat,
     NodeStat,
@@ -96,6 +97,7 @@ __all__ = [
     "NodeStat",
     "Out",
     "Program",
+    "Runtime",
     "Scalar",
     "Statistics",
     "Trace",

@@ -67,9 +67,12 @@ def submit(fn, *args, devices=None, scheduler=None, strict=False, **kwargs):
     whose result() is fn's result or raises its exception. Arrays must not
     be touched until the future is done."""
     _check(devices, scheduler)
+    from .runtime import current
+    runtime = current()  # the worker launches where the caller would
 
     def run():
-        with launch_options(devices, scheduler, strict):
-            return fn(*args, **kwargs)
+        with runtime or contextlib.nullcontext():
+            with launch_options(devices, scheduler, strict):
+                return fn(*args, **kwargs)
 
     return executor().submit(run)

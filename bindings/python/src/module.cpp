@@ -658,7 +658,7 @@ std::shared_ptr<CProgram> compileIR(const std::string &IR,
 }
 
 py::list devices() {
-  hpvm::rt::Runtime &RT = hpvm::rt::Runtime::get();
+  hpvm::rt::Runtime &RT = hpvm::rt::Runtime::current();
   RT.discoverDevicesFor(HPVM_TARGET_CPU | HPVM_TARGET_NVPTX |
                         HPVM_TARGET_SPIRV | HPVM_TARGET_OPENCL);
   py::list L;
@@ -818,15 +818,44 @@ PYBIND11_MODULE(_hpvm, m) {
         return L;
       },
       "The broken rules of graphs in text form: (rule, node, message).");
+  py::class_<hpvm::rt::Runtime, std::shared_ptr<hpvm::rt::Runtime>>(
+      m, "Runtime", "An hpvm-rt runtime of its own (hpvm.Runtime).")
+      .def(py::init([](const std::string &Devices, unsigned Threads,
+                       const std::string &Scheduler, bool Strict,
+                       const std::string &Trace) {
+             hpvm::rt::RuntimeConfig C;
+             C.Devices = Devices;
+             C.Threads = Threads;
+             C.Scheduler = Scheduler;
+             C.DevicesStrict = Strict;
+             C.TracePath = Trace;
+             py::gil_scoped_release Unlocked;
+             return std::make_shared<hpvm::rt::Runtime>(C);
+           }),
+           py::arg("devices"), py::arg("threads"), py::arg("scheduler"),
+           py::arg("strict"), py::arg("trace"))
+      .def_property_readonly("config_error",
+                             [](const hpvm::rt::Runtime &RT) {
+                               return RT.configError();
+                             })
+      .def_property_readonly("notes", &hpvm::rt::Runtime::notes);
+  m.def(
+      "set_current_runtime",
+      [](const std::shared_ptr<hpvm::rt::Runtime> &RT) {
+        hpvm::rt::Runtime::setCurrent(RT.get());
+      },
+      py::arg("runtime").none(true),
+      "Makes launches from this thread go to runtime (None: the "
+      "process's); the caller keeps it alive meanwhile.");
   m.def("devices", &devices,
         "The devices hpvm-rt uses, every kind discovered.");
   m.def(
-      "stats_text", [] { return hpvm::rt::Runtime::get().statsText(); },
+      "stats_text", [] { return hpvm::rt::Runtime::current().statsText(); },
       "What HPVM_STATS=1 prints at exit, so far.");
   m.def(
       "stats_rows",
       [] {
-        hpvm::rt::Stats &S = hpvm::rt::Runtime::get().stats();
+        hpvm::rt::Stats &S = hpvm::rt::Runtime::current().stats();
         py::list Nodes, Buffers;
         for (const hpvm::rt::Stats::Row &R : S.rows()) {
           py::dict D;
@@ -850,12 +879,12 @@ PYBIND11_MODULE(_hpvm, m) {
       },
       "hpvm-rt's statistics: (node rows, buffer rows) as dicts.");
   m.def(
-      "stats_reset", [] { hpvm::rt::Runtime::get().stats().reset(); },
+      "stats_reset", [] { hpvm::rt::Runtime::current().stats().reset(); },
       "Zeroes the statistics.");
   m.def(
       "trace_start",
       [] {
-        hpvm::rt::Trace &T = hpvm::rt::Runtime::get().trace();
+        hpvm::rt::Trace &T = hpvm::rt::Runtime::current().trace();
         bool WasOn = T.enabled();
         if (!WasOn)
           T.enable("");
@@ -866,7 +895,7 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def(
       "trace_stop",
       [](bool WasOn) {
-        hpvm::rt::Trace &T = hpvm::rt::Runtime::get().trace();
+        hpvm::rt::Trace &T = hpvm::rt::Runtime::current().trace();
         std::string Json = T.json();
         if (!WasOn) {
           T.disable();

@@ -1,9 +1,10 @@
-//===- Runtime.h - The process-wide runtime behind the C ABI ----*- C++ -*-===//
+//===- Runtime.h - hpvm-rt as an object -------------------------*- C++ -*-===//
 //
-// The C++ face of hpvm-rt, for devices that plug in, for tests and for tools:
-// the thread pool, devices, coherence, scheduler, stats and trace of the
-// process. It is created on first use from the HPVM_* environment variables
-// (docs/runtime.md) and lives until the process ends.
+// The C++ face of hpvm-rt, for devices that plug in, for tests, tools and
+// the Python binding: a thread pool, devices, coherence, scheduler, stats
+// and trace. Runtime::get() is the process's, which the C ABI uses: created
+// on first use from the HPVM_* environment variables (docs/runtime.md) and
+// living until the process ends. Others are made from a RuntimeConfig.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_RUNTIME_H
@@ -11,6 +12,7 @@
 
 #include "hpvm/rt/Coherence.h"
 #include "hpvm/rt/Device.h"
+#include "hpvm/rt/RuntimeConfig.h"
 #include "hpvm/rt/Scheduler.h"
 #include "hpvm/rt/Stats.h"
 #include "hpvm/rt/ThreadPool.h"
@@ -32,10 +34,6 @@ struct DeviceKind;
 struct DiscoveryContext;
 struct GraphPlan;
 struct LaunchContext;
-struct CpuOptions;
-struct CudaOptions;
-struct VulkanOptions;
-struct OpenCLOptions;
 
 /// Choices for the launches of one thread that override the runtime's
 /// configuration (HPVM_DEVICES, HPVM_SCHEDULER) for them: the Python
@@ -116,11 +114,27 @@ public:
   /// The text hpvm_print_stats writes.
   std::string statsText();
 
-private:
-  Runtime();
+  /// A runtime of its own, set up by Config alone (no environment): its
+  /// own threads, devices, coherence, policy, statistics and trace.
+  /// Programs launched on it load into it; nothing may be running on it
+  /// when it is destroyed. get() is the process's, which the C ABI uses.
+  explicit Runtime(const RuntimeConfig &Config);
   ~Runtime();
+  /// The runtime the C ABI's calls on this thread act on: the one given
+  /// to setCurrent (null: none), else get().
+  static Runtime &current();
+  static void setCurrent(Runtime *RT);
+  /// Forgets Program in every runtime that exists (hpvm_release_program:
+  /// its memory is going away, whichever runtimes loaded it).
+  static void releaseEverywhere(const hpvm_program_desc *Program);
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+private:
   void applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx);
 
+  /// Unique among the runtimes of the process, ever.
+  uint64_t Serial = 0;
   std::unique_ptr<ThreadPool> Pool;
   Coherence Coh;
   Stats TheStats;
@@ -168,7 +182,7 @@ private:
   Program &program(const hpvm_program_desc &D);
   void prepare(GraphPlan &G);
   DiscoveryContext discoveryContext();
-  void configure();
+  void configure(const RuntimeConfig &Config);
   void fail(hpvm_status Code, std::string Message);
 };
 

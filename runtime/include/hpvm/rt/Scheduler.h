@@ -68,6 +68,8 @@ public:
 /// "hint", "round-robin" or "heft"; null for any other name.
 std::unique_ptr<Scheduler> makeScheduler(std::string_view Name,
                                          const Coherence &C);
+/// Whether makeScheduler knows Name.
+bool isSchedulerName(std::string_view Name);
 /// The known names, comma-separated, for messages.
 const char *schedulerNames();
 
