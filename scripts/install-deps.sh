@@ -9,7 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   # build
   cmake ninja-build ccache pkg-config
-  # compiler infrastructure (DESIGN §2)
+  # compiler infrastructure
   llvm-19-dev llvm-19-tools clang-19 libclang-19-dev lld-19 libpolly-19-dev
   # SPIR-V
   spirv-tools spirv-headers

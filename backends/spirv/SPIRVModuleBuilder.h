@@ -11,7 +11,7 @@
 #ifndef HPVM_BACKENDS_SPIRV_SPIRVMODULEBUILDER_H
 #define HPVM_BACKENDS_SPIRV_SPIRVMODULEBUILDER_H
 
-#include "hpvm/backends/SPIRVABI.h"
+#include "hpvm/abi/SPIRVABI.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

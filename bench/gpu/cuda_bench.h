@@ -106,7 +106,7 @@ static inline unsigned bench_blocks(long N, unsigned Block) {
 }
 
 // The block shapes of hpvm's PTX kernels (nvptxBlockSize in
-// backends/include/hpvm/backends/NVPTXABI.h), common choices for such
+// abi/include/hpvm/abi/NVPTXABI.h), common choices for such
 // kernels: the comparison is then about the code, not the shape.
 constexpr unsigned Block1D = 256;
 constexpr unsigned Block2DX = 32, Block2DY = 8;

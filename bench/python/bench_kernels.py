@@ -546,8 +546,8 @@ def measure(calls, reps, budget, window):
 def run_row(fns, prob, cfg):
     """One row for the columns fns (column: function), on the same arrays:
     per column a first call, whose result is checked, and a warm-up call;
-    then the timed calls, again (up to twice) if others took > 10% of the
-    machine, keeping the least disturbed measurement."""
+    then the timed calls, once more if others took > 10% of the machine,
+    keeping the less disturbed measurement."""
     args = prob.args()
     initial = prob.args()  # the outputs' starting values, to reset args
     first = {}
@@ -559,7 +559,7 @@ def run_row(fns, prob, cfg):
         prob.check(args)
         fn(*args)
     best = None
-    for _ in range(3):
+    for _ in range(2):
         medians, share = measure({col: (lambda fn=fn: fn(*args))
                                   for col, fn in fns.items()},
                                  cfg["reps"], cfg["budget"], cfg["window"])
@@ -673,13 +673,13 @@ def cpu_model():
 
 
 def wait_idle(limit):
-    """Waits up to limit s for a machine others leave idle; returns their
-    share of it over the last half second."""
+    """Waits up to limit s for a machine others leave idle (for 2 s);
+    returns their share of it over the last 2 s."""
     end = time.perf_counter() + limit
     while True:
         busy = busy_seconds()
-        time.sleep(0.5)
-        share = (busy_seconds() - busy) / (0.5 * CORES)
+        time.sleep(2.0)
+        share = (busy_seconds() - busy) / (2.0 * CORES)
         if share < 0.10 or time.perf_counter() > end:
             return share
 
@@ -787,10 +787,15 @@ def main():
                     help="small sizes, few calls: a smoke run")
     ap.add_argument("--json", metavar="FILE", help="also write JSON here")
     ap.add_argument("--reps", type=int, help="timed calls per cell (at least)")
+    ap.add_argument("--idle-wait", type=float, metavar="S",
+                    help="wait up to S s for an idle machine before each "
+                         "process (default 10, 3 with --quick)")
     ap.add_argument("--worker", choices=WORKERS, help=argparse.SUPPRESS)
     ap.add_argument("--result", help=argparse.SUPPRESS)
     opts = ap.parse_args()
     cfg = config(opts)
+    if opts.idle_wait is not None:
+        cfg["idle_wait"] = opts.idle_wait
 
     if opts.worker:
         with open(opts.result, "w") as f:
@@ -811,8 +816,8 @@ def main():
           f"OPENBLAS_NUM_THREADS); HPVM_DEVICES={os.environ['HPVM_DEVICES']}")
     print(f"- per cell: a checked first call, a warm-up call, then the median "
           f"of at least {cfg['reps']} calls lasting {cfg['window']} s "
-          f"(3 once past {cfg['budget']:.0f} s); each column in its own "
-          "process\n", flush=True)
+          f"(3 once past {cfg['budget']:.0f} s), again if others used > 10% of "
+          "the CPUs meanwhile; a process per framework\n", flush=True)
 
     check_reference()
     labels = {p.name: p.label

@@ -41,7 +41,7 @@
 #include "PlanBuilder.h"
 #include "SmallArray.h"
 
-#include "hpvm/backends/NVPTXABI.h"
+#include "hpvm/abi/NVPTXABI.h"
 #include "hpvm/ir/Graph.h"
 #include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Cuda.h"

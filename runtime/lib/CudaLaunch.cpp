@@ -9,7 +9,7 @@
 #include "Env.h"
 #include "PlanBuilder.h"
 
-#include "hpvm/backends/NVPTXABI.h"
+#include "hpvm/abi/NVPTXABI.h"
 #include "hpvm/rt/Cuda.h"
 
 #include <algorithm>

@@ -58,7 +58,8 @@ enum hpvm_tag {
   HPVM_TAG_AFTER = 7
 };
 
-/* Target bits for HPVM_TAG_TARGET (the same bits as hpvm_rt.h's). */
+/* Target bits for HPVM_TAG_TARGET: hpvm/abi/targets.h's, spelled again so that
+ * this header stands alone (test/unit/AbiTest.cpp checks they agree). */
 enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 
 /* Operands go through `...`, so each macro casts them to the type the

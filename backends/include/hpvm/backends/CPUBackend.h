@@ -1,8 +1,8 @@
 //===- CPUBackend.h - Compile HPVM leaves for the host CPU ------*- C++ -*-===//
 //
-// The CPU backend (DESIGN §5, docs/backends.md "CPU backend") turns every
+// The CPU backend (docs/backends.md "CPU backend") turns every
 // leaf of a graph-form module that may run on the cpu into a kernel with the
-// runtime's hpvm_cpu_kernel_fn ABI (runtime/include/hpvm/rt/hpvm_rt.h):
+// runtime's hpvm_cpu_kernel_fn ABI (abi/include/hpvm/rt/hpvm_rt.h):
 //
 //   void @hpvm.cpu.<path>(ptr args, ptr outs, ptr dims, ptr outer_ids,
 //                         i64 begin, i64 end)

@@ -1,6 +1,6 @@
 //===- NVPTXBackend.h - Compile HPVM leaves to PTX --------------*- C++ -*-===//
 //
-// The NVPTX backend (DESIGN §5, docs/backends.md "NVPTX backend") turns
+// The NVPTX backend (docs/backends.md "NVPTX backend") turns
 // every leaf of a graph-form module that may run on nvptx into one PTX
 // module with one `.entry`, through LLVM's own NVPTX target (triple
 // nvptx64-nvidia-cuda). The launch interface (entry name, kernel
@@ -21,7 +21,7 @@
 #ifndef HPVM_BACKENDS_NVPTXBACKEND_H
 #define HPVM_BACKENDS_NVPTXBACKEND_H
 
-#include "hpvm/backends/NVPTXABI.h"
+#include "hpvm/abi/NVPTXABI.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

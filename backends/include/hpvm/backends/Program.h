@@ -1,6 +1,6 @@
 //===- Program.h - From graph form to a runnable program --------*- C++ -*-===//
 //
-// A program (DESIGN §4.3) is the graphs plus, for every leaf, one artifact
+// A program is the graphs plus, for every leaf, one artifact
 // per target it was compiled for. compileProgram turns a module in graph
 // form into the host code of that program: every @hpvm.launch becomes a call
 // into hpvm-rt, and the program descriptor of hpvm_rt.h is embedded as a

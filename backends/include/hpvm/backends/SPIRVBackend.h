@@ -1,6 +1,6 @@
 //===- SPIRVBackend.h - Compile HPVM leaves to SPIR-V -----------*- C++ -*-===//
 //
-// The SPIR-V backend (DESIGN §5, docs/backends.md "SPIR-V backend") turns
+// The SPIR-V backend (docs/backends.md "SPIR-V backend") turns
 // every leaf of a graph-form module that may run on spirv into one SPIR-V
 // module with one entry point, written by our own emitter (Debian's LLVM 19
 // has no SPIR-V target). The launch interface (entry name, work-group size,
@@ -28,7 +28,7 @@
 #ifndef HPVM_BACKENDS_SPIRVBACKEND_H
 #define HPVM_BACKENDS_SPIRVBACKEND_H
 
-#include "hpvm/backends/SPIRVABI.h"
+#include "hpvm/abi/SPIRVABI.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

@@ -9,6 +9,8 @@
 #ifndef HPVM_IR_GRAPH_H
 #define HPVM_IR_GRAPH_H
 
+#include "hpvm/abi/targets.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,9 +30,9 @@ public:
 
 /// Compilation targets a node may be placed on, as a bit mask.
 enum Target : uint32_t {
-  TargetCPU = 1u << 0,
-  TargetNVPTX = 1u << 1,
-  TargetSPIRV = 1u << 2,
+  TargetCPU = HPVM_ABI_TARGET_CPU,
+  TargetNVPTX = HPVM_ABI_TARGET_NVPTX,
+  TargetSPIRV = HPVM_ABI_TARGET_SPIRV,
 };
 using TargetMask = uint32_t;
 constexpr TargetMask AllTargets = TargetCPU | TargetNVPTX | TargetSPIRV;

@@ -1,6 +1,6 @@
 //===- Coherence.h - Copies of buffers across memory spaces -----*- C++ -*-===//
 //
-// StarPU-style MSI coherence (DESIGN §6), kept per byte range. A buffer is a
+// StarPU-style MSI coherence, kept per byte range. A buffer is a
 // host pointer and a byte size; each memory space may hold a copy of it,
 // and every byte range of that copy is Invalid, Shared (valid, others may
 // be too) or Modified (the only valid copy). A leaf launch names the

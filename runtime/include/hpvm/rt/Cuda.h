@@ -4,7 +4,7 @@
 // API. The driver (libcuda.so.1) is dlopen'ed, so hpvm-rt has no link-time
 // dependency on CUDA: without a driver or a GPU the device is absent and
 // says why. docs/runtime.md ("CUDA device") describes the launch interface
-// (backends/include/hpvm/backends/NVPTXABI.h), streams, staging and events;
+// (abi/include/hpvm/abi/NVPTXABI.h), streams, staging and events;
 // this header is what discovery, tests and tools need. It declares no
 // Driver API type.
 //

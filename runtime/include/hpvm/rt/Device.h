@@ -1,6 +1,6 @@
 //===- Device.h - What the runtime needs from a device ----------*- C++ -*-===//
 //
-// The one interface every device implements (DESIGN §6): the CPU now, CUDA,
+// The one interface every device implements: the CPU now, CUDA,
 // Vulkan and OpenCL later. A device runs artifacts of one target, owns memory
 // in one memory space and moves bytes between that space and the host. It
 // knows nothing about graphs, coherence or scheduling; the executor decides

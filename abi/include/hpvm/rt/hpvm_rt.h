@@ -8,6 +8,8 @@
 #ifndef HPVM_RT_H
 #define HPVM_RT_H
 
+#include "hpvm/abi/targets.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,10 +25,10 @@ extern "C" {
  * that allows spirv and accepted only for such leaves; node target masks
  * never contain it. */
 enum hpvm_target {
-  HPVM_TARGET_CPU = 1u << 0,
-  HPVM_TARGET_NVPTX = 1u << 1,
-  HPVM_TARGET_SPIRV = 1u << 2,
-  HPVM_TARGET_OPENCL = 1u << 3
+  HPVM_TARGET_CPU = HPVM_ABI_TARGET_CPU,
+  HPVM_TARGET_NVPTX = HPVM_ABI_TARGET_NVPTX,
+  HPVM_TARGET_SPIRV = HPVM_ABI_TARGET_SPIRV,
+  HPVM_TARGET_OPENCL = HPVM_ABI_TARGET_OPENCL
 };
 
 /* A leaf compiled for the CPU. Runs the instances whose first id lies in

@@ -39,8 +39,8 @@
 // 32-bit there) and below 2^63 overall (ids are signed 64-bit in the IR).
 //
 //===----------------------------------------------------------------------===//
-#ifndef HPVM_BACKENDS_SPIRVABI_H
-#define HPVM_BACKENDS_SPIRVABI_H
+#ifndef HPVM_ABI_SPIRVABI_H
+#define HPVM_ABI_SPIRVABI_H
 
 #include "hpvm/ir/Graph.h"
 
@@ -141,4 +141,4 @@ inline SPIRVPushConstantLayout spirvPushConstantLayout(const Node &N) {
 
 } // namespace hpvm
 
-#endif // HPVM_BACKENDS_SPIRVABI_H
+#endif // HPVM_ABI_SPIRVABI_H

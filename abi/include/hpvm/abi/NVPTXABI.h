@@ -41,8 +41,8 @@
 // runtime reports a launch that does not.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HPVM_BACKENDS_NVPTXABI_H
-#define HPVM_BACKENDS_NVPTXABI_H
+#ifndef HPVM_ABI_NVPTXABI_H
+#define HPVM_ABI_NVPTXABI_H
 
 #include "hpvm/ir/Graph.h"
 
@@ -112,4 +112,4 @@ inline unsigned nvptxAncestorLevels(const Node &N) {
 
 } // namespace hpvm
 
-#endif // HPVM_BACKENDS_NVPTXABI_H
+#endif // HPVM_ABI_NVPTXABI_H
