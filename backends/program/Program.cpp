@@ -342,7 +342,8 @@ LoadedProgram::build(std::unique_ptr<Module> GraphForm,
 }
 
 Expected<std::unique_ptr<LoadedProgram>>
-LoadedProgram::load(ArrayRef<std::string> Objects, const ProgramOptions &Options,
+LoadedProgram::load(ArrayRef<std::string> Objects,
+                    const ProgramOptions &Options,
                     ArrayRef<std::pair<StringRef, void *>> HostSymbols) {
   auto JIT = CPUJIT::create(Options.CPU);
   if (!JIT)
@@ -350,8 +351,8 @@ LoadedProgram::load(ArrayRef<std::string> Objects, const ProgramOptions &Options
   if (Error E = (*JIT)->defineSymbols(HostSymbols))
     return std::move(E);
   for (size_t I = 0; I < Objects.size(); ++I)
-    if (Error E = (*JIT)->addObject(Objects[I],
-                                    "cached object " + std::to_string(I)))
+    if (Error E =
+            (*JIT)->addObject(Objects[I], "cached object " + std::to_string(I)))
       return std::move(E);
   return finish(std::move(*JIT));
 }

@@ -225,7 +225,8 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       Cands = Allowed.data();
       NumCands = Allowed.size();
     } else {
-      std::string Message = "node '" + P.Path + "' can run on none of the "
+      std::string Message = "node '" + P.Path +
+                            "' can run on none of the "
                             "devices this launch allows (" +
                             Ctx.AllowedText + ")";
       if (Ctx.Strict)

@@ -156,9 +156,9 @@ void Runtime::configure(const RuntimeConfig &Config) {
     fail(HPVM_ERR_CONFIG, Config.Error);
   unsigned Threads = Config.Threads;
   if (Threads > 4096) {
-    fail(HPVM_ERR_CONFIG, "RuntimeConfig::Threads = " +
-                              std::to_string(Threads) +
-                              " is not a thread count from 1 to 4096");
+    fail(HPVM_ERR_CONFIG,
+         "RuntimeConfig::Threads = " + std::to_string(Threads) +
+             " is not a thread count from 1 to 4096");
     Threads = 0;
   }
   if (Threads == 0)
@@ -168,9 +168,9 @@ void Runtime::configure(const RuntimeConfig &Config) {
 
   Sched = makeScheduler(Config.Scheduler, Coh);
   if (!Sched) {
-    fail(HPVM_ERR_CONFIG, "scheduler '" + Config.Scheduler +
-                              "' is not a scheduling policy (known: " +
-                              schedulerNames() + ")");
+    fail(HPVM_ERR_CONFIG,
+         "scheduler '" + Config.Scheduler +
+             "' is not a scheduling policy (known: " + schedulerNames() + ")");
     Sched = makeScheduler("hint", Coh);
   }
 
@@ -464,8 +464,8 @@ void Runtime::applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx) {
     if (!Policy) {
       Policies.erase(O.Scheduler);
       throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                    "unknown scheduler '" + O.Scheduler + "' (known: " +
-                        schedulerNames() + ")");
+                    "unknown scheduler '" + O.Scheduler +
+                        "' (known: " + schedulerNames() + ")");
     }
     Ctx.Sched = Policy.get();
   }
@@ -489,8 +489,8 @@ void Runtime::applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx) {
     Ctx.AllowedText += (K ? ", " : "") + O.Devices[K];
     if (Matched[K])
       continue;
-    std::string Message = "no device '" + O.Devices[K] +
-                          "' here (devices: " + Present + ")";
+    std::string Message =
+        "no device '" + O.Devices[K] + "' here (devices: " + Present + ")";
     if (O.Strict)
       throw RtError(HPVM_ERR_NO_DEVICE, Message);
     if (O.Fallbacks)

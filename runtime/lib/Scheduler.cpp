@@ -6,9 +6,9 @@
 #include "hpvm/rt/Device.h"
 #include "hpvm/rt/Stats.h"
 
-#include <string>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <vector>
 
 using namespace hpvm;
@@ -126,13 +126,16 @@ struct Policy {
   std::unique_ptr<Scheduler> (*Make)(const Coherence &C);
 };
 const Policy Policies[] = {
-    {"hint", [](const Coherence &) -> std::unique_ptr<Scheduler> {
+    {"hint",
+     [](const Coherence &) -> std::unique_ptr<Scheduler> {
        return std::make_unique<HintScheduler>();
      }},
-    {"round-robin", [](const Coherence &) -> std::unique_ptr<Scheduler> {
+    {"round-robin",
+     [](const Coherence &) -> std::unique_ptr<Scheduler> {
        return std::make_unique<RoundRobinScheduler>();
      }},
-    {"heft", [](const Coherence &C) -> std::unique_ptr<Scheduler> {
+    {"heft",
+     [](const Coherence &C) -> std::unique_ptr<Scheduler> {
        return std::make_unique<HeftScheduler>(C);
      }},
 };

@@ -31,7 +31,7 @@ TEST(Abi, TargetBitsAreDistinctAndAgree) {
     EXPECT_EQ(Seen & B, 0u) << B << " is used twice";
     Seen |= B;
   }
-  EXPECT_EQ(hpvm::AllTargets,
-            HPVM_ABI_TARGET_CPU | HPVM_ABI_TARGET_NVPTX | HPVM_ABI_TARGET_SPIRV);
+  EXPECT_EQ(hpvm::AllTargets, HPVM_ABI_TARGET_CPU | HPVM_ABI_TARGET_NVPTX |
+                                  HPVM_ABI_TARGET_SPIRV);
   EXPECT_EQ(hpvm::targetsToString(HPVM_CPU | HPVM_SPIRV), "cpu,spirv");
 }

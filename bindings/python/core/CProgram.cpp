@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -32,12 +33,11 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -465,8 +465,7 @@ ProgramOptions programOptions(const CompileOptions &Options) {
   ProgramOptions PO;
   PO.Targets = Options.Targets;
   PO.LaunchFunction = LaunchSymbol;
-  PO.SkipUnsupported =
-      Options.SkipUnsupported && (Options.Targets & TargetCPU);
+  PO.SkipUnsupported = Options.SkipUnsupported && (Options.Targets & TargetCPU);
   return PO;
 }
 
@@ -548,7 +547,8 @@ void writeCache(const std::string &Path,
                 const std::vector<std::string> &Objects) {
   if (sys::fs::create_directories(sys::path::parent_path(Path)))
     return;
-  std::string Tmp = Path + ".tmp" + std::to_string(sys::Process::getProcessId());
+  std::string Tmp =
+      Path + ".tmp" + std::to_string(sys::Process::getProcessId());
   {
     std::error_code EC;
     raw_fd_ostream OS(Tmp, EC, sys::fs::OF_None);
@@ -616,9 +616,9 @@ std::vector<GraphProblem> verifyGraphText(const std::string &Text) {
   return Problems;
 }
 
-std::unique_ptr<CProgram> CProgram::compileGraphForm(
-    const std::string &IR, const std::string &GraphText,
-    const CompileOptions &Options, std::string &Error) {
+std::unique_ptr<CProgram>
+CProgram::compileGraphForm(const std::string &IR, const std::string &GraphText,
+                           const CompileOptions &Options, std::string &Error) {
   return compileIR(IR, &GraphText, Options, {}, Error);
 }
 
@@ -638,8 +638,8 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
   if (!Options.CacheDir.empty()) {
     CachePath = cachePath(IR, GraphText, Options, Functions);
     if (auto Objects = readCache(CachePath)) {
-      auto Loaded = LoadedProgram::load(*Objects, programOptions(Options),
-                                        hostSymbols());
+      auto Loaded =
+          LoadedProgram::load(*Objects, programOptions(Options), hostSymbols());
       if (Loaded) {
         auto P = std::make_unique<Parts>();
         P->Functions = std::move(Functions);
@@ -662,14 +662,14 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
     return nullptr;
   };
   SMDiagnostic Parse;
-  std::unique_ptr<Module> M =
-      parseAssemblyString(IR, Parse, Ctx);
+  std::unique_ptr<Module> M = parseAssemblyString(IR, Parse, Ctx);
   if (!M) {
     std::string Text;
     raw_string_ostream OS(Text);
     Parse.print(Options.Name.c_str(), OS);
     return Fail("the kernel frontend emitted IR that does not parse (a bug "
-                "in the frontend): " + Text);
+                "in the frontend): " +
+                Text);
   }
   M->setModuleIdentifier(Options.Name);
   if (M->getTargetTriple().empty()) {
@@ -683,7 +683,8 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
   raw_string_ostream BrokenOS(Broken);
   if (verifyModule(*M, &BrokenOS))
     return Fail("the kernel frontend emitted invalid IR (a bug in the "
-                "frontend): " + Broken);
+                "frontend): " +
+                Broken);
   for (const CFunction &Fn : Functions) {
     Function *F = M->getFunction(Fn.Name);
     bool Matches = F && !F->isDeclaration() && !F->isVarArg() &&

@@ -117,9 +117,9 @@ public:
   /// possibly graphs already, as EXTRACT writes them); GraphText, if not
   /// empty, adds graphs in the text form of docs/runtime.md §2. Launch its
   /// graphs with hpvm_launch on descriptor().
-  static std::unique_ptr<CProgram> compileGraphForm(
-      const std::string &IR, const std::string &GraphText,
-      const CompileOptions &Options, std::string &Error);
+  static std::unique_ptr<CProgram>
+  compileGraphForm(const std::string &IR, const std::string &GraphText,
+                   const CompileOptions &Options, std::string &Error);
   /// Releases the program from hpvm-rt; no call of it may be running.
   ~CProgram();
   CProgram(const CProgram &) = delete;

@@ -533,10 +533,10 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
   CFunction F;
   F.Name = "graph '" + Name + "'";
   for (size_t I = 0; I < Params.size(); ++I)
-    F.Params.push_back({Params[I].Name,
-                        rootParamType(Params[I], I < Pointees.size()
-                                                     ? Pointees[I]
-                                                     : std::string())});
+    F.Params.push_back(
+        {Params[I].Name,
+         rootParamType(Params[I],
+                       I < Pointees.size() ? Pointees[I] : std::string())});
   if (Args.size() != Params.size())
     throw py::type_error(F.Name + " takes " + std::to_string(Params.size()) +
                          " arguments, " + std::to_string(Args.size()) +
@@ -558,9 +558,9 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
     if (!Params[I].isBuffer())
       continue;
     const hpvm::Extent &E = Params[I].Bytes;
-    int64_t Bytes = E.isConstant() ? static_cast<int64_t>(E.value())
-                                   : static_cast<int64_t>(
-                                         Call.Values[E.paramIndex()]);
+    int64_t Bytes = E.isConstant()
+                        ? static_cast<int64_t>(E.value())
+                        : static_cast<int64_t>(Call.Values[E.paramIndex()]);
     if (Bytes > Lengths[I])
       argumentError(PyExc_ValueError, F, F.Params[I],
                     "the graph uses " + std::to_string(Bytes) +
@@ -606,12 +606,12 @@ std::shared_ptr<CProgram> compileGraph(const std::string &IR,
 /// The scalar a kernel frontend's type name stands for.
 CScalar scalarNamed(const std::string &Name) {
   static const std::pair<const char *, CScalar> Names[] = {
-      {"bool", CScalar::Bool},     {"i8", CScalar::Int8},
-      {"u8", CScalar::UInt8},      {"i16", CScalar::Int16},
-      {"u16", CScalar::UInt16},    {"i32", CScalar::Int32},
-      {"u32", CScalar::UInt32},    {"i64", CScalar::Int64},
-      {"u64", CScalar::UInt64},    {"f16", CScalar::Float16},
-      {"f32", CScalar::Float32},   {"f64", CScalar::Float64}};
+      {"bool", CScalar::Bool},   {"i8", CScalar::Int8},
+      {"u8", CScalar::UInt8},    {"i16", CScalar::Int16},
+      {"u16", CScalar::UInt16},  {"i32", CScalar::Int32},
+      {"u32", CScalar::UInt32},  {"i64", CScalar::Int64},
+      {"u64", CScalar::UInt64},  {"f16", CScalar::Float16},
+      {"f32", CScalar::Float32}, {"f64", CScalar::Float64}};
   for (auto &[N, S] : Names)
     if (Name == N)
       return S;
@@ -761,10 +761,9 @@ PYBIND11_MODULE(_hpvm, m) {
                                  L.append(GraphHandle{P, I});
                                return L;
                              })
-      .def_property_readonly("graph_text",
-                             [](const CProgram &P) {
-                               return std::string(P.descriptor().graphs);
-                             })
+      .def_property_readonly(
+          "graph_text",
+          [](const CProgram &P) { return std::string(P.descriptor().graphs); })
       .def_property_readonly("from_cache", &CProgram::fromCache)
       .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
            py::arg("pointees") = std::vector<std::string>(),
@@ -778,8 +777,8 @@ PYBIND11_MODULE(_hpvm, m) {
         "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "
         "functions: (name, ((param, scalar, is_pointer, is_const), ...)) of "
         "the void functions to make callable.");
-  FallbackWarningType = py::reinterpret_borrow<py::object>(
-      PyErr_NewExceptionWithDoc(
+  FallbackWarningType =
+      py::reinterpret_borrow<py::object>(PyErr_NewExceptionWithDoc(
           "hpvm.DeviceFallbackWarning",
           "A launch ran a node on a device other than the ones asked for "
           "(launch_options(devices=...) without strict=True).",
@@ -834,10 +833,9 @@ PYBIND11_MODULE(_hpvm, m) {
            }),
            py::arg("devices"), py::arg("threads"), py::arg("scheduler"),
            py::arg("strict"), py::arg("trace"))
-      .def_property_readonly("config_error",
-                             [](const hpvm::rt::Runtime &RT) {
-                               return RT.configError();
-                             })
+      .def_property_readonly(
+          "config_error",
+          [](const hpvm::rt::Runtime &RT) { return RT.configError(); })
       .def_property_readonly("notes", &hpvm::rt::Runtime::notes);
   m.def(
       "set_current_runtime",

@@ -84,7 +84,8 @@ void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,
 }
 
 bool CollectDiagnostics::handleDiagnostics(const llvm::DiagnosticInfo &DI) {
-  if (DI.getSeverity() != llvm::DS_Error && DI.getSeverity() != llvm::DS_Warning)
+  if (DI.getSeverity() != llvm::DS_Error &&
+      DI.getSeverity() != llvm::DS_Warning)
     return true;
   llvm::raw_string_ostream OS(Out);
   llvm::DiagnosticPrinterRawOStream DP(OS);

@@ -110,16 +110,16 @@ TEST(RuntimeObject, ProgramsAreReleasedFromEveryRuntime) {
   // program in the same storage runs its own kernel only if releasing the
   // first reached A too, not just the process's runtime.
   std::optional<TestProgram> Slot;
-  Slot.emplace(std::vector<const Graph *>{&G},
-               std::vector<ArtifactSpec>{
-                   {"released", HPVM_TARGET_CPU, addOne}});
+  Slot.emplace(
+      std::vector<const Graph *>{&G},
+      std::vector<ArtifactSpec>{{"released", HPVM_TARGET_CPU, addOne}});
   CurrentRuntime Scope(A);
   ASSERT_EQ(launchAddOne(*Slot, "released", X), HPVM_OK);
   const hpvm_program_desc *First = &Slot->Desc;
   Slot.reset();
-  Slot.emplace(std::vector<const Graph *>{&G},
-               std::vector<ArtifactSpec>{
-                   {"released", HPVM_TARGET_CPU, addTwo}});
+  Slot.emplace(
+      std::vector<const Graph *>{&G},
+      std::vector<ArtifactSpec>{{"released", HPVM_TARGET_CPU, addTwo}});
   ASSERT_EQ(&Slot->Desc, First);
   ASSERT_EQ(launchAddOne(*Slot, "released", X), HPVM_OK);
   for (float V : X)

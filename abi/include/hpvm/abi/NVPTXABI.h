@@ -44,6 +44,7 @@
 #ifndef HPVM_ABI_NVPTXABI_H
 #define HPVM_ABI_NVPTXABI_H
 
+#include "hpvm/abi/IdComponents.h"
 #include "hpvm/ir/Graph.h"
 
 #include <array>
@@ -89,10 +90,9 @@ inline std::array<uint32_t, 3> nvptxBlockSize(size_t NumDims) {
   }
 }
 
-/// The thread/block id component (0 = x, 1 = y, 2 = z) that node dim Dim of
-/// a node with NumDims dims uses: the last dim, which varies fastest, is x.
+/// The thread/block id component a node dim uses (idComponent).
 inline unsigned nvptxIdComponent(size_t NumDims, unsigned Dim) {
-  return static_cast<unsigned>(NumDims) - 1 - Dim;
+  return idComponent(NumDims, Dim);
 }
 
 /// Whether leaf N's kernel also has the grid-mapped form.

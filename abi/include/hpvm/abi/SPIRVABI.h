@@ -42,6 +42,7 @@
 #ifndef HPVM_ABI_SPIRVABI_H
 #define HPVM_ABI_SPIRVABI_H
 
+#include "hpvm/abi/IdComponents.h"
 #include "hpvm/ir/Graph.h"
 
 #include <array>
@@ -92,10 +93,9 @@ inline std::array<uint32_t, 3> spirvLocalSize(size_t NumDims) {
   }
 }
 
-/// The invocation-id component (0 = x, 1 = y, 2 = z) that node dim Dim of a
-/// node with NumDims dims uses: the last dim, which varies fastest, is x.
+/// The invocation id component a node dim uses (idComponent).
 inline unsigned spirvIdComponent(size_t NumDims, unsigned Dim) {
-  return static_cast<unsigned>(NumDims) - 1 - Dim;
+  return idComponent(NumDims, Dim);
 }
 
 /// Byte offsets of the push-constant block (Vulkan) of a leaf; the OpenCL

@@ -54,15 +54,15 @@ typedef void (*hpvm_cpu_kernel_fn)(void *const *args, void *const *outs,
 
 /* One compiled form of one leaf. */
 typedef struct hpvm_artifact {
-  const char *node;   /* the node's path, "graph/child/leaf" */
-  uint32_t target;    /* one enum hpvm_target */
+  const char *node;          /* the node's path, "graph/child/leaf" */
+  uint32_t target;           /* one enum hpvm_target */
   hpvm_cpu_kernel_fn cpu_fn; /* HPVM_TARGET_CPU */
-  const void *code;   /* HPVM_TARGET_NVPTX: PTX text followed by a NUL
-                         (what cuModuleLoadData takes), which code_size
-                         does not count; HPVM_TARGET_SPIRV,
-                         HPVM_TARGET_OPENCL: SPIR-V words */
-  size_t code_size;   /* in bytes */
-  const char *entry;  /* the kernel's entry point in `code` */
+  const void *code;          /* HPVM_TARGET_NVPTX: PTX text followed by a NUL
+                                (what cuModuleLoadData takes), which code_size
+                                does not count; HPVM_TARGET_SPIRV,
+                                HPVM_TARGET_OPENCL: SPIR-V words */
+  size_t code_size;          /* in bytes */
+  const char *entry;         /* the kernel's entry point in `code` */
 } hpvm_artifact;
 
 /* The entry of a node's streaming-store variant: a second HPVM_TARGET_CPU
@@ -79,8 +79,8 @@ typedef struct hpvm_artifact {
 /* A program: graphs plus every artifact of every leaf. hpvm-clang emits one
  * as a constant in the executable; the Python binding builds one in memory. */
 typedef struct hpvm_program_desc {
-  uint32_t abi_version;  /* HPVM_RT_ABI_VERSION */
-  const char *graphs;    /* the graphs in the text form of docs/runtime.md */
+  uint32_t abi_version; /* HPVM_RT_ABI_VERSION */
+  const char *graphs;   /* the graphs in the text form of docs/runtime.md */
   uint32_t num_artifacts;
   const hpvm_artifact *artifacts;
 } hpvm_program_desc;
