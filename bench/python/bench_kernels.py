@@ -4,7 +4,7 @@
 run, on the CPU.
 
     HPVM_DEVICES=cpu PYTHONPATH=build/python python3 bench/python/bench_kernels.py
-    ... --quick          # small sizes, few repetitions (~15 s)
+    ... --quick          # small sizes, few repetitions (~20 s)
     ... --json out.json  # also write the numbers as JSON
 
 Every implementation runs the same algorithm (sgemm: the naive triple loop
@@ -23,6 +23,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -322,9 +323,10 @@ def numba_kernels():
         for i in prange(len(x)):
             x[i] += 1
 
-    warmup(np.zeros(16, np.float32))  # Numba's one-time set-up, untimed
+    # Numba's one-time set-up (the threading layer), on a throw-away kernel.
+    first = timed(lambda: warmup(np.zeros(16, np.float32)))
     return {"saxpy": saxpy, "stencil": stencil, "sgemm": sgemm,
-            "pipeline": pipeline}
+            "pipeline": pipeline}, first
 
 # ---------------------------------------------------------------------------
 # Taichi: the same loops; the outermost for of a kernel is its parallel one,
@@ -335,6 +337,7 @@ def taichi_kernels():
     global ti  # a global: Taichi's kernel compiler looks names up there
     import taichi as ti
 
+    start = time.perf_counter()
     # No offline cache, or a second run would time a cache hit as the
     # first call.
     ti.init(arch=ti.cpu, cpu_max_num_threads=THREADS, offline_cache=False,
@@ -399,8 +402,10 @@ def taichi_kernels():
         for i in range(x.shape[0]):
             x[i] += 1
 
-    warmup(np.zeros(16, np.float32))  # Taichi's one-time set-up, untimed
+    # Taichi's one-time set-up, on a throw-away kernel: with ti.init.
+    warmup(np.zeros(16, np.float32))
     ti.sync()
+    first = time.perf_counter() - start
 
     def synced(kernel):
         # Taichi may return before the kernel has finished.
@@ -411,7 +416,7 @@ def taichi_kernels():
 
     return {name: synced(k) for name, k in [
         ("saxpy", saxpy), ("stencil", stencil), ("sgemm", sgemm),
-        ("pipeline", pipeline)]}
+        ("pipeline", pipeline)]}, first
 
 # ---------------------------------------------------------------------------
 # Problems: fresh inputs for every implementation, a checker against numpy.
@@ -585,36 +590,61 @@ void warmup(long n, float *x) {
 
 def setup(column):
     """(the column's functions by row name, a description of its threads,
-    compile times or None); raises ImportError for a missing package."""
+    compile times or None, seconds the framework's first, throw-away kernel
+    took: its one-time set-up); raises ImportError for a missing package."""
     if column == "hpvm-python":
-        hp_warmup.compile()  # takes the process's one-time LLVM set-up
-        compile_s = {}
-        for name, k in HP_KERNELS.items():
-            c = compile_s[name] = {"cpu": timed(k.compile)}
-            # The same kernel for every target (cpu, nvptx, spirv), the
-            # decorator's default: its compile time only.
-            try:
-                c["all targets"] = timed(hpvm.kernel(k.py_func).compile)
-            except hpvm.CompileError as e:
-                print(f"note: {name} does not compile for every target: {e}")
-                c["all targets"] = None
-        return HP_KERNELS, hpvm_threads(), compile_s
+        return (HP_KERNELS, hpvm_threads()) + compile_python_kernels()
     if column == "hpvm-C":
-        hpvm.compile_c(WARMUP_C, targets=CPU)  # the one-time set-up
+        first = timed(lambda: hpvm.compile_c(WARMUP_C, targets=CPU))
         t = time.perf_counter()
         prog = hpvm.compile_c(C_SOURCE, targets=CPU)
         return c_calls(prog), hpvm_threads(), {
-            "compile_c": time.perf_counter() - t}
+            "compile_c": time.perf_counter() - t}, first
     if column == "numpy":
         return NP_KERNELS, ("1 (elementwise); BLAS: OPENBLAS_NUM_THREADS="
-                            + os.environ["OPENBLAS_NUM_THREADS"]), None
+                            + os.environ["OPENBLAS_NUM_THREADS"]), None, None
     if column == "numba-parallel":
-        fns = numba_kernels()
+        fns, first = numba_kernels()
         return fns, (f"{numba.get_num_threads()} "
-                     f"({numba.threading_layer()} threading layer)"), None
+                     f"({numba.threading_layer()} threading layer)"), None, \
+            first
     if column == "taichi-cpu":
-        return taichi_kernels(), f"cpu_max_num_threads={THREADS}", None
+        fns, first = taichi_kernels()
+        return fns, f"cpu_max_num_threads={THREADS}", None, first
     raise ValueError(column)
+
+
+def compile_python_kernels():
+    """Compiles HP_KERNELS; returns (per kernel the seconds kernel.compile()
+    took: compiling for the CPU, for every target (the decorator's default),
+    and loading the CPU code from hpvm's on-disk cache (what a second
+    process does); the seconds the throw-away kernel's compiles took)."""
+    # A cache of our own, so the first compile is never a hit on an entry
+    # an earlier run left; "0" compiles without the cache.
+    cache = tempfile.mkdtemp(prefix="hpvm-bench-cache-")
+    os.environ["HPVM_CACHE_DIR"] = cache
+    os.environ["HPVM_CACHE"] = "0"
+    # The one-time set-up (LLVM, every backend) on a throw-away kernel.
+    first = timed(hp_warmup.compile) + timed(hpvm.kernel(
+        hp_warmup.py_func).compile)
+    times = {}
+    for name, k in HP_KERNELS.items():
+        os.environ["HPVM_CACHE"] = "0"
+        t = times[name] = {
+            "cpu": timed(hpvm.kernel(k.py_func, targets=CPU).compile)}
+        try:
+            t["all targets"] = timed(hpvm.kernel(k.py_func).compile)
+        except hpvm.CompileError as e:
+            print(f"note: {name} does not compile for every target: {e}")
+            t["all targets"] = None
+        os.environ["HPVM_CACHE"] = "1"
+        k.compile()  # the kernel the benchmark times; writes the entry
+        hit = hpvm.kernel(k.py_func, targets=CPU)
+        seconds = timed(hit.compile)
+        t["cache hit"] = seconds if getattr(hit, "from_cache", False) \
+            else None  # a build without the cache
+    shutil.rmtree(cache, ignore_errors=True)
+    return times, first
 
 
 def hpvm_threads():
@@ -627,9 +657,9 @@ def worker(columns, cfg):
     out, fns = {}, {}
     for col in columns:
         try:
-            fns[col], threads, compile_s = setup(col)
+            fns[col], threads, compile_s, first = setup(col)
             out[col] = {"cells": {}, "threads": threads,
-                        "compile_s": compile_s}
+                        "compile_s": compile_s, "first_kernel_s": first}
         except ImportError:
             out[col] = {"missing": "n/a (not installed)"}
     if not fns:
@@ -661,6 +691,18 @@ def package_version(name):
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def hpvm_version():
+    """hpvm's version, with the commit of the checkout it was built in."""
+    where = os.path.dirname(os.path.abspath(hpvm.__file__))
+    try:
+        commit = subprocess.run(
+            ["git", "-C", where, "describe", "--always", "--dirty"],
+            capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return hpvm.__version__ + (f" (git {commit})" if commit else "")
 
 
 def cpu_model():
@@ -761,19 +803,28 @@ def print_tables(results, labels, cfg):
     if "compile_s" in hc and hc["compile_s"]:
         print("hpvm-C: `hpvm.compile_c` of the four C functions (cpu): "
               f"{fmt_time(hc['compile_s']['compile_c'])}.")
-    print("hpvm-python: `kernel.compile()`, for the CPU (the timed kernels) "
-          "and for all targets (cpu, nvptx, spirv). Numba and Taichi: the "
-          "first call (compile + one run). Every framework's one-time set-up "
-          "was done on a throw-away kernel first.\n")
+    print("hpvm-python: `kernel.compile()`, for the CPU (as timed above) and "
+          "for all targets (cpu, nvptx, spirv), without hpvm's compile cache"
+          " (HPVM_CACHE=0), and a hit in that cache (what a second process "
+          "gets). Numba and Taichi: the first call (compile + one run; no "
+          "cache). Every framework's one-time set-up was done on a throw-away"
+          " kernel first; that kernel took: " + ", ".join(
+              f"{col} {fmt_time(r['first_kernel_s'])}"
+              for col, r in results.items()
+              if r.get("first_kernel_s") is not None)
+          + " (hpvm-python: its compile for the CPU and for all targets; "
+          "Taichi: with ti.init).\n")
+    keys = ["cpu", "all targets", "cache hit"]
     heads = ["hpvm-python compile (cpu)", "hpvm-python compile (all targets)",
-             "numba first call", "taichi first call"]
+             "hpvm-python from the disk cache", "numba first call",
+             "taichi first call"]
     print("| kernel | " + " | ".join(heads) + " |")
     print("|---|" + "---:|" * len(heads))
     for name, label in labels.items():
         cells = []
-        for key in ("cpu", "all targets"):
+        for key in keys:
             cells.append(fmt_time(hp["compile_s"][name][key])
-                         if "compile_s" in hp and hp["compile_s"] else "FAILED")
+                         if hp.get("compile_s") else "FAILED")
         for col in ("numba-parallel", "taichi-cpu"):
             r = results[col]
             cells.append(r.get("missing") or ("FAILED" if "failed" in r else
@@ -804,7 +855,7 @@ def main():
 
     started = time.perf_counter()
     versions = {"python": platform.python_version(), "numpy": np.__version__,
-                "hpvm": hpvm.__version__, "numba": package_version("numba"),
+                "hpvm": hpvm_version(), "numba": package_version("numba"),
                 "taichi": package_version("taichi")}
     print("# HPVM Python kernels vs hpvm-C, numpy, Numba, Taichi (CPU)\n")
     print(f"- {time.strftime('%Y-%m-%d %H:%M')}, {cpu_model()}, {CORES} "
