@@ -59,6 +59,15 @@ constexpr const char *InstanceLoopProperty = "hpvm.cpu.instance_loop";
 /// Unrolls and jams an instance loop that has loops inside it, so that the
 /// SLP vectoriser can run several instances in one vector (InstanceJam.cpp).
 /// Runs where the vectorisers start, after the simplification pipeline.
+/// Replaces a latch phi that GVN's PRE made of an instance loop's
+/// increment (every incoming value the instance id plus one) with the
+/// increment itself, so that the loop's trip count can be computed again
+/// (InstanceIncrement.cpp).
+struct InstanceIncrementPass : llvm::PassInfoMixin<InstanceIncrementPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+};
+
 struct InstanceJamPass : llvm::PassInfoMixin<InstanceJamPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);

@@ -196,6 +196,8 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
   PassInstrumentationCallbacks PIC;
   StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
   SI.registerCallbacks(PIC, &MAM);
+  PIC.addClassToPassName(InstanceIncrementPass::name(),
+                         "hpvm-instance-increment");
   PIC.addClassToPassName(InstanceJamPass::name(), "hpvm-instance-jam");
   PIC.addClassToPassName(StreamingPeelPass::name(), "hpvm-streaming-peel");
   PIC.addClassToPassName(StreamingStoresPass::name(), "hpvm-streaming-stores");
@@ -205,6 +207,7 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
     // inside), so their order does not matter.
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
+          FPM.addPass(InstanceIncrementPass());
           FPM.addPass(InstanceJamPass());
           FPM.addPass(StreamingPeelPass());
         });
