@@ -7,6 +7,7 @@ import pytest
 
 import hpvm
 import py_kernels as K
+from hpvm import Out, f32
 from kernels import rng
 
 
@@ -263,3 +264,32 @@ def test_kernel_nodes_run_where_the_run_says(test_device):
         assert used == {test_device}, hpvm.stats()
     if os.environ.get("HPVM_SCHEDULER") == "round-robin" and test_device:
         assert used == {"cpu", test_device}, hpvm.stats()
+
+
+def test_every_target_gets_code():
+    """targets="all": every node of a Python kernel has CPU code, PTX and
+    both SPIR-V flavours; a node Vulkan cannot express lacks only that."""
+    for kernel in (K.saxpy, K.sgemm, K.image_pipeline, K.histogram):
+        for node, forms in kernel.artifacts.items():
+            assert set(forms) == {"cpu", "nvptx", "spirv", "opencl"}, node
+            assert forms["nvptx"] > 0 and forms["spirv"] > 0, node
+    assert set(K.image_pipeline.artifacts) == {
+        "image_pipeline/blur", "image_pipeline/gradient",
+        "image_pipeline/threshold"}
+    assert set(K.hypotenuse.artifacts["hypotenuse"]) == {"cpu", "nvptx",
+                                                         "opencl"}
+
+
+def test_targets_choose_the_artifacts():
+    @hpvm.kernel(targets=["cpu"])
+    def cpu_only(x: Out[f32]):
+        for i in hpvm.parallel(len(x)):
+            x[i] = 1.0
+
+    @hpvm.kernel(targets="spirv")
+    def spirv_only(x: Out[f32]):
+        for i in hpvm.parallel(len(x)):
+            x[i] = 2.0
+
+    assert set(cpu_only.artifacts["cpu_only"]) == {"cpu"}
+    assert set(spirv_only.artifacts["spirv_only"]) == {"spirv", "opencl"}

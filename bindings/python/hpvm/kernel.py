@@ -72,6 +72,16 @@ class Kernel:
         return self.compile()._compiled[2].from_cache
 
     @property
+    def artifacts(self):
+        """{node path: {target: code bytes}} of the compiled forms: "cpu",
+        "nvptx" (PTX text), "spirv" (Vulkan SPIR-V), "opencl" (OpenCL
+        SPIR-V). A node a target cannot express has no entry for it."""
+        found = {}
+        for node, target, size in self.compile()._compiled[2].artifacts:
+            found.setdefault(node, {})[target] = size
+        return found
+
+    @property
     def ir(self):
         """The marker-form LLVM IR the frontend made of the function."""
         return self.compile()._compiled[0]

@@ -765,6 +765,26 @@ PYBIND11_MODULE(_hpvm, m) {
           "graph_text",
           [](const CProgram &P) { return std::string(P.descriptor().graphs); })
       .def_property_readonly("from_cache", &CProgram::fromCache)
+      .def_property_readonly(
+          "artifacts",
+          [](const CProgram &P) {
+            py::list L;
+            const hpvm_program_desc &D = P.descriptor();
+            for (uint32_t I = 0; I < D.num_artifacts; ++I) {
+              const hpvm_artifact &A = D.artifacts[I];
+              const char *Target = A.target == HPVM_TARGET_CPU     ? "cpu"
+                                   : A.target == HPVM_TARGET_NVPTX ? "nvptx"
+                                   : A.target == HPVM_TARGET_SPIRV ? "spirv"
+                                   : A.target == HPVM_TARGET_OPENCL
+                                       ? "opencl"
+                                       : "?";
+              L.append(py::make_tuple(std::string(A.node), Target,
+                                      static_cast<size_t>(A.code_size)));
+            }
+            return L;
+          },
+          "(node, target, code bytes) of every compiled form of every "
+          "leaf: cpu, nvptx (PTX), spirv (Vulkan), opencl (SPIR-V).")
       .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
            py::arg("pointees") = std::vector<std::string>(),
            "Launches a graph with its root's arguments, in order; pointees "
