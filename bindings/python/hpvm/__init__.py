@@ -1,17 +1,21 @@
-"""HPVM from Python: compile kernels for the CPU, Vulkan, OpenCL and CUDA
-and run them through hpvm-rt, which picks a device for every node of the
-dataflow graph and moves the data.
+"""HPVM from Python: dataflow graphs whose nodes are compiled for the CPU,
+Vulkan, OpenCL and CUDA, run through hpvm-rt, which picks a device for
+every node and moves the data.
 
     import numpy as np, hpvm
-    prog = hpvm.compile_c('''
-        void saxpy(long n, float a, const float *x, float *y) {
-        #pragma hpvm parallel for in(x[0:n]) inout(y[0:n])
-          for (long i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
-        }''', targets=["cpu", "spirv"])
-    x = np.ones(1000, np.float32); y = np.zeros(1000, np.float32)
-    prog.saxpy(len(x), 2.0, x, y)
+    from hpvm import In, InOut, f32
 
-docs/python.md is the guide.
+    @hpvm.kernel
+    def saxpy(a: f32, x: In[f32], y: InOut[f32]):
+        for i in hpvm.parallel(len(x)):
+            y[i] = a * x[i] + y[i]
+
+    x = np.ones(1000, np.float32); y = np.zeros(1000, np.float32)
+    saxpy(2.0, x, y)                          # wherever hpvm-rt decides
+    saxpy.run(2.0, x, y, devices=["vulkan"])  # or where this call says
+
+Kernels may also come from C (compile_c, load_c) and graphs may be built
+node by node (GraphBuilder, leaf). docs/python.md is the guide.
 """
 
 import os as _os
