@@ -135,6 +135,22 @@ def atomic_on_input(x: In[f32], y: Out[f32]):
         y[i] = x[i]
 
 
+@hpvm.kernel
+def maybe_unassigned(x: In[f32], y: Out[f32]):
+    for i in hpvm.parallel(len(x)):
+        if x[i] > 0:
+            t = x[i]
+        y[i] = t  # BAD: possibly unassigned variable
+
+
+@hpvm.kernel
+def loop_variable_after_the_loop(x: Out[f32], n: i64):
+    for i in hpvm.parallel(len(x)):
+        for k in range(n):
+            x[i] = 0.0
+        x[i] = k  # BAD: possibly unassigned variable
+
+
 def bad_lines():
     """{kernel name: (line, construct)} from the BAD markers above."""
     import inspect

@@ -171,6 +171,9 @@ class Translator:
         self.block = "entry"
         self.terminated = False
         self.top = {}        # kernel-level variables (and scalar params)
+        # Names certainly assigned on every path to this point: reading
+        # another local is Python's UnboundLocalError, refused here.
+        self.defined = set()
         self.leaf = None     # the current parallel loop's variables
         self.loops = []
         self.arrays = {}     # name -> ArrayParam
@@ -395,6 +398,7 @@ class Translator:
             slot = self.alloca(scalar.ir, a.arg)
             self.lines.append(f"  store {scalar.ir} %{a.arg}, ptr {slot}")
             self.top[a.arg] = Var(slot, scalar, a.lineno)
+            self.defined.add(a.arg)
             signature.append((a.arg, scalar))
         return ir_params, signature
 
@@ -658,7 +662,10 @@ class Translator:
             self.leaf[t.id] = Var(slot, L.i64, t.lineno, readonly=True)
             latches.append((slot, head, latch, done))
         self.loops.append(_Loop(None, latches[-1][2], parallel=True))
+        before = set(self.defined)
+        self.defined |= {t.id for t in targets}
         self.statements(node.body)
+        self.defined = before
         self.loops.pop()
         for slot, head, latch, done in reversed(latches):
             self.start(latch)
@@ -787,19 +794,23 @@ class Translator:
                        "assignment to a bool")
         v = self.convert(value, var.ty, stmt)
         self.emit(f"store {var.ty.ir} {v.ref}, ptr {var.slot}")
+        self.defined.add(name)
 
     def stmt_If(self, s):
         cond = self.truth(self.expr(s.test))
         yes, no, done = self.label("then"), self.label("else"), \
             self.label("endif")
         self.condbr(cond, yes, no if s.orelse else done)
+        before = set(self.defined)
         self.start(yes)
         self.statements(s.body)
         self.br(done)
+        after_body, self.defined = self.defined, set(before)
         if s.orelse:
             self.start(no)
             self.statements(s.orelse)
             self.br(done)
+        self.defined = before | (after_body & self.defined)
         self.start(done)
 
     def stmt_While(self, s):
@@ -812,7 +823,9 @@ class Translator:
         self.condbr(self.truth(self.expr(s.test)), body, done)
         self.start(body)
         self.loops.append(_Loop(done, head))
+        before = set(self.defined)
         self.statements(s.body)
+        self.defined = before  # the body may run no time
         self.loops.pop()
         self.br(head)
         self.start(done)
@@ -859,9 +872,11 @@ class Translator:
             c = self.op(f"or i1 {a}, {b}")
         self.condbr(Val(c, L.bool_), body, done)
         self.start(body)
+        before = set(self.defined)
         self.assign(s.target, i, s)
         self.loops.append(_Loop(done, latch))
         self.statements(s.body)
+        self.defined = before  # the body may run no time
         self.loops.pop()
         self.start(latch)
         i = self.op(f"load i64, ptr {counter}")
@@ -982,6 +997,12 @@ class Translator:
         for scope in (self.leaf or {}), self.top:
             if name in scope:
                 var = scope[name]
+                if name not in self.defined:
+                    self.error(node, f"'{name}' may be read before it is "
+                                     "assigned: some path to here does not "
+                                     f"assign it (line {var.line} does); "
+                                     "assign it before the branch or loop",
+                               "possibly unassigned variable")
                 return Val(self.op(f"load {var.ty.ir}, ptr {var.slot}"),
                            var.ty)
         if name in self.arrays:
