@@ -228,7 +228,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       std::string Message = "node '" + P.Path +
                             "' can run on none of the "
                             "devices this launch allows (" +
-                            Ctx.AllowedText + ")";
+                            Ctx.AllowedText + ")" + P.Refused;
       if (Ctx.Strict)
         throw RtError(HPVM_ERR_NO_DEVICE, Message);
       Message += "; it runs where it can";

@@ -58,6 +58,10 @@ struct NodePlan {
   const hpvm_artifact *StreamingVariant = nullptr;
   /// (artifact, device) pairs for the runtime's current devices.
   std::vector<Candidate> Candidates;
+  /// "; <device> cannot run it: <why>" for each device that has the
+  /// artifact's target but refuses the leaf (Device::cannotRun); rewritten
+  /// only when it changes, as Candidates.
+  std::string Refused;
   std::vector<unsigned> BufferParams;
   /// Some buffer parameter is out or inout with a section that is the same
   /// for every instance of its ancestors (no instance id in its offset).

@@ -411,18 +411,28 @@ void Runtime::prepare(GraphPlan &G) {
     bool OffHost = false;
     for (NodePlan *Leaf : G.Leaves) {
       Found.clear();
+      std::string Refused; // devices with the artifact that cannot run it
       for (const hpvm_artifact *A : Leaf->Artifacts)
-        for (size_t I = 0; I != Devices.size(); ++I)
-          if (Devices[I]->target() == A->target)
-            Found.push_back(
-                Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
-                          &TheStats.entry(Leaf->Path, Devices[I]->name())});
+        for (size_t I = 0; I != Devices.size(); ++I) {
+          if (Devices[I]->target() != A->target)
+            continue;
+          std::string Why = Devices[I]->cannotRun(*Leaf->N, Leaf->Depth);
+          if (!Why.empty()) {
+            Refused += "; " + Devices[I]->name() + " cannot run it: " + Why;
+            continue;
+          }
+          Found.push_back(
+              Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
+                        &TheStats.entry(Leaf->Path, Devices[I]->name())});
+        }
       // Lazy discovery bumps the generation while other threads may be
       // running this graph and reading the candidates; it never changes
       // them (see discoverDevicesFor), and an unchanged list is not
       // rewritten, so those reads do not race.
       if (!sameCandidates(Found, Leaf->Candidates))
         Leaf->Candidates = Found;
+      if (Refused != Leaf->Refused)
+        Leaf->Refused = Refused;
       for (const Candidate &C : Found)
         OffHost |= C.Dev->memorySpace() != HostSpace;
       if (!Found.empty() || !NoDevice.empty())
@@ -435,7 +445,7 @@ void Runtime::prepare(GraphPlan &G) {
           "no device can run node '" + Leaf->Path + "': " +
           (Targets.empty() ? std::string("the program has no artifact for it")
                            : "it has artifacts for " + Targets) +
-          "; available devices: " + Available;
+          "; available devices: " + Available + Refused;
     }
     G.NoDevice = std::move(NoDevice);
     G.OffHost.store(OffHost, std::memory_order_relaxed);

@@ -163,6 +163,18 @@ public:
   const VulkanPhysicalInfo &physicalDevice() const override { return Info; }
   bool usesStaging() const override { return Staging; }
   uint32_t maxPushConstantsSize() const override { return MaxPush; }
+  std::string cannotRun(const Node &Leaf,
+                        unsigned OuterLevels) const override {
+    size_t Bytes = 8 * (Leaf.Params.size() + 3 * size_t(OuterLevels));
+    if (Bytes <= MaxPush)
+      return "";
+    return "needs " + std::to_string(Bytes) + " bytes of push constants (" +
+           std::to_string(Leaf.Params.size()) + " parameters and " +
+           std::to_string(OuterLevels) +
+           " ancestor levels of 3 ids, 8 bytes each), but the device "
+           "allows " +
+           std::to_string(MaxPush);
+  }
   uint32_t maxWorkGroups(unsigned Axis) const override {
     return Axis < 3 ? MaxGroups[Axis] : 0;
   }

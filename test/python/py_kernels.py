@@ -195,3 +195,21 @@ def floats(f: InOut[f32], d: InOut[f64]):
     for i in hpvm.parallel(len(f)):
         f[i] = f[i] * 3 + 1
         d[i] = d[i] * 3 + 1
+
+
+@hpvm.kernel
+def many_arrays(a: InOut[f32], b: InOut[f32], c: InOut[f32], d: InOut[f32],
+                e: InOut[f32], f: InOut[f32], g: InOut[f32], h: InOut[f32],
+                k: InOut[f32]):
+    """19 parameters (9 arrays, their sizes, the extent): more than Vulkan's 128
+    bytes of push constants hold, so no Vulkan device is offered."""
+    for i in hpvm.parallel(len(a)):
+        a[i] += 1
+        b[i] += 2
+        c[i] += 3
+        d[i] += 4
+        e[i] += 5
+        f[i] += 6
+        g[i] += 7
+        h[i] += 8
+        k[i] += 9

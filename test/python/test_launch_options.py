@@ -234,3 +234,23 @@ def test_runtimes_of_ones_own():
         hpvm.Runtime(scheduler="fastest")
     with pytest.raises(ValueError, match="threads"):
         hpvm.Runtime(threads=0)
+
+
+@pytest.mark.skipif("vulkan" not in KINDS, reason="no Vulkan device here")
+@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft"])
+def test_a_node_vulkan_cannot_launch_is_not_offered_to_it(policy):
+    import py_kernels as PK
+    arrays = [np.zeros(100, np.float32) for _ in range(9)]
+    for _ in range(3):
+        PK.many_arrays.run(*arrays, devices=["vulkan", "cpu"],
+                           scheduler=policy, strict=True)
+    for n, a in enumerate(arrays, 1):
+        np.testing.assert_array_equal(a, np.full(100, 3.0 * n))
+    ran = hpvm.statistics().devices("many_arrays")
+    assert not any(d.startswith("vulkan") for d in ran.get("many_arrays", ())), \
+        hpvm.stats()
+    with pytest.raises(hpvm.LaunchError,
+                       match="vulkan:0 cannot run it: needs 152 bytes of "
+                             "push constants") as e:
+        PK.many_arrays.run(*arrays, devices=["vulkan"], strict=True)
+    assert e.value.code == 4

@@ -148,6 +148,49 @@ INSTANTIATE_TEST_SUITE_P(
       return Name + (I.param.PerRow ? "_PerRowSections" : "_WholeBuffers");
     });
 
+// A device that says it cannot run a leaf (Device::cannotRun: a limit such
+// as Vulkan's push-constant bytes) is never offered it, under any policy;
+// with no other device the launch fails saying why.
+class RefusingDevice : public testing::TestWithParam<const char *> {};
+
+TEST_P(RefusingDevice, IsNotOfferedTheLeafItRefuses) {
+  ScopedScheduler Policy(GetParam());
+  auto Fake = std::make_unique<FakeDevice>("fake-refusing", HPVM_TARGET_NVPTX);
+  Fake->RefuseLeaf = "scale";
+  ScopedDevice Gpu(std::move(Fake));
+  std::string Name = std::string("refusing_") + GetParam();
+  Name.erase(std::remove(Name.begin(), Name.end(), '-'), Name.end());
+  Graph G = rowsGraph(Name.c_str(), TargetCPU | TargetNVPTX,
+                      TargetCPU | TargetNVPTX, /*PerRow=*/true);
+  Runtime::get().stats().reset();
+  runRows(G, Name.c_str(), *Gpu, 3);
+  std::map<std::string, uint64_t> Scale = launchesByDevice(Name + "/scale");
+  EXPECT_EQ(Scale.count("fake-refusing"), 0u);
+  EXPECT_GT(Scale["cpu"], 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, RefusingDevice,
+                         testing::Values("hint", "round-robin", "heft"),
+                         [](const testing::TestParamInfo<const char *> &I) {
+                           std::string N = I.param;
+                           N.erase(std::remove(N.begin(), N.end(), '-'),
+                                   N.end());
+                           return N;
+                         });
+
+TEST(MixedDevices, ALeafOnlyARefusingDeviceHasFailsSayingWhy) {
+  auto Fake = std::make_unique<FakeDevice>("fake-refuses", HPVM_TARGET_NVPTX);
+  Fake->RefuseLeaf = "scale";
+  ScopedDevice Gpu(std::move(Fake));
+  Graph G = rowsGraph("refused_only", TargetNVPTX, TargetCPU, false);
+  TestProgram P({&G}, {{"refused_only/scale", HPVM_TARGET_NVPTX, scaleKernel},
+                       {"refused_only/plus", HPVM_TARGET_CPU, plusKernel}});
+  std::vector<float> X(R * N, 1.0f), Y(R * N);
+  float *PX = X.data(), *PY = Y.data();
+  expectError(P.launch("refused_only", {&PX, &PY}), HPVM_ERR_NO_DEVICE,
+              "fake-refuses cannot run it: refuses leaves called scale");
+}
+
 TEST(MixedDevices, RoundRobinSpreadsInstancesWithSectionsOfTheirOwn) {
   ScopedScheduler Policy("round-robin");
   ScopedDevice Gpu(

@@ -122,6 +122,10 @@ public:
   const std::string &name() const override { return Name; }
   uint32_t target() const override { return Target; }
   rt::MemorySpace memorySpace() const override { return Space; }
+  std::string cannotRun(const Node &Leaf, unsigned) const override {
+    return Leaf.name() == RefuseLeaf ? "refuses leaves called " + RefuseLeaf
+                                     : "";
+  }
   void *allocate(size_t Bytes) override {
     ++Allocations;
     return std::malloc(Bytes ? Bytes : 1);
@@ -163,6 +167,8 @@ public:
 
   std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
   std::atomic<uint64_t> BytesIn{0}, BytesOut{0};
+  /// Leaves of this name the device says it cannot run (Device::cannotRun).
+  std::string RefuseLeaf;
   std::chrono::milliseconds CompileDelay{0};
 
 private:

@@ -110,6 +110,14 @@ public:
   virtual void launch(const KernelLaunch &L, LaunchToken &T) = 0;
   virtual void wait(LaunchToken &T) = 0;
 
+  /// Why this device can never run Leaf (a node OuterLevels deep), or ""
+  /// if it can: a limit of the device that no launch of the leaf fits
+  /// (Vulkan's push-constant bytes). The runtime then does not offer the
+  /// device for the leaf, and says why when no other device can run it.
+  virtual std::string cannotRun(const Node &Leaf, unsigned OuterLevels) const {
+    return "";
+  }
+
   /// Whether launch() can run a grid launch (Grid set) as one launch.
   /// The executor asks before it moves any data; when the answer is no, it
   /// launches the leaf once per parent instance instead.
