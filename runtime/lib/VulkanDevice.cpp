@@ -163,8 +163,7 @@ public:
   const VulkanPhysicalInfo &physicalDevice() const override { return Info; }
   bool usesStaging() const override { return Staging; }
   uint32_t maxPushConstantsSize() const override { return MaxPush; }
-  std::string cannotRun(const Node &Leaf,
-                        unsigned OuterLevels) const override {
+  std::string cannotRun(const Node &Leaf, unsigned OuterLevels) const override {
     size_t Bytes = 8 * (Leaf.Params.size() + 3 * size_t(OuterLevels));
     if (Bytes <= MaxPush)
       return "";

@@ -772,12 +772,11 @@ PYBIND11_MODULE(_hpvm, m) {
             const hpvm_program_desc &D = P.descriptor();
             for (uint32_t I = 0; I < D.num_artifacts; ++I) {
               const hpvm_artifact &A = D.artifacts[I];
-              const char *Target = A.target == HPVM_TARGET_CPU     ? "cpu"
-                                   : A.target == HPVM_TARGET_NVPTX ? "nvptx"
-                                   : A.target == HPVM_TARGET_SPIRV ? "spirv"
-                                   : A.target == HPVM_TARGET_OPENCL
-                                       ? "opencl"
-                                       : "?";
+              const char *Target = A.target == HPVM_TARGET_CPU      ? "cpu"
+                                   : A.target == HPVM_TARGET_NVPTX  ? "nvptx"
+                                   : A.target == HPVM_TARGET_SPIRV  ? "spirv"
+                                   : A.target == HPVM_TARGET_OPENCL ? "opencl"
+                                                                    : "?";
               L.append(py::make_tuple(std::string(A.node), Target,
                                       static_cast<size_t>(A.code_size)));
             }

@@ -456,8 +456,10 @@ TEST_P(VulkanTest, TimestampsBecomeDeviceEventsInTheTrace) {
 // Errors
 //===----------------------------------------------------------------------===//
 
-TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
-  // One slot more than the device allows.
+TEST_P(VulkanTest, PushConstantOverflowIsNotOfferedToTheDevice) {
+  // One slot more than the device allows: the device says it cannot run
+  // the leaf (Device::cannotRun), so no policy picks it and, with no other
+  // device, the launch fails saying why.
   unsigned Values = Dev->maxPushConstantsSize() / 8 + 1;
   Graph G("vk_wide", Node::Kind::Leaf);
   Node &R = G.root();
@@ -470,9 +472,10 @@ TEST_P(VulkanTest, PushConstantOverflowFailsTheLaunch) {
   std::vector<void *> Args;
   for (int64_t &X : V)
     Args.push_back(&X);
-  expectError(P.launch("vk_wide", Args), HPVM_ERR_DEVICE,
-              "node 'vk_wide': needs " + std::to_string(Values * 8) +
-                  " bytes of push constants (" + std::to_string(Values) +
+  expectError(P.launch("vk_wide", Args), HPVM_ERR_NO_DEVICE,
+              Dev->name() + " cannot run it: needs " +
+                  std::to_string(Values * 8) + " bytes of push constants (" +
+                  std::to_string(Values) +
                   " parameters and 0 ancestor levels of 3 ids, 8 "
                   "bytes each), but the device allows " +
                   std::to_string(Dev->maxPushConstantsSize()));
