@@ -213,3 +213,15 @@ def many_arrays(a: InOut[f32], b: InOut[f32], c: InOut[f32], d: InOut[f32],
         g[i] += 7
         h[i] += 8
         k[i] += 9
+
+
+@hpvm.kernel(boundscheck=True)
+def checked_shift(x: In[f32], y: Out[f32], by: i64):
+    for i in hpvm.parallel(len(y)):
+        y[i] = x[i + by]  # the checked line
+
+
+@hpvm.kernel(boundscheck=True)
+def checked_transpose(a: In[f32, 2], t: Out[f32, 2]):
+    for i, j in hpvm.parallel(a.shape[0], a.shape[1]):
+        t[j, i] = a[i, j]

@@ -312,3 +312,32 @@ def test_python_kernels_do_not_leak_over_ten_thousand_runs():
     grown = rss_kib() - before
     assert y[0] == 10_500
     assert grown < 1024, f"resident memory grew by {grown} KiB"
+
+
+def test_boundscheck_reports_the_line_and_skips_the_access():
+    import inspect
+    line = next(n for n, text in enumerate(
+        inspect.getsource(K).splitlines(), 1) if "# the checked line" in text)
+    x = np.arange(10, dtype=np.float32)
+    y = np.full(10, -1.0, np.float32)
+    K.checked_shift(x, y, 0)  # in bounds: no error, the plain result
+    np.testing.assert_array_equal(y, x)
+    for by, good in ((2, slice(0, 8)), (-3, slice(3, 10))):
+        y[:] = -1.0
+        with pytest.raises(IndexError,
+                           match=f"checked_shift: an index was out of bounds "
+                                 f"at .*py_kernels.py:{line} "):
+            K.checked_shift(x, y, by)
+        # In-bounds instances ran; the others read 0.
+        np.testing.assert_array_equal(y[good], x[good.start + by:
+                                                 good.stop + by])
+        assert (np.delete(y, np.arange(10)[good]) == 0).all()
+
+
+def test_boundscheck_checks_each_dimension():
+    a = rng().standard_normal((3, 5)).astype(np.float32)
+    t = np.empty((5, 3), np.float32)
+    K.checked_transpose(a, t)
+    np.testing.assert_array_equal(t, a.T)
+    with pytest.raises(IndexError, match="checked_transpose"):
+        K.checked_transpose(a, np.empty((3, 5), np.float32))  # wrong shape

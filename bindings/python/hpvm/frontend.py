@@ -23,6 +23,10 @@ from . import lang as L
 from ._hpvm import CompileError
 
 
+#: The hidden array parameter of a bounds-checked kernel.
+OOB = "__hpvm_oob"
+
+
 class KernelError(CompileError):
     """A Python kernel uses something outside the kernel language.
 
@@ -147,8 +151,9 @@ class _Loop:
 class Translator:
     """One kernel function -> one IR module in marker form."""
 
-    def __init__(self, fn, name, leaf_mode=False):
+    def __init__(self, fn, name, leaf_mode=False, boundscheck=False):
         self.fn, self.name, self.leaf_mode = fn, name, leaf_mode
+        self.boundscheck = boundscheck
         self.filename = inspect.getsourcefile(fn) or "<unknown>"
         try:
             lines, first = inspect.getsourcelines(fn)
@@ -174,6 +179,7 @@ class Translator:
         # Names certainly assigned on every path to this point: reading
         # another local is Python's UnboundLocalError, refused here.
         self.defined = set()
+        self.in_bounds = None  # of the element element() addressed last
         self.leaf = None     # the current parallel loop's variables
         self.loops = []
         self.arrays = {}     # name -> ArrayParam
@@ -413,6 +419,13 @@ class Translator:
     def translate(self):
         """The kernel as a module in marker form."""
         ir_params, signature = self.parameters()
+        if self.boundscheck:
+            # Where an out-of-bounds access records its line (0: none).
+            oob = ArrayParam(OOB, L.Array(L.i32, 1, "inout"))
+            self.arrays[OOB] = oob
+            ir_params += [f"ptr %{OOB}", f"i64 {oob.shape(0)}"]
+            self.params += [(OOB, "i32", True, False),
+                            (OOB + ".shape0", "i64", False, False)]
         for arr in self.arrays.values():
             size = f"{arr.spec.dtype.itemsize}"
             for k in range(arr.spec.ndim):
@@ -576,6 +589,9 @@ class Translator:
                              f"{self.arrays[name].spec!r} and cannot be "
                              "written; declare it hpvm.InOut or hpvm.Out",
                        "write to an input")
+        if self.boundscheck:
+            reads.add(OOB)
+            writes.add(OOB)
         uses = {}
         for name in self.arrays:  # in parameter order
             if name in reads or name in writes:
@@ -735,10 +751,15 @@ class Translator:
 
     def stmt_AugAssign(self, s):
         if isinstance(s.target, ast.Subscript):
+            value = self.expr(s.value)  # before the guard: may index too
             arr, ptr = self.element(s.target, store=True)
-            old = self.load_element(arr, ptr)
-            new = self.binop(s.op, old, self.expr(s.value), s)
-            self.store_element(arr, ptr, new, s)
+
+            def update():
+                old = self.load_element(arr, ptr)
+                self.store_element(arr, ptr,
+                                   self.binop(s.op, old, value, s), s)
+
+            self.guarded(s.target, update)
             return
         if not isinstance(s.target, ast.Name):
             self.unsupported(s.target)
@@ -748,7 +769,8 @@ class Translator:
     def assign(self, target, value, stmt, annotation=None):
         if isinstance(target, ast.Subscript):
             arr, ptr = self.element(target, store=True)
-            self.store_element(arr, ptr, value, stmt)
+            self.guarded(target,
+                         lambda: self.store_element(arr, ptr, value, stmt))
             return
         if not isinstance(target, ast.Name):
             self.unsupported(target, "assigning to " + _DESCRIPTIONS.get(
@@ -938,16 +960,51 @@ class Translator:
                              f"dimension(s), indexed with {len(indices)}",
                        "index count")
         flat = None
+        in_bounds = None  # indices may index arrays themselves: local
         for k, i in enumerate(indices):
             v = self.to_index(self.expr(i), i)
+            if self.boundscheck:
+                # Unsigned: a negative index is out of bounds too.
+                ok = self.op(f"icmp ult i64 {v.ref}, {arr.shape(k)}")
+                in_bounds = ok if in_bounds is None else self.op(
+                    f"and i1 {in_bounds}, {ok}")
             if flat is None:
                 flat = v.ref
             else:
                 scaled = self.op(f"mul i64 {flat}, {arr.shape(k)}")
                 flat = self.op(f"add i64 {scaled}, {v.ref}")
-        ptr = self.op(f"getelementptr inbounds {arr.spec.dtype.memory_ir}, "
+        inbounds = "" if self.boundscheck else "inbounds "
+        ptr = self.op(f"getelementptr {inbounds}{arr.spec.dtype.memory_ir}, "
                       f"ptr %{arr.name}, i64 {flat}")
+        self.in_bounds = in_bounds  # for guarded(), next
         return arr, ptr
+
+    def guarded(self, node, access, ty=None):
+        """Runs access() (which emits the load, store or atomic of the
+        element element() just addressed) only if the indices were in
+        bounds, with boundscheck; otherwise records node's line in the
+        out-of-bounds slot and gives 0. Returns access()'s value."""
+        ok = self.in_bounds if self.boundscheck else None
+        if ok is None:
+            return access()
+        inside, outside, done = (self.label("inbounds"), self.label("oob"),
+                                 self.label("access"))
+        self.condbr(Val(ok, L.bool_), inside, outside)
+        self.start(inside)
+        v = access()
+        inside_end = self.block
+        self.br(done)
+        self.start(outside)
+        self.emit(f"store atomic i32 {node.lineno}, ptr %{OOB} monotonic, "
+                  "align 4")
+        outside_end = self.block
+        self.br(done)
+        self.start(done)
+        if v is None:
+            return None
+        zero = self.const_ref(0, v.ty)
+        return Val(self.op(f"phi {v.ty.ir} [ {v.ref}, %{inside_end} ], "
+                           f"[ {zero}, %{outside_end} ]"), v.ty)
 
     def load_element(self, arr, ptr):
         ty = arr.spec.dtype
@@ -1047,7 +1104,7 @@ class Translator:
                                  f"below {arr.spec.ndim}", "shape index")
             return Val(arr.shape(k.value % arr.spec.ndim), L.i64)
         arr, ptr = self.element(node)
-        return self.load_element(arr, ptr)
+        return self.guarded(node, lambda: self.load_element(arr, ptr))
 
     def expr_UnaryOp(self, node):
         v = self.expr(node.operand)
@@ -1454,7 +1511,9 @@ class Translator:
         if ty.kind == "b":
             self.error(node, "atomics on bool arrays are not supported",
                        "atomic")
+        in_bounds = self.in_bounds
         value = self.convert(self.expr(node.args[2]), ty, node)
+        self.in_bounds = in_bounds  # the value's own indexing is done
         if ty.is_float:
             if op not in ("add", "sub", "min", "max"):
                 self.error(node, f"atomic_{op} needs an integer array",
@@ -1465,14 +1524,16 @@ class Translator:
             rmw = op
             if op in ("min", "max") and ty.kind == "u":
                 rmw = "u" + op
-        return Val(self.op(f"atomicrmw {rmw} ptr {ptr}, {ty.ir} {value.ref} "
-                           "monotonic"), ty)
+        return self.guarded(node, lambda: Val(self.op(
+            f"atomicrmw {rmw} ptr {ptr}, {ty.ir} {value.ref} monotonic"), ty))
 
 
-def translate(fn, name=None):
+def translate(fn, name=None, boundscheck=False):
     """(IR text, [(param, Scalar | Array)], core parameter list) of the
-    kernel fn."""
-    t = Translator(fn, name or fn.__name__)
+    kernel fn. With boundscheck, the last two core parameters are the
+    out-of-bounds slot (an int32 array of one element, 0 before the call;
+    the line of an out-of-bounds access after) and its length."""
+    t = Translator(fn, name or fn.__name__, boundscheck=boundscheck)
     ir, signature = t.translate()
     return ir, signature, t.params
 

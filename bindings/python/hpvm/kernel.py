@@ -43,9 +43,10 @@ class Kernel:
     """
 
     def __init__(self, fn, targets, devices=None, scheduler=None,
-                 strict=False):
+                 strict=False, boundscheck=False):
         functools.update_wrapper(self, fn)
         self.py_func = fn
+        self._boundscheck = bool(boundscheck)
         self._mask = target_mask(targets)
         launch._check(devices, scheduler)
         self._options = (devices, scheduler, strict)
@@ -57,7 +58,8 @@ class Kernel:
         with self._lock:
             if self._compiled is None:
                 name = self.py_func.__name__
-                ir, signature, params = frontend.translate(self.py_func, name)
+                ir, signature, params = frontend.translate(
+                    self.py_func, name, self._boundscheck)
                 where = f"{inspect.getsourcefile(self.py_func)}:{name}"
                 native = _hpvm.compile_ir(ir, where, self._mask,
                                           [(name, params)], cache_dir())
@@ -147,23 +149,35 @@ class Kernel:
                                  f"array, got {len(shape)}-D")
             flat.append(array)
             flat.extend(shape)
-        return function(*flat)
+        if not self._boundscheck:
+            return function(*flat)
+        oob = np.zeros(1, np.int32)
+        result = function(*flat, oob, 1)
+        if oob[0]:
+            raise IndexError(
+                f"{self.__name__}: an index was out of bounds at "
+                f"{inspect.getsourcefile(self.py_func)}:{int(oob[0])} (such "
+                "accesses were skipped, reads of them gave 0)")
+        return result
 
     def __repr__(self):
         return f"<hpvm.kernel {self.__name__}>"
 
 
 def kernel(fn=None, *, targets="all", devices=None, scheduler=None,
-           strict=False):
+           strict=False, boundscheck=False):
     """Decorates a Python kernel: ``@hpvm.kernel`` or
     ``@hpvm.kernel(targets=["cpu", "spirv"], devices=["vulkan"])``: the
     targets it is compiled for (every one by default) and the launch
     options its calls use (hpvm.launch_options). docs/python.md describes
-    the language."""
+    the language. boundscheck=True checks every array index: an
+    out-of-bounds access is skipped and the call raises IndexError naming
+    its line (slower; off by default, as in C and Numba)."""
     if fn is None:
         return lambda f: kernel(f, targets=targets, devices=devices,
-                                scheduler=scheduler, strict=strict)
+                                scheduler=scheduler, strict=strict,
+                                boundscheck=boundscheck)
     if not callable(fn) or not inspect.isfunction(fn):
         raise TypeError(f"hpvm.kernel decorates functions, not "
                         f"{type(fn).__name__}")
-    return Kernel(fn, targets, devices, scheduler, strict)
+    return Kernel(fn, targets, devices, scheduler, strict, boundscheck)
