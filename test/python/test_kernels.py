@@ -341,3 +341,33 @@ def test_boundscheck_checks_each_dimension():
     np.testing.assert_array_equal(t, a.T)
     with pytest.raises(IndexError, match="checked_transpose"):
         K.checked_transpose(a, np.empty((3, 5), np.float32))  # wrong shape
+
+
+def test_kernels_may_be_named_like_c_library_functions():
+    import math
+
+    from hpvm import In, f32, f64
+
+    # Their host functions get names of their own: a kernel called asin
+    # does not clash with libm's asin it calls, nor one called free with
+    # the C library's.
+    @hpvm.kernel
+    def asin(x: In[f32], y: Out[f32]):
+        for i in hpvm.parallel(len(x)):
+            y[i] = math.asin(x[i])
+
+    @hpvm.kernel
+    def free(x: In[f64], y: Out[f64]):
+        for i in hpvm.parallel(len(x)):
+            y[i] = x[i] * 2
+
+    x = np.linspace(-1, 1, 101).astype(np.float32)
+    y = np.empty_like(x)
+    asin(x, y)
+    # (Vulkan's asin is only good to about 1e-3: GLSL.std.450 says no more.)
+    np.testing.assert_allclose(y, np.arcsin(x), rtol=0, atol=1e-3)
+    xd, yd = x.astype(np.float64), np.empty(101)
+    free(xd, yd)
+    np.testing.assert_array_equal(yd, 2 * xd)
+    with pytest.raises(TypeError, match="argument 'x' of asin "):
+        asin(xd, y)

@@ -506,7 +506,7 @@ std::string cachePath(const std::string &IR, const std::string *GraphText,
   Add(IR);
   Add(GraphText ? *GraphText : "");
   for (const CFunction &F : Functions)
-    Add(F.signature());
+    Add(F.symbol() + " " + F.signature());
   std::string Name = toHex(Hash.final(), /*LowerCase=*/true);
   SmallString<256> Path(Options.CacheDir);
   sys::path::append(Path, Name + ".hpvm-cache");
@@ -686,7 +686,7 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
                 "frontend): " +
                 Broken);
   for (const CFunction &Fn : Functions) {
-    Function *F = M->getFunction(Fn.Name);
+    Function *F = M->getFunction(Fn.symbol());
     bool Matches = F && !F->isDeclaration() && !F->isVarArg() &&
                    F->arg_size() == Fn.Params.size() &&
                    F->getReturnType() == llvmTypeOf(Fn.Result, Ctx);
@@ -734,7 +734,7 @@ std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
                                          std::string &Error,
                                          const std::string &CachePath) {
   for (const CFunction &F : P->Functions)
-    addWrapper(*M->getFunction(F.Name), F);
+    addWrapper(*M->getFunction(F.symbol()), F);
   // The backends' remarks and warnings (a loop they did not vectorise)
   // are not the Python user's business; errors come back in the error.
   LLVMContext &Ctx = M->getContext();
@@ -759,7 +759,7 @@ std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
 std::unique_ptr<CProgram> CProgram::finish(std::unique_ptr<Parts> P,
                                            std::string &Error) {
   for (CFunction &F : P->Functions) {
-    auto Addr = P->Loaded->lookup(wrapperName(F.Name));
+    auto Addr = P->Loaded->lookup(wrapperName(F.symbol()));
     if (!Addr) {
       Error = toString(Addr.takeError());
       return nullptr;

@@ -71,6 +71,10 @@ struct CParam {
 /// A function of the source that can be called with arguments in memory.
 struct CFunction {
   std::string Name;
+  /// The LLVM function, where it is not Name (a Python kernel's host
+  /// function); empty: Name.
+  std::string Symbol;
+  const std::string &symbol() const { return Symbol.empty() ? Name : Symbol; }
   CType Result;
   std::vector<CParam> Params;
   /// "void saxpy(long n, float a, const float *x, float *y)"

@@ -60,7 +60,7 @@ class CProgram:
 
 def compile_c(source: str, name: str, flags: list[str], targets: int) -> CProgram: ...
 def compile_ir(ir: str, name: str, targets: int,
-               functions: Sequence[tuple[str, Sequence[tuple[str, str, bool, bool]]]]
+               functions: Sequence[tuple[str, str, Sequence[tuple[str, str, bool, bool]]]]
                ) -> CProgram:
     """Compiles LLVM IR text in the marker form (what hpvm.kernel emits)."""
 def compile_graph(ir: str, graph_text: str, name: str, targets: int) -> CProgram:

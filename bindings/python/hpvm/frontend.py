@@ -27,6 +27,12 @@ from ._hpvm import CompileError
 OOB = "__hpvm_oob"
 
 
+def host_symbol(name):
+    """The LLVM name of a kernel's host function: never one of libm's or
+    libc's (a kernel called `asin` or `free`), which the JIT would bind."""
+    return "__hpvm_py_" + name
+
+
 class KernelError(CompileError):
     """A Python kernel uses something outside the kernel language.
 
@@ -454,7 +460,8 @@ class Translator:
         self.terminated = True
         head = ["declare ptr @__hpvm_region_begin(ptr, ...)",
                 "declare void @__hpvm_region_end(ptr)"]
-        return self.module(head, "void", self.name, ir_params), signature
+        return self.module(head, "void", host_symbol(self.name),
+                           ir_params), signature
 
     def translate_leaf(self, symbol, extra_params):
         """The function as the leaf function of a graph-form node:

@@ -61,8 +61,10 @@ class Kernel:
                 ir, signature, params = frontend.translate(
                     self.py_func, name, self._boundscheck)
                 where = f"{inspect.getsourcefile(self.py_func)}:{name}"
+                symbol = frontend.host_symbol(name)
                 native = _hpvm.compile_ir(ir, where, self._mask,
-                                          [(name, params)], cache_dir())
+                                          [(name, symbol, params)],
+                                          cache_dir())
                 self._compiled = (ir, signature, native,
                                   native.functions[name],
                                   inspect.signature(self.py_func))

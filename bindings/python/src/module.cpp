@@ -618,19 +618,21 @@ CScalar scalarNamed(const std::string &Name) {
   throw py::value_error("unknown scalar type '" + Name + "'");
 }
 
-/// (name, ((param, scalar, pointer, const), ...)) -> the void function.
+/// (name, LLVM symbol, ((param, scalar, pointer, const), ...)) -> the void
+/// function.
 using FunctionSpec =
-    std::pair<std::string,
-              std::vector<std::tuple<std::string, std::string, bool, bool>>>;
+    std::tuple<std::string, std::string,
+               std::vector<std::tuple<std::string, std::string, bool, bool>>>;
 
 std::shared_ptr<CProgram> compileIR(const std::string &IR,
                                     const std::string &Name, uint32_t Targets,
                                     const std::vector<FunctionSpec> &Specs,
                                     const std::string &CacheDir) {
   std::vector<CFunction> Functions;
-  for (const auto &[FnName, Params] : Specs) {
+  for (const auto &[FnName, Symbol, Params] : Specs) {
     CFunction F;
     F.Name = FnName;
+    F.Symbol = Symbol;
     for (const auto &[PName, Scalar, Pointer, Const] : Params) {
       CType T;
       T.Scalar = scalarNamed(Scalar);
@@ -794,8 +796,8 @@ PYBIND11_MODULE(_hpvm, m) {
   m.def("compile_ir", &compileIR, py::arg("ir"), py::arg("name"),
         py::arg("targets"), py::arg("functions"), py::arg("cache_dir") = "",
         "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "
-        "functions: (name, ((param, scalar, is_pointer, is_const), ...)) of "
-        "the void functions to make callable.");
+        "functions: (name, LLVM symbol, ((param, scalar, is_pointer, "
+        "is_const), ...)) of the void functions to make callable.");
   FallbackWarningType =
       py::reinterpret_borrow<py::object>(PyErr_NewExceptionWithDoc(
           "hpvm.DeviceFallbackWarning",
