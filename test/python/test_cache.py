@@ -82,3 +82,55 @@ def test_cache_can_be_turned_off(tmp_path):
     assert run(env)["kernel"] is False
     assert run(env)["kernel"] is False
     assert not cache.exists()
+
+
+C_SCRIPT = r'''
+import json, sys
+import numpy as np
+import hpvm
+prog = hpvm.load_c(sys.argv[1], targets="all")
+x = np.arange(4, dtype=np.float32)
+y = np.empty_like(x)
+prog.scale(4, x, y)
+print(json.dumps({"cached": prog.from_cache, "y": y.tolist(),
+                  "signature": prog.scale.signature,
+                  "uncallable": prog.uncallable}))
+'''
+
+
+def run_c(tmp_path, env_extra):
+    script = tmp_path / "c_script.py"
+    script.write_text(C_SCRIPT)
+    env = dict(os.environ, **env_extra)
+    out = subprocess.run([sys.executable, str(script),
+                          str(tmp_path / "src" / "scale.c")], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_c_programs_are_cached_until_a_header_changes(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "factor.h").write_text("#define FACTOR 2.0f\n")
+    (src / "scale.c").write_text(
+        '#include "factor.h"\n'
+        "void scale(long n, const float *x, float *y) {\n"
+        "#pragma hpvm parallel for in(x[0:n]) out(y[0:n])\n"
+        "  for (long i = 0; i < n; ++i) y[i] = FACTOR * x[i];\n"
+        "}\n"
+        "void uncallable(float **p) { (void)p; }\n")
+    env = {"HPVM_CACHE_DIR": str(tmp_path / "cache")}
+    first = run_c(tmp_path, env)
+    second = run_c(tmp_path, env)
+    assert (first["cached"], second["cached"]) == (False, True)
+    assert first["y"] == second["y"] == [0.0, 2.0, 4.0, 6.0]
+    # What the compile found in the debug information comes back too.
+    assert second["signature"] == first["signature"] == \
+        "void scale(int64_t n, const float *x, float *y)"
+    assert second["uncallable"] == first["uncallable"] != []
+    # A header the source includes changed: compiled again, and right.
+    (src / "factor.h").write_text("#define FACTOR 3.0f\n")
+    third = run_c(tmp_path, env)
+    assert third["cached"] is False and third["y"] == [0.0, 3.0, 6.0, 9.0]
+    assert run_c(tmp_path, env)["cached"] is True

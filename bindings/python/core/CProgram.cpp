@@ -486,37 +486,53 @@ std::string libraryIdentity() {
 }
 
 /// The cache file for a compile: a hash of the compiler, the host
-/// processor, the options and the input.
-std::string cachePath(const std::string &IR, const std::string *GraphText,
-                      const CompileOptions &Options,
-                      const std::vector<CFunction> &Functions) {
+/// processor, the options and Inputs (everything else that decides the
+/// code).
+std::string cachePath(const CompileOptions &Options,
+                      ArrayRef<std::string> Inputs) {
   SHA256 Hash;
   auto Add = [&](StringRef Text) {
     Hash.update(Text);
     Hash.update(StringRef("\0", 1));
   };
-  Add("hpvm-python-cache 1");
+  Add("hpvm-python-cache 2");
   Add(libraryIdentity());
   Add(sys::getHostCPUName());
   for (const auto &[Feature, On] : sys::getHostCPUFeatures())
     Add((On ? "+" : "-") + Feature.str());
   ProgramOptions PO = programOptions(Options);
   Add(std::to_string(PO.Targets) + (PO.SkipUnsupported ? "s" : "-"));
-  Add(GraphText ? "graph-form" : "marker-form");
-  Add(IR);
-  Add(GraphText ? *GraphText : "");
-  for (const CFunction &F : Functions)
-    Add(F.symbol() + " " + F.signature());
+  for (const std::string &In : Inputs)
+    Add(In);
   std::string Name = toHex(Hash.final(), /*LowerCase=*/true);
   SmallString<256> Path(Options.CacheDir);
   sys::path::append(Path, Name + ".hpvm-cache");
   return std::string(Path);
 }
 
-constexpr StringLiteral CacheMagic = "HPVM-CACHE 1\n";
+/// The inputs of a compile of IR (marker or graph form).
+std::vector<std::string> irInputs(const std::string &IR,
+                                  const std::string *GraphText,
+                                  const std::vector<CFunction> &Functions) {
+  std::vector<std::string> In = {GraphText ? "graph-form" : "marker-form", IR,
+                                 GraphText ? *GraphText : ""};
+  for (const CFunction &F : Functions)
+    In.push_back(F.symbol() + " " + F.signature());
+  return In;
+}
 
-/// The objects of a cache file, or none if it is missing or damaged.
-std::optional<std::vector<std::string>> readCache(const std::string &Path) {
+constexpr StringLiteral CacheMagic = "HPVM-CACHE 2\n";
+
+/// A cache entry: what the compile found that its object code does not
+/// hold (Meta: a C program's signatures and the files it read), and the
+/// object code.
+struct CacheEntry {
+  std::string Meta;
+  std::vector<std::string> Objects;
+};
+
+/// The entry in a cache file, or none if it is missing or damaged.
+std::optional<CacheEntry> readCache(const std::string &Path) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
   if (!Buffer)
@@ -524,7 +540,7 @@ std::optional<std::vector<std::string>> readCache(const std::string &Path) {
   StringRef Data = (*Buffer)->getBuffer();
   if (!Data.consume_front(CacheMagic))
     return std::nullopt;
-  std::vector<std::string> Objects;
+  std::vector<std::string> Blobs;
   while (!Data.empty()) {
     uint64_t Size;
     if (Data.size() < sizeof Size)
@@ -533,18 +549,21 @@ std::optional<std::vector<std::string>> readCache(const std::string &Path) {
     Data = Data.drop_front(sizeof Size);
     if (Size > Data.size())
       return std::nullopt;
-    Objects.emplace_back(Data.take_front(Size));
+    Blobs.emplace_back(Data.take_front(Size));
     Data = Data.drop_front(Size);
   }
-  if (Objects.empty())
+  if (Blobs.size() < 2) // the meta blob and at least the host object
     return std::nullopt;
-  return Objects;
+  CacheEntry E;
+  E.Meta = std::move(Blobs.front());
+  E.Objects.assign(std::make_move_iterator(Blobs.begin() + 1),
+                   std::make_move_iterator(Blobs.end()));
+  return E;
 }
 
 /// Writes a cache file whole or not at all (a sibling renamed into
 /// place); a cache that cannot be written is only slower.
-void writeCache(const std::string &Path,
-                const std::vector<std::string> &Objects) {
+void writeCache(const std::string &Path, const CacheEntry &E) {
   if (sys::fs::create_directories(sys::path::parent_path(Path)))
     return;
   std::string Tmp =
@@ -555,11 +574,14 @@ void writeCache(const std::string &Path,
     if (EC)
       return;
     OS << CacheMagic;
-    for (const std::string &O : Objects) {
-      uint64_t Size = O.size();
+    auto Blob = [&](const std::string &B) {
+      uint64_t Size = B.size();
       OS.write(reinterpret_cast<const char *>(&Size), sizeof Size);
-      OS << O;
-    }
+      OS << B;
+    };
+    Blob(E.Meta);
+    for (const std::string &O : E.Objects)
+      Blob(O);
     if (OS.has_error()) {
       OS.clear_error();
       sys::fs::remove(Tmp);
@@ -570,16 +592,121 @@ void writeCache(const std::string &Path,
     sys::fs::remove(Tmp);
 }
 
+/// The SHA-256 of a file's contents, or "" if it cannot be read.
+std::string fileHash(const std::string &Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return "";
+  return toHex(SHA256::hash(arrayRefFromStringRef((*Buffer)->getBuffer())),
+               /*LowerCase=*/true);
+}
+
+/// A C program's meta blob: the files its compile read with their hashes,
+/// its callable functions' signatures, the uncallable ones. One record a
+/// line, fields separated by tabs (no C name or path here has one; a path
+/// that does is not cached).
+std::optional<std::string>
+writeMeta(const std::vector<std::string> &Deps,
+          const std::vector<CFunction> &Functions,
+          const std::vector<std::string> &Uncallable) {
+  std::string M;
+  auto Type = [](const CType &T) {
+    return std::to_string(static_cast<int>(T.Scalar)) + "\t" +
+           (T.Pointer ? "1" : "0") + "\t" + (T.Const ? "1" : "0");
+  };
+  for (const std::string &D : Deps) {
+    std::string H = fileHash(D);
+    if (H.empty() || D.find_first_of("\t\n") != std::string::npos)
+      return std::nullopt;
+    M += "dep\t" + H + "\t" + D + "\n";
+  }
+  for (const CFunction &F : Functions) {
+    M += "fn\t" + F.Name + "\t" + Type(F.Result) + "\n";
+    for (const CParam &P : F.Params)
+      M += "param\t" + P.Name + "\t" + Type(P.Type) + "\n";
+  }
+  for (const std::string &U : Uncallable)
+    if (U.find('\n') == std::string::npos)
+      M += "uncallable\t" + U + "\n";
+  return M;
+}
+
+/// Reads a meta blob back, checking that every file it names still has
+/// the contents it had; false if not (or if the blob is damaged).
+bool readMeta(StringRef M, std::vector<CFunction> &Functions,
+              std::vector<std::string> &Uncallable) {
+  auto Type = [](ArrayRef<StringRef> F, size_t I, CType &T) {
+    int S;
+    if (I + 3 > F.size() || F[I].getAsInteger(10, S) || S < 0 ||
+        S > static_cast<int>(CScalar::Float64))
+      return false;
+    T.Scalar = static_cast<CScalar>(S);
+    T.Pointer = F[I + 1] == "1";
+    T.Const = F[I + 2] == "1";
+    return true;
+  };
+  SmallVector<StringRef, 8> Lines, F;
+  M.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef Line : Lines) {
+    F.clear();
+    Line.split(F, '\t', 2 + 3);
+    if (F[0] == "dep") {
+      if (F.size() != 3 || fileHash(F[2].str()) != F[1])
+        return false;
+    } else if (F[0] == "fn") {
+      CFunction Fn;
+      if (F.size() < 2 || !Type(F, 2, Fn.Result))
+        return false;
+      Fn.Name = F[1].str();
+      Functions.push_back(std::move(Fn));
+    } else if (F[0] == "param") {
+      CParam P;
+      if (Functions.empty() || F.size() < 2 || !Type(F, 2, P.Type))
+        return false;
+      P.Name = F[1].str();
+      Functions.back().Params.push_back(std::move(P));
+    } else if (F[0] == "uncallable" && F.size() >= 2) {
+      Uncallable.push_back(Line.substr(Line.find('\t') + 1).str());
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
                                             const CompileOptions &Options,
                                             std::string &Error) {
+  std::string CachePath;
+  if (!Options.CacheDir.empty()) {
+    std::vector<std::string> Inputs = {"c-source", Source, Options.Name};
+    Inputs.insert(Inputs.end(), Options.ClangArgs.begin(),
+                  Options.ClangArgs.end());
+    CachePath = cachePath(Options, Inputs);
+    if (auto Entry = readCache(CachePath)) {
+      auto P = std::make_unique<Parts>();
+      if (readMeta(Entry->Meta, P->Functions, P->Uncallable)) {
+        auto Loaded = LoadedProgram::load(
+            Entry->Objects, programOptions(Options), hostSymbols());
+        if (Loaded) {
+          P->Loaded = std::move(*Loaded);
+          P->FromCache = true;
+          return finish(std::move(P), Error);
+        }
+        consumeError(Loaded.takeError()); // damaged: compile it again
+      }
+    }
+  }
   LLVMContext Ctx;
   std::vector<std::string> Args = Options.ClangArgs;
   // Full debug information, for the signatures (stripped below).
   Args.push_back("-g");
-  auto M = cfe::compileCToGraphForm(Source, Options.Name, Args, Ctx);
+  std::vector<std::string> Deps;
+  auto M = cfe::compileCToGraphForm(Source, Options.Name, Args, Ctx,
+                                    CachePath.empty() ? nullptr : &Deps);
   if (!M) {
     Error = toString(M.takeError());
     return nullptr;
@@ -597,9 +724,16 @@ std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
       P->Uncallable.push_back(F.getName().str() + ": " + Why);
   }
   StripDebugInfo(**M);
-  std::unique_ptr<CProgram> Program =
-      load(std::move(*M), std::move(P), Options, Error);
-  return Program;
+  std::string Meta;
+  if (!CachePath.empty()) {
+    // Hashed now, before the JIT runs: a file changed during the compile
+    // then misses next time rather than hitting stale code.
+    if (auto Text = writeMeta(Deps, P->Functions, P->Uncallable))
+      Meta = std::move(*Text);
+    else
+      CachePath.clear(); // a dependency that cannot be recorded
+  }
+  return load(std::move(*M), std::move(P), Options, Error, CachePath, Meta);
 }
 
 std::vector<GraphProblem> verifyGraphText(const std::string &Text) {
@@ -636,10 +770,10 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
                                               std::string &Error) {
   std::string CachePath;
   if (!Options.CacheDir.empty()) {
-    CachePath = cachePath(IR, GraphText, Options, Functions);
-    if (auto Objects = readCache(CachePath)) {
-      auto Loaded =
-          LoadedProgram::load(*Objects, programOptions(Options), hostSymbols());
+    CachePath = cachePath(Options, irInputs(IR, GraphText, Functions));
+    if (auto Entry = readCache(CachePath)) {
+      auto Loaded = LoadedProgram::load(Entry->Objects, programOptions(Options),
+                                        hostSymbols());
       if (Loaded) {
         auto P = std::make_unique<Parts>();
         P->Functions = std::move(Functions);
@@ -728,11 +862,10 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
   return load(std::move(M), std::move(P), Options, Error, CachePath);
 }
 
-std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
-                                         std::unique_ptr<Parts> P,
-                                         const CompileOptions &Options,
-                                         std::string &Error,
-                                         const std::string &CachePath) {
+std::unique_ptr<CProgram>
+CProgram::load(std::unique_ptr<Module> M, std::unique_ptr<Parts> P,
+               const CompileOptions &Options, std::string &Error,
+               const std::string &CachePath, const std::string &Meta) {
   for (const CFunction &F : P->Functions)
     addWrapper(*M->getFunction(F.symbol()), F);
   // The backends' remarks and warnings (a loop they did not vectorise)
@@ -751,7 +884,7 @@ std::unique_ptr<CProgram> CProgram::load(std::unique_ptr<Module> M,
     return nullptr;
   }
   if (!CachePath.empty())
-    writeCache(CachePath, Objects);
+    writeCache(CachePath, {Meta, std::move(Objects)});
   P->Loaded = std::move(*Loaded);
   return finish(std::move(P), Error);
 }

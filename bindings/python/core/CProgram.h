@@ -96,8 +96,9 @@ struct CompileOptions {
   /// is left to the others instead of failing the compile.
   bool SkipUnsupported = true;
   /// Where compiled programs are kept between processes, keyed by a hash
-  /// of everything that decides the code (compileMarkerIR and
-  /// compileGraphForm only); empty: no cache.
+  /// of everything that decides the code (for C: the source, the name, the
+  /// Clang options, and the contents of every file the compile read);
+  /// empty: no cache.
   std::string CacheDir;
 };
 
@@ -154,7 +155,8 @@ private:
                                         std::unique_ptr<Parts> P,
                                         const CompileOptions &Options,
                                         std::string &Error,
-                                        const std::string &CachePath = "");
+                                        const std::string &CachePath = "",
+                                        const std::string &Meta = "");
   /// P's wrappers looked up in its loaded program.
   static std::unique_ptr<CProgram> finish(std::unique_ptr<Parts> P,
                                           std::string &Error);

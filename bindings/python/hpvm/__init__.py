@@ -161,6 +161,11 @@ class Program:
         self.graphs = native.graphs
 
     @property
+    def from_cache(self):
+        """Whether the compiled code came from the on-disk cache."""
+        return self._native.from_cache
+
+    @property
     def uncallable(self):
         """External functions the binding cannot call, each with why."""
         return self._native.uncallable
@@ -213,7 +218,8 @@ def compile_c(source, *, flags=(), targets=("cpu",), name="<string>"):
     flags = [str(f) for f in flags]
     if not any(f.startswith("-O") for f in flags):
         flags.insert(0, "-O2")
-    native = _hpvm.compile_c(source, str(name), flags, _target_mask(targets))
+    native = _hpvm.compile_c(source, str(name), flags, _target_mask(targets),
+                             _targets.cache_dir())
     return Program(native)
 
 

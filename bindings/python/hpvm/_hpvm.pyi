@@ -58,7 +58,8 @@ class CProgram:
         """Launches a graph with its root's arguments in order; pointees
         optionally names each buffer's element type to check."""
 
-def compile_c(source: str, name: str, flags: list[str], targets: int) -> CProgram: ...
+def compile_c(source: str, name: str, flags: list[str], targets: int,
+              cache_dir: str = ...) -> CProgram: ...
 def compile_ir(ir: str, name: str, targets: int,
                functions: Sequence[tuple[str, str, Sequence[tuple[str, str, bool, bool]]]]
                ) -> CProgram:

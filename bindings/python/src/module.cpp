@@ -455,11 +455,13 @@ py::dict paramInfo(const hpvm::Param &P) {
 std::shared_ptr<CProgram> compileC(const std::string &Source,
                                    const std::string &Name,
                                    const std::vector<std::string> &Flags,
-                                   uint32_t Targets) {
+                                   uint32_t Targets,
+                                   const std::string &CacheDir) {
   CompileOptions Options;
   Options.Name = Name;
   Options.ClangArgs = Flags;
   Options.Targets = Targets;
+  Options.CacheDir = CacheDir;
   std::string Error;
   std::unique_ptr<CProgram> P;
   {
@@ -792,7 +794,7 @@ PYBIND11_MODULE(_hpvm, m) {
            "optionally names each buffer's element type (f32, ...) to check.");
 
   m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
-        py::arg("flags"), py::arg("targets"));
+        py::arg("flags"), py::arg("targets"), py::arg("cache_dir") = "");
   m.def("compile_ir", &compileIR, py::arg("ir"), py::arg("name"),
         py::arg("targets"), py::arg("functions"), py::arg("cache_dir") = "",
         "Compiles LLVM IR text in the marker form (what hpvm.kernel emits); "

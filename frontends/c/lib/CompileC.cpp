@@ -17,6 +17,7 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,9 +47,48 @@ Error failure(StringRef Name, const std::string &Diagnostics) {
 
 } // namespace
 
+/// The prerequisites of a Makefile-style dependency file, unescaped.
+static std::vector<std::string> readDependencyFile(StringRef Path) {
+  std::vector<std::string> Files;
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return Files;
+  StringRef Text = (*Buffer)->getBuffer();
+  size_t Colon = Text.find(": ");
+  if (Colon == StringRef::npos)
+    return Files;
+  std::string Current;
+  for (size_t I = Colon + 2; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\\' && I + 1 < Text.size()) {
+      char Next = Text[I + 1];
+      if (Next == '\n' || Next == '\r') { // a continued line
+        ++I;
+        continue;
+      }
+      Current += Next; // an escaped space, # or backslash
+      ++I;
+      continue;
+    }
+    if (C == ' ' || C == '\n' || C == '\r' || C == '\t') {
+      if (!Current.empty())
+        Files.push_back(std::move(Current));
+      Current.clear();
+      continue;
+    }
+    if (C == '$' && I + 1 < Text.size() && Text[I + 1] == '$')
+      ++I;
+    Current += C;
+  }
+  if (!Current.empty())
+    Files.push_back(std::move(Current));
+  return Files;
+}
+
 Expected<std::unique_ptr<Module>>
 compileCToGraphForm(StringRef Source, StringRef Name,
-                    ArrayRef<std::string> ClangArgs, LLVMContext &Ctx) {
+                    ArrayRef<std::string> ClangArgs, LLVMContext &Ctx,
+                    std::vector<std::string> *Dependencies) {
   std::string Diagnostics;
   raw_string_ostream DiagOS(Diagnostics);
   auto DiagOpts = makeIntrusiveRefCnt<clang::DiagnosticOptions>();
@@ -84,6 +124,16 @@ compileCToGraphForm(StringRef Source, StringRef Name,
   PP.addRemappedFile(Name, SourceBuffer.get());
   PP.addRemappedFile(Header, HeaderBuffer.get());
   PP.RetainRemappedFileBuffers = true;
+  SmallString<128> DepFile;
+  if (Dependencies) {
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("hpvm-deps", "d", DepFile))
+      return failure(Name, "cannot make a temporary file: " + EC.message());
+    clang::DependencyOutputOptions &DO = Inv->getDependencyOutputOpts();
+    DO.OutputFile = std::string(DepFile);
+    DO.Targets = {"hpvm"};
+    DO.IncludeSystemHeaders = true;
+  }
 
   // The HPVM IR rules report through the context: collect them here, and
   // give the context its handler back whatever happens.
@@ -94,6 +144,12 @@ compileCToGraphForm(StringRef Source, StringRef Name,
   FrontendResult FR = compileToRegionForm(*Inv, Ctx, FO);
   bool Extracted = FR.M && !hpvm::extractGraphs(*FR.M);
   Ctx.setDiagnosticHandler(std::move(Saved));
+  if (Dependencies) {
+    for (std::string &File : readDependencyFile(DepFile))
+      if (!StringRef(File).starts_with(HeaderDir) && File != Name)
+        Dependencies->push_back(std::move(File));
+    sys::fs::remove(DepFile);
+  }
   DiagOS.flush();
   if (!Extracted)
     return failure(Name, Diagnostics);
