@@ -371,3 +371,53 @@ def test_kernels_may_be_named_like_c_library_functions():
     np.testing.assert_array_equal(yd, 2 * xd)
     with pytest.raises(TypeError, match="argument 'x' of asin "):
         asin(xd, y)
+
+
+def _tool(name):
+    import os
+    import shutil
+    return shutil.which(name) or (
+        os.path.exists(f"/usr/local/cuda/bin/{name}")
+        and f"/usr/local/cuda/bin/{name}")
+
+
+KERNELS_WITH_CODE = ["saxpy", "sgemm", "stencil", "image_pipeline",
+                     "histogram", "column_max", "integer_ops", "float_ops",
+                     "math_f32", "control_flow", "mixed_types", "hypotenuse",
+                     "narrow_ints", "wide_ints", "many_arrays"]
+
+
+@pytest.mark.parametrize("name", KERNELS_WITH_CODE)
+def test_ptx_of_python_kernels_assembles_with_ptxas(name, tmp_path):
+    import subprocess
+    ptxas = _tool("ptxas")
+    if not ptxas:
+        pytest.skip("no ptxas here (CUDA toolkit not installed)")
+    kernel = getattr(K, name)
+    for node in kernel.artifacts:
+        ptx = kernel.code(node, "nvptx")
+        assert ptx and ptx.startswith(b"//"), node
+        path = tmp_path / (node.replace("/", "_") + ".ptx")
+        path.write_bytes(ptx)
+        out = subprocess.run([ptxas, "-arch=sm_80", str(path), "-o",
+                              str(tmp_path / "out.cubin")],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, f"{node}: {out.stderr}"
+
+
+@pytest.mark.parametrize("name", KERNELS_WITH_CODE)
+def test_spirv_of_python_kernels_validates(name, tmp_path):
+    import subprocess
+    val = _tool("spirv-val")
+    if not val:
+        pytest.skip("no spirv-val here (spirv-tools not installed)")
+    kernel = getattr(K, name)
+    for node, forms in kernel.artifacts.items():
+        for target, env in (("spirv", "vulkan1.2"), ("opencl", "opencl2.1")):
+            if target not in forms:
+                continue
+            path = tmp_path / f"{node.replace('/', '_')}.{target}.spv"
+            path.write_bytes(kernel.code(node, target))
+            out = subprocess.run([val, "--target-env", env, str(path)],
+                                 capture_output=True, text=True)
+            assert out.returncode == 0, f"{node} ({target}): {out.stderr}"

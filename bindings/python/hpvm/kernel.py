@@ -85,6 +85,11 @@ class Kernel:
             found.setdefault(node, {})[target] = size
         return found
 
+    def code(self, node, target):
+        """A node's PTX text (target "nvptx") or SPIR-V module ("spirv",
+        "opencl") as bytes; None if it has none for that target."""
+        return self.compile()._compiled[2].artifact_code(node, target)
+
     @property
     def ir(self):
         """The marker-form LLVM IR the frontend made of the function."""

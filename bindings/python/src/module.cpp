@@ -788,6 +788,26 @@ PYBIND11_MODULE(_hpvm, m) {
           },
           "(node, target, code bytes) of every compiled form of every "
           "leaf: cpu, nvptx (PTX), spirv (Vulkan), opencl (SPIR-V).")
+      .def(
+          "artifact_code",
+          [](const CProgram &P, const std::string &Node,
+             const std::string &Target) -> py::object {
+            const hpvm_program_desc &D = P.descriptor();
+            uint32_t Want = Target == "nvptx"    ? HPVM_TARGET_NVPTX
+                            : Target == "spirv"  ? HPVM_TARGET_SPIRV
+                            : Target == "opencl" ? HPVM_TARGET_OPENCL
+                                                 : 0;
+            for (uint32_t I = 0; I < D.num_artifacts; ++I) {
+              const hpvm_artifact &A = D.artifacts[I];
+              if (A.target == Want && Node == A.node && A.code)
+                return py::bytes(static_cast<const char *>(A.code),
+                                 A.code_size);
+            }
+            return py::none();
+          },
+          py::arg("node"), py::arg("target"),
+          "The code of a leaf's nvptx (PTX text), spirv or opencl (SPIR-V "
+          "words) artifact, or None.")
       .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
            py::arg("pointees") = std::vector<std::string>(),
            "Launches a graph with its root's arguments, in order; pointees "
