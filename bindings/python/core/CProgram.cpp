@@ -688,16 +688,9 @@ std::unique_ptr<CProgram> CProgram::compile(const std::string &Source,
     CachePath = cachePath(Options, Inputs);
     if (auto Entry = readCache(CachePath)) {
       auto P = std::make_unique<Parts>();
-      if (readMeta(Entry->Meta, P->Functions, P->Uncallable)) {
-        auto Loaded = LoadedProgram::load(
-            Entry->Objects, programOptions(Options), hostSymbols());
-        if (Loaded) {
-          P->Loaded = std::move(*Loaded);
-          P->FromCache = true;
-          return finish(std::move(P), Error);
-        }
-        consumeError(Loaded.takeError()); // damaged: compile it again
-      }
+      if (readMeta(Entry->Meta, P->Functions, P->Uncallable))
+        if (auto Cached = loadCached(Entry->Objects, std::move(P), Options))
+          return Cached;
     }
   }
   LLVMContext Ctx;
@@ -772,24 +765,16 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
   if (!Options.CacheDir.empty()) {
     CachePath = cachePath(Options, irInputs(IR, GraphText, Functions));
     if (auto Entry = readCache(CachePath)) {
-      auto Loaded = LoadedProgram::load(Entry->Objects, programOptions(Options),
-                                        hostSymbols());
-      if (Loaded) {
-        auto P = std::make_unique<Parts>();
-        P->Functions = std::move(Functions);
-        P->Loaded = std::move(*Loaded);
-        P->FromCache = true;
-        return finish(std::move(P), Error);
-      }
-      consumeError(Loaded.takeError()); // damaged: compile it again
+      auto P = std::make_unique<Parts>();
+      P->Functions = Functions;
+      if (auto Cached = loadCached(Entry->Objects, std::move(P), Options))
+        return Cached;
     }
   }
   LLVMContext Ctx;
   std::string Diagnostics;
-  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
-  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
+  CollectDiagnostics Collect(Ctx, Diagnostics);
   auto Fail = [&](std::string Message) {
-    Ctx.setDiagnosticHandler(std::move(Saved));
     Error = Diagnostics.empty() ? Message : Diagnostics + Message;
     while (!Error.empty() && Error.back() == '\n')
       Error.pop_back();
@@ -856,7 +841,6 @@ std::unique_ptr<CProgram> CProgram::compileIR(const std::string &IR,
     if (verifyHPVMModule(*M))
       return Fail("");
   }
-  Ctx.setDiagnosticHandler(std::move(Saved));
   auto P = std::make_unique<Parts>();
   P->Functions = std::move(Functions);
   return load(std::move(M), std::move(P), Options, Error, CachePath);
@@ -870,15 +854,14 @@ CProgram::load(std::unique_ptr<Module> M, std::unique_ptr<Parts> P,
     addWrapper(*M->getFunction(F.symbol()), F);
   // The backends' remarks and warnings (a loop they did not vectorise)
   // are not the Python user's business; errors come back in the error.
-  LLVMContext &Ctx = M->getContext();
-  std::string Diagnostics;
-  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
-  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
+  std::string Ignored;
   std::vector<std::string> Objects;
-  auto Loaded =
-      LoadedProgram::build(std::move(M), programOptions(Options), hostSymbols(),
-                           CachePath.empty() ? nullptr : &Objects);
-  Ctx.setDiagnosticHandler(std::move(Saved));
+  auto Loaded = [&] {
+    CollectDiagnostics Collect(M->getContext(), Ignored);
+    return LoadedProgram::build(std::move(M), programOptions(Options),
+                                hostSymbols(),
+                                CachePath.empty() ? nullptr : &Objects);
+  }();
   if (!Loaded) {
     Error = toString(Loaded.takeError());
     return nullptr;
@@ -887,6 +870,21 @@ CProgram::load(std::unique_ptr<Module> M, std::unique_ptr<Parts> P,
     writeCache(CachePath, {Meta, std::move(Objects)});
   P->Loaded = std::move(*Loaded);
   return finish(std::move(P), Error);
+}
+
+std::unique_ptr<CProgram> CProgram::loadCached(ArrayRef<std::string> Objects,
+                                               std::unique_ptr<Parts> P,
+                                               const CompileOptions &Options) {
+  auto Loaded =
+      LoadedProgram::load(Objects, programOptions(Options), hostSymbols());
+  if (!Loaded) {
+    consumeError(Loaded.takeError()); // damaged: compile it again
+    return nullptr;
+  }
+  P->Loaded = std::move(*Loaded);
+  P->FromCache = true;
+  std::string Ignored; // a wrapper missing: damaged too
+  return finish(std::move(P), Ignored);
 }
 
 std::unique_ptr<CProgram> CProgram::finish(std::unique_ptr<Parts> P,

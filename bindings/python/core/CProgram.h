@@ -21,7 +21,8 @@
 
 namespace llvm {
 class Module;
-}
+template <typename T> class ArrayRef;
+} // namespace llvm
 
 namespace hpvm::python {
 
@@ -151,12 +152,15 @@ private:
                                              std::vector<CFunction> Functions,
                                              std::string &Error);
   /// Wraps the functions P names, builds M and finds the wrappers.
-  static std::unique_ptr<CProgram> load(std::unique_ptr<llvm::Module> M,
-                                        std::unique_ptr<Parts> P,
-                                        const CompileOptions &Options,
-                                        std::string &Error,
-                                        const std::string &CachePath = "",
-                                        const std::string &Meta = "");
+  static std::unique_ptr<CProgram>
+  load(std::unique_ptr<llvm::Module> M, std::unique_ptr<Parts> P,
+       const CompileOptions &Options, std::string &Error,
+       const std::string &CachePath = "", const std::string &Meta = "");
+  /// The program of a cache entry's objects, P giving its functions; null
+  /// if they do not load (the caller compiles again).
+  static std::unique_ptr<CProgram>
+  loadCached(llvm::ArrayRef<std::string> Objects, std::unique_ptr<Parts> P,
+             const CompileOptions &Options);
   /// P's wrappers looked up in its loaded program.
   static std::unique_ptr<CProgram> finish(std::unique_ptr<Parts> P,
                                           std::string &Error);

@@ -452,27 +452,39 @@ py::dict paramInfo(const hpvm::Param &P) {
   return D;
 }
 
-std::shared_ptr<CProgram> compileC(const std::string &Source,
-                                   const std::string &Name,
-                                   const std::vector<std::string> &Flags,
-                                   uint32_t Targets,
-                                   const std::string &CacheDir) {
+/// Runs Compile(Options, Error), a CProgram factory, without the GIL; a
+/// failure is a CompileError carrying every diagnostic.
+template <typename CompileFn>
+std::shared_ptr<CProgram> compileWith(const std::string &Name, uint32_t Targets,
+                                      const std::string &CacheDir,
+                                      CompileFn &&Compile) {
   CompileOptions Options;
   Options.Name = Name;
-  Options.ClangArgs = Flags;
   Options.Targets = Targets;
   Options.CacheDir = CacheDir;
   std::string Error;
   std::unique_ptr<CProgram> P;
   {
     py::gil_scoped_release Unlocked;
-    P = CProgram::compile(Source, Options, Error);
+    P = Compile(Options, Error);
   }
   if (!P) {
     PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
     throw py::error_already_set();
   }
   return std::shared_ptr<CProgram>(std::move(P));
+}
+
+std::shared_ptr<CProgram> compileC(const std::string &Source,
+                                   const std::string &Name,
+                                   const std::vector<std::string> &Flags,
+                                   uint32_t Targets,
+                                   const std::string &CacheDir) {
+  return compileWith(Name, Targets, CacheDir,
+                     [&](CompileOptions &Options, std::string &Error) {
+                       Options.ClangArgs = Flags;
+                       return CProgram::compile(Source, Options, Error);
+                     });
 }
 
 CScalar scalarNamed(const std::string &Name);
@@ -588,21 +600,11 @@ std::shared_ptr<CProgram> compileGraph(const std::string &IR,
                                        const std::string &Name,
                                        uint32_t Targets,
                                        const std::string &CacheDir) {
-  CompileOptions Options;
-  Options.Name = Name;
-  Options.Targets = Targets;
-  Options.CacheDir = CacheDir;
-  std::string Error;
-  std::unique_ptr<CProgram> P;
-  {
-    py::gil_scoped_release Unlocked;
-    P = CProgram::compileGraphForm(IR, GraphText, Options, Error);
-  }
-  if (!P) {
-    PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
-    throw py::error_already_set();
-  }
-  return std::shared_ptr<CProgram>(std::move(P));
+  return compileWith(Name, Targets, CacheDir,
+                     [&](CompileOptions &Options, std::string &Error) {
+                       return CProgram::compileGraphForm(IR, GraphText, Options,
+                                                         Error);
+                     });
 }
 
 /// The scalar a kernel frontend's type name stands for.
@@ -644,21 +646,11 @@ std::shared_ptr<CProgram> compileIR(const std::string &IR,
     }
     Functions.push_back(std::move(F));
   }
-  CompileOptions Options;
-  Options.Name = Name;
-  Options.Targets = Targets;
-  Options.CacheDir = CacheDir;
-  std::string Error;
-  std::unique_ptr<CProgram> P;
-  {
-    py::gil_scoped_release Unlocked;
-    P = CProgram::compileMarkerIR(IR, Options, std::move(Functions), Error);
-  }
-  if (!P) {
-    PyErr_SetString(CompileErrorType.ptr(), Error.c_str());
-    throw py::error_already_set();
-  }
-  return std::shared_ptr<CProgram>(std::move(P));
+  return compileWith(Name, Targets, CacheDir,
+                     [&](CompileOptions &Options, std::string &Error) {
+                       return CProgram::compileMarkerIR(
+                           IR, Options, std::move(Functions), Error);
+                     });
 }
 
 py::list devices() {

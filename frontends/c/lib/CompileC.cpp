@@ -135,15 +135,16 @@ compileCToGraphForm(StringRef Source, StringRef Name,
     DO.IncludeSystemHeaders = true;
   }
 
-  // The HPVM IR rules report through the context: collect them here, and
-  // give the context its handler back whatever happens.
-  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
-  Ctx.setDiagnosticHandler(std::make_unique<CollectDiagnostics>(Diagnostics));
-  FrontendOptions FO;
-  FO.Diagnostics = &Printer;
-  FrontendResult FR = compileToRegionForm(*Inv, Ctx, FO);
-  bool Extracted = FR.M && !hpvm::extractGraphs(*FR.M);
-  Ctx.setDiagnosticHandler(std::move(Saved));
+  FrontendResult FR;
+  bool Extracted;
+  {
+    // The HPVM IR rules report through the context: into Diagnostics too.
+    CollectDiagnostics Collect(Ctx, Diagnostics);
+    FrontendOptions FO;
+    FO.Diagnostics = &Printer;
+    FR = compileToRegionForm(*Inv, Ctx, FO);
+    Extracted = FR.M && !hpvm::extractGraphs(*FR.M);
+  }
   if (Dependencies) {
     for (std::string &File : readDependencyFile(DepFile))
       if (!StringRef(File).starts_with(HeaderDir) && File != Name)

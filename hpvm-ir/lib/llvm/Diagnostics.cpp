@@ -83,16 +83,31 @@ void reportError(LLVMContext &Ctx, std::string Rule, std::string Message,
                                   F, std::move(Node), At));
 }
 
-bool CollectDiagnostics::handleDiagnostics(const llvm::DiagnosticInfo &DI) {
-  if (DI.getSeverity() != llvm::DS_Error &&
-      DI.getSeverity() != llvm::DS_Warning)
+namespace {
+struct Collect : llvm::DiagnosticHandler {
+  explicit Collect(std::string &Out) : Out(Out) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != llvm::DS_Error &&
+        DI.getSeverity() != llvm::DS_Warning)
+      return true;
+    llvm::raw_string_ostream OS(Out);
+    llvm::DiagnosticPrinterRawOStream DP(OS);
+    OS << (DI.getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
+    DI.print(DP);
+    OS << "\n";
     return true;
-  llvm::raw_string_ostream OS(Out);
-  llvm::DiagnosticPrinterRawOStream DP(OS);
-  OS << (DI.getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
-  DI.print(DP);
-  OS << "\n";
-  return true;
+  }
+  std::string &Out;
+};
+} // namespace
+
+CollectDiagnostics::CollectDiagnostics(llvm::LLVMContext &Ctx, std::string &Out)
+    : Ctx(Ctx), Saved(Ctx.getDiagnosticHandler()) {
+  Ctx.setDiagnosticHandler(std::make_unique<Collect>(Out));
+}
+
+CollectDiagnostics::~CollectDiagnostics() {
+  Ctx.setDiagnosticHandler(std::move(Saved));
 }
 
 } // namespace hpvm

@@ -12,6 +12,7 @@
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 
+#include <memory>
 #include <string>
 
 namespace llvm {
@@ -64,17 +65,20 @@ void reportError(llvm::LLVMContext &Ctx, std::string Rule, std::string Message,
                  const llvm::Function *F = nullptr, std::string Node = "",
                  const llvm::Instruction *At = nullptr);
 
-/// Collects the errors and warnings reported through a context as text,
-/// "error: ..." or "warning: ..." and a newline each, for library entry
-/// points that return their diagnostics instead of printing them. Install
-/// it with setDiagnosticHandler; give the context its old handler back.
-class CollectDiagnostics : public llvm::DiagnosticHandler {
+/// While it lives, collects the errors and warnings reported through Ctx
+/// into Out as text ("error: ..." or "warning: ..." and a newline each),
+/// for library entry points that return their diagnostics instead of
+/// printing them; then gives Ctx its handler back.
+class CollectDiagnostics {
 public:
-  explicit CollectDiagnostics(std::string &Out) : Out(Out) {}
-  bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override;
+  CollectDiagnostics(llvm::LLVMContext &Ctx, std::string &Out);
+  ~CollectDiagnostics();
+  CollectDiagnostics(const CollectDiagnostics &) = delete;
+  CollectDiagnostics &operator=(const CollectDiagnostics &) = delete;
 
 private:
-  std::string &Out;
+  llvm::LLVMContext &Ctx;
+  std::unique_ptr<llvm::DiagnosticHandler> Saved;
 };
 
 } // namespace hpvm
