@@ -32,6 +32,7 @@ from . import _hpvm, _targets
 from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
 from .launch import launch_options, submit
+from .program import Program
 from .runtime import Runtime
 from .observe import (
     BufferStat,
@@ -144,60 +145,6 @@ __all__ = [
 #: "nvptx" (CUDA GPUs) and "spirv" (Vulkan and OpenCL devices).
 targets = _targets.NAMES
 _target_mask = _targets.target_mask
-
-
-class Program:
-    """C source compiled and loaded into this process.
-
-    Its C functions are attributes (``prog.saxpy(n, a, x, y)``) and items
-    of ``functions``; calling one runs the host code, whose parallel
-    regions launch through hpvm-rt on the devices it chooses. ``graphs``
-    are the dataflow graphs of the regions.
-    """
-
-    def __init__(self, native):
-        self._native = native
-        self.functions = native.functions
-        self.graphs = native.graphs
-
-    @property
-    def from_cache(self):
-        """Whether the compiled code came from the on-disk cache."""
-        return self._native.from_cache
-
-    @property
-    def uncallable(self):
-        """External functions the binding cannot call, each with why."""
-        return self._native.uncallable
-
-    def graph(self, name):
-        """The graph called name."""
-        for g in self.graphs:
-            if g.name == name:
-                return g
-        raise KeyError(f"no graph {name!r} (graphs: "
-                       f"{', '.join(g.name for g in self.graphs) or 'none'})")
-
-    def __getattr__(self, name):
-        # Only called for names that are not attributes already.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name in self.functions:
-            return self.functions[name]
-        for entry in self._native.uncallable:
-            if entry.startswith(name + ": "):
-                raise AttributeError(f"{name} cannot be called from Python: "
-                                     f"{entry[len(name) + 2:]}")
-        raise AttributeError(
-            f"the program has no function {name!r} "
-            f"(functions: {', '.join(self.functions) or 'none'})")
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self.functions))
-
-    def __repr__(self):
-        return (f"<hpvm.Program functions=[{', '.join(self.functions)}] "
-                f"graphs=[{', '.join(g.name for g in self.graphs)}]>")
 
 
 def compile_c(source, *, flags=(), targets=("cpu",), name="<string>"):

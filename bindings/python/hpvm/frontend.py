@@ -175,6 +175,7 @@ class Translator:
         closure = inspect.getclosurevars(fn)
         self.env.update(closure.nonlocals)
         self.globals_ir = []
+        self.declarations = {}  # callee -> its declaration
         self.strings = 0
         self.lines = []
         self.allocas = []
@@ -504,22 +505,13 @@ class Translator:
         module = [f"; hpvm {'leaf function' if self.leaf_mode else 'kernel'}"
                   f" {self.name} from {self.filename}"]
         module += self.globals_ir + head + [""]
-        module += self.declarations()
+        module += self.declarations.values()
         module.append(f"define {ret} @\"{symbol}\"({', '.join(ir_params)}) {{")
         module.append("entry:")
         module += self.allocas
         module += self.lines
         module.append("}")
         return "\n".join(module) + "\n"
-
-    def declarations(self):
-        decls = getattr(self, "_decls", {})
-        return list(decls.values())
-
-    def declare(self, name, text):
-        if not hasattr(self, "_decls"):
-            self._decls = {}
-        self._decls.setdefault(name, text)
 
     # -- the graph -----------------------------------------------------------
 
@@ -1488,19 +1480,21 @@ class Translator:
         args = [self.convert(a, ty, node) for a in args]
         if name in _INTRINSIC_MATH:
             return self.intrinsic(name, ty, args)
-        fname = name + ("f" if ty is L.f32 else "")
-        params = ", ".join([ty.ir] * arity)
-        self.declare(fname, f"declare {ty.ir} @{fname}({params})")
-        call_args = ", ".join(f"{ty.ir} {a.ref}" for a in args)
-        return Val(self.op(f"call {ty.ir} @{fname}({call_args})"), ty)
+        # libm's: sinhf for floats, sinh for doubles.
+        return self.call(name + ("f" if ty is L.f32 else ""), ty, args)
 
     def intrinsic(self, name, ty, args):
         suffix = {32: "f32", 64: "f64", 16: "f16"}[ty.bits]
-        fname = f"llvm.{name}.{suffix}"
+        return self.call(f"llvm.{name}.{suffix}", ty, args)
+
+    def call(self, callee, ty, args):
+        """A call of callee, which takes args (all of type ty) and returns
+        ty; declared once per module."""
         params = ", ".join([ty.ir] * len(args))
-        self.declare(fname, f"declare {ty.ir} @{fname}({params})")
+        self.declarations.setdefault(
+            callee, f"declare {ty.ir} @{callee}({params})")
         call_args = ", ".join(f"{ty.ir} {a.ref}" for a in args)
-        return Val(self.op(f"call {ty.ir} @{fname}({call_args})"), ty)
+        return Val(self.op(f"call {ty.ir} @{callee}({call_args})"), ty)
 
     def atomic(self, op, node):
         if len(node.args) != 3:

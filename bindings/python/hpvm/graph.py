@@ -60,13 +60,10 @@ def leaf(fn):
     return LeafFunction(fn)
 
 
-_TYPE_NAMES = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16",
-               "u16": "i16", "i32": "i32", "u32": "i32", "i64": "i64",
-               "u64": "i64", "f32": "f32", "f64": "f64"}
-
-
 def _graph_type(scalar):
-    return _TYPE_NAMES[scalar.name]
+    """The graph model's type of a scalar: signless integers (i1 for bool)
+    and floats by their width."""
+    return ("f" if scalar.is_float else "i") + str(scalar.bits)
 
 
 def _quote(name):
@@ -507,32 +504,12 @@ class CompiledGraph:
         return f"<hpvm.CompiledGraph '{self.name}' ({', '.join(self.parameters)})>"
 
 
-class LoadedModule:
-    """A graph-form module (.ll or .bc, as `hpvm-opt -passes=hpvm-extract`
-    writes it) compiled and loaded: ``graphs`` and ``launch(name, *args)``
-    with the root's arguments in order, byte sizes included."""
-
-    def __init__(self, native):
-        self._native = native
-        self.graphs = native.graphs
-
-    def graph(self, name):
-        for g in self.graphs:
-            if g.name == name:
-                return g
-        raise KeyError(f"no graph {name!r} (graphs: "
-                       f"{', '.join(g.name for g in self.graphs)})")
-
-    def launch(self, name, *args):
-        self.graph(name)
-        self._native.launch(name, list(args))
-
-
 def load_ll(path, targets="all"):
-    """Loads a graph-form LLVM module from a file and compiles its leaves."""
+    """Loads a graph-form LLVM module from a file and compiles its leaves;
+    a Program whose graphs ``launch`` runs."""
     import os
     path = os.fspath(path)
     with open(path, encoding="utf-8") as f:
         ir = f.read()
-    return LoadedModule(_hpvm.compile_graph(ir, "", path,
-                                            target_mask(targets)))
+    from .program import Program
+    return Program(_hpvm.compile_graph(ir, "", path, target_mask(targets)))

@@ -1,0 +1,63 @@
+"""Programs compiled into this process: their C functions and graphs."""
+
+
+class Program:
+    """A program compiled and loaded into this process: C source
+    (compile_c, load_c) or a graph-form module (load_ll).
+
+    Its C functions are attributes (``prog.saxpy(n, a, x, y)``) and items
+    of ``functions``; calling one runs the host code, whose parallel
+    regions launch through hpvm-rt on the devices it chooses. ``graphs``
+    are the dataflow graphs; ``launch`` runs one directly.
+    """
+
+    def __init__(self, native):
+        self._native = native
+        self.functions = native.functions
+        self.graphs = native.graphs
+
+    @property
+    def from_cache(self):
+        """Whether the compiled code came from the on-disk cache."""
+        return self._native.from_cache
+
+    @property
+    def uncallable(self):
+        """External functions the binding cannot call, each with why."""
+        return self._native.uncallable
+
+    def graph(self, name):
+        """The graph called name."""
+        for g in self.graphs:
+            if g.name == name:
+                return g
+        raise KeyError(f"no graph {name!r} (graphs: "
+                       f"{', '.join(g.name for g in self.graphs) or 'none'})")
+
+    def launch(self, name, *args):
+        """Runs graph name with its root's parameters in order (arrays for
+        buffers, byte sizes included: each is checked against the array it
+        describes)."""
+        self.graph(name)
+        self._native.launch(name, list(args))
+
+    def __getattr__(self, name):
+        # Only called for names that are not attributes already.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self.functions:
+            return self.functions[name]
+        for entry in self._native.uncallable:
+            if entry.startswith(name + ": "):
+                raise AttributeError(f"{name} cannot be called from Python: "
+                                     f"{entry[len(name) + 2:]}")
+        raise AttributeError(
+            f"the program has no function {name!r} "
+            f"(functions: {', '.join(self.functions) or 'none'})")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+    def __repr__(self):
+        return (f"<hpvm.Program functions=[{', '.join(self.functions)}] "
+                f"graphs=[{', '.join(g.name for g in self.graphs)}]>")
