@@ -56,3 +56,29 @@ def devices_that_ran(graph):
                 and fields[2].isdigit() and int(fields[2]) > 0:
             ran.setdefault(fields[0], set()).add(fields[1])
     return ran
+
+
+def rss_kib():
+    """This process's resident memory, in KiB."""
+    import resource
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() // 1024
+
+
+def assert_no_leak(step, runs=10_000, windows=3):
+    """Calls step() runs times per window until a window leaves resident
+    memory within 1 MiB of where it started: a leak of even 100 bytes a call
+    grows every window by that much. A one-time allocation (a device's
+    lazily made buffers when the scheduler first puts this launch there,
+    as heft may at any point) grows one window only. Returns the calls
+    made."""
+    growth = []
+    for _ in range(windows):
+        before = rss_kib()
+        for _ in range(runs):
+            step()
+        growth.append(rss_kib() - before)
+        if growth[-1] < 1024:
+            return runs * len(growth)
+    raise AssertionError(f"resident memory grew by {growth} KiB over "
+                         f"windows of {runs} calls")

@@ -1,5 +1,4 @@
 """hpvm-rt seen from Python: devices, stats, threads, the GIL, memory."""
-import resource
 import threading
 import time
 
@@ -7,6 +6,7 @@ import numpy as np
 import pytest
 
 import hpvm
+from conftest import assert_no_leak
 from kernels import SAXPY
 
 # A kernel slow enough to measure: each instance loops `work` times.
@@ -90,24 +90,14 @@ def test_two_threads_run_graphs_at_once():
     assert not errors, errors
 
 
-def rss_kib():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * resource.getpagesize() // 1024
-
-
 def test_no_leak_over_ten_thousand_runs():
     prog = hpvm.compile_c(SAXPY, targets="all")
     x = np.ones(256, np.float32)
     y = np.zeros(256, np.float32)
     for _ in range(500):  # warm-up: caches, pools
         prog.saxpy(256, 1.0, x, y)
-    before = rss_kib()
-    for _ in range(10_000):
-        prog.saxpy(256, 1.0, x, y)
-    grown = rss_kib() - before
-    assert y[0] == 10_500
-    # 10^4 launches: a leak of even 100 bytes each would show as ~1 MiB.
-    assert grown < 1024, f"resident memory grew by {grown} KiB"
+    calls = assert_no_leak(lambda: prog.saxpy(256, 1.0, x, y))
+    assert y[0] == 500 + calls
 
 
 def test_failed_calls_do_not_leak_argument_views():
