@@ -24,6 +24,15 @@ def two_steps_probe(x: In[f64], t: Out[f64], y: Out[f64]):
         y[i] = t[i] + 1
 
 
+def probe(graph):
+    """two_steps_probe as a kernel of its own whose graph is called graph,
+    so that the statistics of a test are its own."""
+    fn = two_steps_probe.py_func
+    renamed = type(fn)(fn.__code__, fn.__globals__, graph)
+    renamed.__annotations__ = fn.__annotations__
+    return hpvm.kernel(renamed)
+
+
 def run_probe(kernel_call, n=1000):
     x = np.arange(n, dtype=np.float64)
     t, y = np.empty(n), np.empty(n)
@@ -38,14 +47,7 @@ def kinds_used(graph):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_devices_per_call(kind):
-    @hpvm.kernel
-    def only_here(x: In[f64], t: Out[f64], y: Out[f64]):
-        for i in hpvm.parallel(len(x), name="first"):
-            t[i] = x[i] * 2
-        for i in hpvm.parallel(len(x), name="second"):
-            y[i] = t[i] + 1
-
-    only_here.py_func.__name__ = f"only_{kind}"  # the graph's name
+    only_here = probe(f"only_{kind}")
     run_probe(lambda x, t, y: only_here.run(x, t, y, devices=[kind],
                                             strict=True))
     assert kinds_used(f"only_{kind}") == {kind}, hpvm.stats()
@@ -56,16 +58,8 @@ def test_devices_per_call(kind):
 @pytest.mark.parametrize("policy", ["hint", "round-robin", "heft"])
 def test_scheduler_per_call_uses_the_allowed_devices(policy):
     kind = OTHER_KINDS[0]
-
-    @hpvm.kernel
-    def policy_probe(x: In[f64], t: Out[f64], y: Out[f64]):
-        for i in hpvm.parallel(len(x), name="first"):
-            t[i] = x[i] * 2
-        for i in hpvm.parallel(len(x), name="second"):
-            y[i] = t[i] + 1
-
     # A graph name of its own per policy, so its statistics are its own.
-    policy_probe.py_func.__name__ = "policy_probe_" + policy.replace("-", "_")
+    policy_probe = probe("policy_probe_" + policy.replace("-", "_"))
     for _ in range(4):
         run_probe(lambda x, t, y: policy_probe.run(
             x, t, y, devices=["cpu", kind], scheduler=policy, strict=True))
@@ -162,12 +156,7 @@ def test_decorator_launch_options():
 
 
 def test_statistics_and_trace_are_python_objects():
-    @hpvm.kernel
-    def observed(x: In[f64], t: Out[f64], y: Out[f64]):
-        for i in hpvm.parallel(len(x), name="first"):
-            t[i] = x[i] * 2
-        for i in hpvm.parallel(len(x), name="second"):
-            y[i] = t[i] + 1
+    observed = probe("observed")
 
     kind = KINDS[-1]
     with hpvm.trace() as t:
@@ -199,12 +188,7 @@ def test_statistics_and_trace_are_python_objects():
 
 
 def test_runtimes_of_ones_own():
-    @hpvm.kernel
-    def own_runtime(x: In[f64], t: Out[f64], y: Out[f64]):
-        for i in hpvm.parallel(len(x), name="first"):
-            t[i] = x[i] * 2
-        for i in hpvm.parallel(len(x), name="second"):
-            y[i] = t[i] + 1
+    own_runtime = probe("own_runtime")
 
     kind = KINDS[-1]
     only_cpu = hpvm.Runtime(devices="cpu", threads=1)
