@@ -34,6 +34,7 @@ repro_command() { # $1 = the script; rest = variable names
 # shellcheck disable=SC2034 # (used by the scripts that source this)
 BENCH_COMMON_SETTINGS="HPVM_BUILD_DIR BENCH_ROUNDS BENCH_SAXPY_N BENCH_SGEMM_N \
 BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
+BENCH_SWEEPS_N BENCH_SWEEPS_STEPS \
 BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES"
 
 require_tools() {

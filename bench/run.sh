@@ -16,8 +16,9 @@
 # HPVM_DEVICES=vulkan (whatever Vulkan device the machine has: Mesa's
 # lavapipe on the CPU here), at smaller sizes: BENCH_VK_SAXPY_N (2^22),
 # BENCH_VK_STENCIL_N (1024), BENCH_VK_PIPELINE_N (1024), BENCH_VK_SGEMM_N
-# (200); the launch benchmark as above. Skipped, saying why, without a
-# Vulkan device (or a build without the spirv target).
+# (200), BENCH_VK_SWEEPS_STEPS (50); the launch benchmark as above.
+# Skipped, saying why, without a Vulkan device (or a build without the
+# spirv target).
 #
 # Settings (environment): BENCH_THREADS (2), BENCH_ROUNDS (3: each round runs
 # every variant once, in rotating order; the table takes the lowest median
@@ -25,7 +26,7 @@
 # BENCH_RETRIES (runs of a variant that other processes disturbed, 3),
 # BENCH_JOBS (ninja -j, 2), and the sizes the drivers read (BENCH_SAXPY_N,
 # BENCH_SGEMM_N, BENCH_STENCIL_N, BENCH_STENCIL_STEPS, BENCH_PIPELINE_N,
-# BENCH_LAUNCH_N) and BENCH_BUDGET_S / BENCH_MIN_REPS / BENCH_MAX_REPS
+# BENCH_LAUNCH_N, BENCH_SWEEPS_N, BENCH_SWEEPS_STEPS) and BENCH_BUDGET_S / BENCH_MIN_REPS / BENCH_MAX_REPS
 # (bench/common/bench.h); BENCH_RESULTS_MD: where the report goes instead of
 # bench/RESULTS.md. What this script shares with bench/gpu/run.sh is in
 # bench/lib.sh.
@@ -36,7 +37,7 @@ BENCH_SCRIPT=bench/run.sh
 . bench/lib.sh
 # shellcheck disable=SC2086 # (a list of names)
 REPRO=$(repro_command bench/run.sh BENCH_THREADS $BENCH_COMMON_SETTINGS BENCH_RESULTS_MD \
-  BENCH_VK_SAXPY_N BENCH_VK_STENCIL_N BENCH_VK_PIPELINE_N BENCH_VK_SGEMM_N)
+  BENCH_VK_SAXPY_N BENCH_VK_STENCIL_N BENCH_VK_PIPELINE_N BENCH_VK_SGEMM_N BENCH_VK_SWEEPS_STEPS)
 BUILD=${HPVM_BUILD_DIR:-build}
 THREADS=${BENCH_THREADS:-2}
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -51,7 +52,7 @@ BIN=$OUT/bin
 LOG=$OUT/logs
 RESULTS=$OUT/results.txt
 RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
-BENCHES="saxpy stencil pipeline sgemm launch"
+BENCHES="saxpy stencil pipeline sgemm sweeps launch"
 
 # --- tools -----------------------------------------------------------------
 require_tools
@@ -148,7 +149,8 @@ fi
 # limit of 65535 loop iterations per invocation (docs/runtime.md 4.1): above
 # it lavapipe silently stops the loops and the check fails.
 VK_SIZES=(BENCH_SAXPY_N="${BENCH_VK_SAXPY_N:-4194304}" BENCH_STENCIL_N="${BENCH_VK_STENCIL_N:-1024}"
-  BENCH_PIPELINE_N="${BENCH_VK_PIPELINE_N:-1024}" BENCH_SGEMM_N="${BENCH_VK_SGEMM_N:-200}")
+  BENCH_PIPELINE_N="${BENCH_VK_PIPELINE_N:-1024}" BENCH_SGEMM_N="${BENCH_VK_SGEMM_N:-200}"
+  BENCH_SWEEPS_STEPS="${BENCH_VK_SWEEPS_STEPS:-50}")
 
 # --- run -------------------------------------------------------------------------
 variant_env() { # $1 = bench, $2 = variant
@@ -175,7 +177,7 @@ for round in $(seq 1 "$ROUNDS"); do
   say "round $round of $ROUNDS (order: $order)"
   wait_quiet "round$round-stream"
   run_variant stream-triad omp
-  for k in saxpy stencil pipeline sgemm-ikj sgemm launch; do
+  for k in saxpy stencil pipeline sgemm-ikj sgemm sweeps launch; do
     wait_quiet "round$round-$k"
     for v in $order; do
       # sgemm i-j-k sequentially takes ~20 s a round: once is enough.
@@ -190,7 +192,7 @@ for round in $(seq 1 "$ROUNDS"); do
   # The two devices take turns at going first.
   vk_order="cpu vulkan"
   [ $((round % 2)) -eq 0 ] && vk_order="vulkan cpu"
-  for k in launch saxpy stencil pipeline sgemm-ikj sgemm; do
+  for k in launch saxpy stencil pipeline sgemm-ikj sgemm sweeps; do
     wait_quiet "round$round-$k-vulkan"
     for v in $vk_order; do
       case $k in

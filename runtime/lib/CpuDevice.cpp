@@ -21,6 +21,8 @@
 
 #include "Env.h"
 
+#include "hpvm/rt/Clock.h"
+
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/ThreadPool.h"
@@ -66,16 +68,13 @@ public:
     std::memcpy(Dst, static_cast<const char *>(Src) + Offset, Bytes);
   }
 
-  void launch(const KernelLaunch &L, LaunchToken &) override {
+  void launch(const KernelLaunch &L, LaunchToken &T) override {
     if (L.Grid) {
-      launchGrid(L);
+      launchGrid(L, T);
       return;
     }
     hpvm_cpu_kernel_fn Fn = L.Artifact->cpu_fn;
-    uint64_t N = L.Dims[0];
-    uint64_t Parts = Pool.size() * ChunksPerThread;
-    uint64_t Grain = N / Parts + (N % Parts != 0);
-    Pool.parallelFor(N, Grain, [&](uint64_t Begin, uint64_t End) {
+    share(L, L.Dims[0], T, [&](uint64_t Begin, uint64_t End) {
       Fn(L.Args, L.Outs, L.Dims, L.OuterIds, Begin, End);
     });
   }
@@ -94,16 +93,43 @@ private:
   std::string Name;
   CpuOptions Options;
 
-  void launchGrid(const KernelLaunch &L) {
+  /// Runs Body over [0, N) in chunks on the pool, or on this thread alone
+  /// when the launch is too small to share (CpuOptions::runSerially), and
+  /// says in T how many threads took part. While the launch's work is not
+  /// known well enough to tell, a shared launch also sums its chunks' run
+  /// times: its run time times the threads would count waking them as work.
+  template <class BodyFn>
+  void share(const KernelLaunch &L, uint64_t N, LaunchToken &T, BodyFn &&Body) {
+    uint64_t Parts = Pool.size() * ChunksPerThread;
+    uint64_t Grain = N / Parts + (N % Parts != 0);
+    if (Options.runSerially(L.SerialNanos) || Grain >= N) {
+      T.HostThreads = 1;
+      Body(uint64_t(0), N);
+      return;
+    }
+    T.HostThreads = static_cast<unsigned>(
+        std::min<uint64_t>(Pool.size(), (N - 1) / Grain + 1));
+    if (!Options.mayRunSerially(L.SerialNanos)) {
+      Pool.parallelFor(N, Grain, Body);
+      return;
+    }
+    std::atomic<uint64_t> Work{0};
+    Pool.parallelFor(N, Grain, [&](uint64_t Begin, uint64_t End) {
+      uint64_t Start = nowNanos();
+      Body(Begin, End);
+      Work.fetch_add(nowNanos() - Start, std::memory_order_relaxed);
+    });
+    T.HostWorkNanos = std::max<uint64_t>(1, Work.load());
+  }
+
+  void launchGrid(const KernelLaunch &L, LaunchToken &T) {
     hpvm_cpu_kernel_fn Fn = L.Artifact->cpu_fn;
     const uint64_t *PD = L.ParentDims;
     uint64_t N = L.Dims[0];
     // The executor checked that all instances together fit 64 bits.
     uint64_t Total = PD[0] * PD[1] * PD[2] * N;
-    uint64_t Parts = Pool.size() * ChunksPerThread;
-    uint64_t Grain = Total / Parts + (Total % Parts != 0);
     size_t NumIds = 3 * size_t(L.OuterLevels);
-    Pool.parallelFor(Total, Grain, [&](uint64_t Begin, uint64_t End) {
+    share(L, Total, T, [&](uint64_t Begin, uint64_t End) {
       // This chunk's copy of the outer ids, level 1 rewritten per parent
       // instance; on the stack unless the nest is unusually deep.
       constexpr size_t InlineIds = 24;
@@ -169,6 +195,9 @@ CpuOptions CpuOptions::fromEnvironment() {
   CpuOptions O;
   O.LastLevelCacheBytes = lastLevelCacheBytes();
   O.Error = envAutoAlwaysNever("HPVM_STREAMING_STORES", O.StreamingStores);
+  if (O.Error.empty())
+    O.Error = envNumber<uint64_t>("HPVM_SERIAL_BELOW_NS", "nanoseconds", 0,
+                                  uint64_t(1) << 40, O.SerialBelowNanos);
   return O;
 }
 

@@ -46,6 +46,24 @@ std::string envAutoAlwaysNever(const char *Name, Mode &Out) {
   return "";
 }
 
+/// Reads a whole number from 0 to Max, said in Unit ("microseconds"),
+/// into Out; leaves Out alone where the variable is unset. Returns the
+/// message for anything else, else "".
+template <class Number>
+std::string envNumber(const char *Name, const char *Unit, Number Min,
+                      Number Max, Number &Out) {
+  const char *V = env(Name);
+  if (!V)
+    return "";
+  char *End;
+  unsigned long long N = std::strtoull(V, &End, 10);
+  if (*End || *V == '-' || N < Min || N > Max)
+    return std::string(Name) + "='" + V + "' is not a number of " + Unit +
+           " from " + std::to_string(Min) + " to " + std::to_string(Max);
+  Out = static_cast<Number>(N);
+  return "";
+}
+
 } // namespace hpvm::rt
 
 #endif // HPVM_RT_LIB_ENV_H

@@ -297,15 +297,14 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   try {
     // Compiling the artifact (once per device) is not running it: it is
     // timed apart, so that statistics and heft see run times only.
-    if (Instances) {
-      uint64_t Begin = nowNanos();
-      if (D.prepare(L)) {
-        uint64_t Done = nowNanos();
-        C.History->CompileNanos.fetch_add(Done - Begin,
-                                          std::memory_order_relaxed);
-        if (TheTrace.enabled())
-          TheTrace.recordCompile(D.name(), P.Path, Begin, Done);
-      }
+    uint64_t Begin = nowNanos();
+    if (Instances && D.prepare(L)) {
+      uint64_t Done = nowNanos();
+      C.History->CompileNanos.fetch_add(Done - Begin,
+                                        std::memory_order_relaxed);
+      if (TheTrace.enabled())
+        TheTrace.recordCompile(D.name(), P.Path, Begin, Done);
+      Begin = Done;
     }
 
     // A launch of no instances touches no data: nothing to make coherent.
@@ -326,26 +325,36 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     const char *Variant = nullptr;
     if (Instances && P.StreamingVariant &&
         C.Artifact->target == HPVM_TARGET_CPU) {
-      FillUses();
-      for (size_t I = 0; I != NumBuffers; ++I)
-        if (__builtin_add_overflow(L.FootprintBytes, Uses[I].bytes(),
-                                   &L.FootprintBytes))
+      // A grid launch takes the whole of every buffer (FillUses).
+      if (L.Grid)
+        FillUses();
+      for (size_t I = 0; I != NumBuffers; ++I) {
+        uint64_t Bytes =
+            L.Grid ? Uses[I].bytes()
+                   : evalExtent(P, P.N->Params[P.BufferParams[I]].Bytes, Args);
+        if (__builtin_add_overflow(L.FootprintBytes, Bytes, &L.FootprintBytes))
           L.FootprintBytes = UINT64_MAX;
+      }
       bool Streaming = D.useStreamingVariant(L);
       if (Streaming)
         L.Artifact = P.StreamingVariant;
       Variant = Streaming ? "streaming-stores" : "normal";
     }
 
-    uint64_t Start = nowNanos();
+    // Without data to move the run starts where compiling ended: one read
+    // of the clock less on the launch's path.
+    uint64_t Start = L.Args == Args ? Begin : nowNanos();
+    LaunchToken Token;
     if (Instances) {
-      LaunchToken Token;
+      L.SerialNanos = C.History->serialNanos(Instances);
       D.launch(L, Token);
       D.wait(Token);
       Coh.complete(Held.H);
     }
     uint64_t End = nowNanos();
     C.History->record(Instances, End - Start);
+    C.History->learnSerialCost(Instances, End - Start, Token.HostThreads,
+                               Token.HostWorkNanos);
     if (TheTrace.enabled())
       TheTrace.record(*C.History, Start, End, Instances, Variant);
     if (Sched)

@@ -61,27 +61,12 @@ RuntimeConfig RuntimeConfig::fromEnvironment() {
   RuntimeConfig C;
   // The first bad setting is the one reported; fixing it reveals the next.
   auto Bad = [&](std::string Message) {
-    if (C.Error.empty())
+    if (C.Error.empty() && !Message.empty())
       C.Error = std::move(Message);
   };
-  if (const char *V = env("HPVM_NUM_THREADS")) {
-    char *End;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (*End || N == 0 || N > 4096 || *V == '-')
-      Bad(std::string("HPVM_NUM_THREADS='") + V +
-          "' is not a thread count from 1 to 4096");
-    else
-      C.Threads = static_cast<unsigned>(N);
-  }
-  if (const char *V = env("HPVM_SPIN_US")) {
-    char *End;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (*End || *V == '-' || N > 1000000)
-      Bad(std::string("HPVM_SPIN_US='") + V +
-          "' is not a number of microseconds from 0 to 1000000");
-    else
-      C.SpinMicros = static_cast<unsigned>(N);
-  }
+  Bad(envNumber<unsigned>("HPVM_NUM_THREADS", "threads", 1, 4096, C.Threads));
+  Bad(envNumber<unsigned>("HPVM_SPIN_US", "microseconds", 0, 1000000,
+                          C.SpinMicros));
   if (const char *V = env("HPVM_SCHEDULER")) {
     if (isSchedulerName(V))
       C.Scheduler = V;

@@ -24,23 +24,6 @@ void addOne(void *const *Args, void *const *, const uint64_t *,
     X[I] += 1.0f;
 }
 
-Graph addOneGraph(const std::string &Name) {
-  Graph G(Name, Node::Kind::Leaf);
-  Node &R = G.root();
-  R.Function = "add_one";
-  R.addBuffer("x", Access::InOut, Extent::param(1));
-  R.addValue("bytes", ScalarType::I64);
-  R.addValue("n", ScalarType::I64);
-  R.setDims({Extent::param(2)});
-  return G;
-}
-
-/// Makes RT the C ABI's runtime on this thread for a scope.
-struct CurrentRuntime {
-  explicit CurrentRuntime(rt::Runtime &RT) { rt::Runtime::setCurrent(&RT); }
-  ~CurrentRuntime() { rt::Runtime::setCurrent(nullptr); }
-};
-
 uint64_t launchesOf(rt::Runtime &RT, const std::string &Path) {
   uint64_t N = 0;
   for (const rt::Stats::Row &Row : RT.stats().rows())
@@ -71,7 +54,7 @@ TEST(RuntimeObject, TwoRuntimesKeepTheirOwnConfigurationAndStatistics) {
   EXPECT_STREQ(A.scheduler().name(), "round-robin");
   EXPECT_STREQ(B.scheduler().name(), "heft");
 
-  Graph G = addOneGraph("two_runtimes");
+  Graph G = inOutLeafGraph("two_runtimes", "add_one");
   TestProgram P({&G}, {{"two_runtimes", HPVM_TARGET_CPU, addOne}});
   std::vector<float> X(1000, 1.0f);
   {
@@ -105,7 +88,7 @@ void addTwo(void *const *Args, void *const *, const uint64_t *,
 TEST(RuntimeObject, ProgramsAreReleasedFromEveryRuntime) {
   rt::Runtime A(rt::RuntimeConfig{});
   std::vector<float> X(10, 0.0f);
-  Graph G = addOneGraph("released");
+  Graph G = inOutLeafGraph("released", "add_one");
   // The runtime knows programs by the descriptor's address: a second
   // program in the same storage runs its own kernel only if releasing the
   // first reached A too, not just the process's runtime.
@@ -134,7 +117,7 @@ TEST(RuntimeObject, BadConfigurationFailsEveryLaunch) {
                                   "policy"),
             std::string::npos)
       << RT.configError();
-  Graph G = addOneGraph("bad_config");
+  Graph G = inOutLeafGraph("bad_config", "add_one");
   TestProgram P({&G}, {{"bad_config", HPVM_TARGET_CPU, addOne}});
   std::vector<float> X(4, 0.0f);
   CurrentRuntime Scope(RT);

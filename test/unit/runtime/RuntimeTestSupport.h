@@ -45,6 +45,27 @@ template <typename T> T value(void *const *Args, unsigned I) {
   return V;
 }
 
+/// A one-leaf graph over a float buffer "x" (inout), whose byte size is
+/// parameter 1 and whose instance count is parameter 2 ("n"); the leaf's
+/// kernel is Function.
+inline Graph inOutLeafGraph(const std::string &Name,
+                            const std::string &Function) {
+  Graph G(Name, Node::Kind::Leaf);
+  Node &R = G.root();
+  R.Function = Function;
+  R.addBuffer("x", Access::InOut, Extent::param(1));
+  R.addValue("bytes", ScalarType::I64);
+  R.addValue("n", ScalarType::I64);
+  R.setDims({Extent::param(2)});
+  return G;
+}
+
+/// Makes RT the C ABI's runtime on this thread for a scope.
+struct CurrentRuntime {
+  explicit CurrentRuntime(rt::Runtime &RT) { rt::Runtime::setCurrent(&RT); }
+  ~CurrentRuntime() { rt::Runtime::setCurrent(nullptr); }
+};
+
 struct ArtifactSpec {
   std::string Node;
   uint32_t Target;

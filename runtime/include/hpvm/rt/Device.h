@@ -56,6 +56,10 @@ struct KernelLaunch {
   /// The bytes of all the leaf's buffer arguments; set only for a leaf with
   /// a streaming-store variant, for useStreamingVariant.
   uint64_t FootprintBytes = 0;
+  /// How long the launch would take on one thread, as far as the leaf's
+  /// earlier launches tell (0: not known). A device that shares launches
+  /// among host threads runs small ones on the calling thread alone.
+  uint64_t SerialNanos = 0;
   /// What prepare() found or made for Artifact (the device's own object),
   /// so that launch() need not look it up again; null if not prepared.
   void *Prepared = nullptr;
@@ -66,6 +70,14 @@ struct KernelLaunch {
 struct LaunchToken {
   void *Handle = nullptr;
   uint64_t Value = 0;
+  /// Set by devices that run launches on host threads: how many threads
+  /// shared this one, so that the executor can learn from its run time
+  /// what it would cost on one (KernelLaunch::SerialNanos).
+  unsigned HostThreads = 0;
+  /// Set by such devices when they timed the pieces of a launch shared
+  /// among threads: their run times summed, the launch's work on one
+  /// thread without what sharing cost (0: not timed).
+  uint64_t HostWorkNanos = 0;
 };
 
 /// Devices report failure by throwing RtError (Error.h), normally with

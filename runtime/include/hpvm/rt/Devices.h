@@ -43,13 +43,30 @@ struct CpuOptions {
   } StreamingStores = Streaming::Auto;
   /// What Auto compares with.
   uint64_t LastLevelCacheBytes = 32ull << 20;
-  /// Set when HPVM_STREAMING_STORES has a value that means nothing.
+  /// HPVM_SERIAL_BELOW_NS: a launch whose work, learned from the leaf's
+  /// earlier launches, takes less than this on one thread runs on the
+  /// calling thread alone; sharing it out would cost more (waking the pool,
+  /// moving its data between cores' caches) than it saves. 0: never.
+  uint64_t SerialBelowNanos = 5000;
+  /// Set when an HPVM_* setting above has a value that means nothing.
   std::string Error;
 
   /// The settings of the environment and the cache size of this machine.
   static CpuOptions fromEnvironment();
   /// Whether a launch whose buffers hold FootprintBytes runs the variant.
   bool useStreamingStores(uint64_t FootprintBytes) const;
+  /// Whether a launch estimated to take SerialNanos on one thread (0:
+  /// not known yet) runs on the calling thread alone.
+  bool runSerially(uint64_t SerialNanos) const {
+    return SerialNanos && SerialNanos < SerialBelowNanos;
+  }
+  /// Whether the estimate is too rough to rule that out: not known yet, or
+  /// within a few times the threshold (it may come from a launch shared
+  /// out, whose time counts waking the threads as work).
+  bool mayRunSerially(uint64_t SerialNanos) const {
+    return SerialBelowNanos &&
+           (!SerialNanos || SerialNanos / 8 < SerialBelowNanos);
+  }
 };
 
 /// The size of the largest (highest-level) cache that Linux lists for CPU 0

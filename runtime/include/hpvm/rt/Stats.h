@@ -9,6 +9,7 @@
 #ifndef HPVM_RT_STATS_H
 #define HPVM_RT_STATS_H
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -39,10 +40,45 @@ struct NodeStats {
   std::atomic<uint64_t> BytesIn{0};
   std::atomic<uint64_t> CompileNanos{0};
 
+  /// What one instance costs on one thread, in nanoseconds (0: not known),
+  /// learned from the leaf's launches on a host-thread device: a launch
+  /// run on one thread tells it, one shared among several tells it by its
+  /// pieces' times summed, or bounds it by its time times the threads.
+  std::atomic<double> SerialNanosPerInstance{0};
+
   void record(uint64_t NumInstances, uint64_t Ns) {
     Launches.fetch_add(1, std::memory_order_relaxed);
     Instances.fetch_add(NumInstances, std::memory_order_relaxed);
     Nanos.fetch_add(Ns, std::memory_order_relaxed);
+  }
+  /// Learns SerialNanosPerInstance from a launch of NumInstances that took
+  /// Ns, run by the device on HostThreads host threads (0: not a host
+  /// device) whose pieces took WorkNs in all (0: not timed). A launch that
+  /// was cheaper than the estimate is believed at once; a dearer one
+  /// counts a quarter, and at most four times the estimate, as threads
+  /// the system preempted make a launch look dearer than it is, never
+  /// cheaper. A real rise is still followed within a few launches.
+  void learnSerialCost(uint64_t NumInstances, uint64_t Ns, unsigned HostThreads,
+                       uint64_t WorkNs = 0) {
+    if (!NumInstances || !HostThreads)
+      return;
+    double Work = HostThreads == 1 ? double(Ns)
+                  : WorkNs         ? double(WorkNs)
+                                   : double(Ns) * HostThreads;
+    double Sample = Work / double(NumInstances);
+    double Old = SerialNanosPerInstance.load(std::memory_order_relaxed);
+    double New = Old > 0 && Sample > Old
+                     ? Old + (std::min(Sample, 4 * Old) - Old) / 4
+                     : Sample;
+    SerialNanosPerInstance.store(New, std::memory_order_relaxed);
+  }
+  /// The estimate for a launch of NumInstances (0: not known).
+  uint64_t serialNanos(uint64_t NumInstances) const {
+    double PerInstance = SerialNanosPerInstance.load(std::memory_order_relaxed);
+    double Total = PerInstance * double(NumInstances);
+    if (!(Total > 0))
+      return 0;
+    return Total >= 1.8e19 ? UINT64_MAX : std::max<uint64_t>(1, Total);
   }
 };
 
