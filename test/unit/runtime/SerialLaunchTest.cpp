@@ -144,6 +144,13 @@ learned(std::vector<std::pair<unsigned, bool>> PerLaunch) {
   return {PerLaunch.begin() + 4, PerLaunch.end()};
 }
 
+/// A threshold no small launch here can reach, even one whose chunks the
+/// system preempted while the test machine is busy (four threads on two
+/// cores, a lock in every chunk): the tests check the decision, not how
+/// fast this machine is. The default's effect is measured by bench/run.sh's
+/// sweeps row.
+constexpr uint64_t Generous = 100'000'000; // 100 ms
+
 rt::RuntimeConfig fourThreads(uint64_t SerialBelowNanos) {
   rt::RuntimeConfig C;
   C.Threads = 4;
@@ -153,11 +160,11 @@ rt::RuntimeConfig fourThreads(uint64_t SerialBelowNanos) {
 }
 
 TEST(SerialLaunch, SmallLaunchesRunOnTheCallingThread) {
-  rt::Runtime RT(fourThreads(5000));
+  rt::Runtime RT(fourThreads(Generous));
   CurrentRuntime Scope(RT);
   Graph G = inOutLeafGraph("serial_small", "serial_small");
   TestProgram P({&G}, {{"serial_small", HPVM_TARGET_CPU, cheapKernel}});
-  // 1000 additions: well under 5 us on any machine.
+  // 1000 additions.
   std::vector<float> X(1000, 0.0f);
   for (auto [Chunks, CallingThread] :
        learned(chunksPerLaunch(P, "serial_small", X, 10))) {
@@ -210,7 +217,7 @@ TEST(SerialLaunch, AGridLaunchDecidesTheSameWay) {
     R.bind(Rows, K, K);
     Rows.bind(Leaf, K, K);
   }
-  rt::Runtime RT(fourThreads(5000));
+  rt::Runtime RT(fourThreads(Generous));
   CurrentRuntime Scope(RT);
   TestProgram P({&G}, {{"serial_grid/rows/leaf", HPVM_TARGET_CPU,
                         [](void *const *Args, void *const *, const uint64_t *,
