@@ -23,7 +23,9 @@ class BasicBlock;
 class Function;
 class Loop;
 class Module;
+class LLVMContext;
 class MDNode;
+class Metadata;
 class PHINode;
 class SCEV;
 class ScalarEvolution;
@@ -64,6 +66,17 @@ constexpr const char *InstanceLoopProperty = "hpvm.cpu.instance_loop";
 /// increment itself, so that the loop's trip count can be computed again
 /// (InstanceIncrement.cpp).
 struct InstanceIncrementPass : llvm::PassInfoMixin<InstanceIncrementPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+};
+
+/// Splits an innermost instance loop whose leaf tests its instance id
+/// against borders (`c == 0`, `0 <= c - 1`, `c + 1 < w`) into the instances
+/// before, between and after the borders, the middle part without the
+/// tests, under a run-time check that they are constant there
+/// (InstanceSplit.cpp). Runs where the function simplification pipeline
+/// ends.
+struct InstanceSplitPass : llvm::PassInfoMixin<InstanceSplitPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
 };
@@ -110,6 +123,12 @@ struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
 /// Whether L is a wrapper's instance loop (it has InstanceLoopProperty).
 bool isInstanceLoop(const llvm::Loop &L);
 
+/// LoopID's properties but those named in Dropped, plus Added, in a new
+/// distinct loop ID (for the copies of a loop that a pass splits).
+llvm::MDNode *loopIDWith(llvm::LLVMContext &Ctx, llvm::MDNode *LoopID,
+                         llvm::ArrayRef<llvm::StringRef> Dropped,
+                         llvm::ArrayRef<llvm::Metadata *> Added);
+
 /// The instance id of instance loop L: the header phi that counts up by one
 /// (L may have other phis); null if there is none.
 llvm::PHINode *instanceId(llvm::Loop &L);
@@ -146,13 +165,15 @@ struct SplitInstances {
 /// at a time (Split - start is a multiple of Step), and L the rest, from
 /// Split on. Split and Count are computed in L's preheader. The copy's
 /// blocks get Suffix, its latch CopyLoopID; DoneName names the block after
-/// the copy, RestName L's new preheader.
+/// the copy, RestName L's new preheader. Map, if given, gets every block
+/// and instruction of L mapped to its copy.
 SplitInstances splitInstances(llvm::Loop &L, llvm::PHINode *IV,
                               llvm::Value *Split, llvm::Value *Count,
                               unsigned Step, const llvm::Twine &Suffix,
                               llvm::MDNode *CopyLoopID,
                               const llvm::Twine &DoneName,
-                              const llvm::Twine &RestName);
+                              const llvm::Twine &RestName,
+                              llvm::ValueToValueMapTy *Map = nullptr);
 
 /// Copies of L's blocks in L's function, named with Suffix, their
 /// instructions remapped to one another through VMap (which maps every

@@ -199,12 +199,21 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
   PIC.addClassToPassName(InstanceIncrementPass::name(),
                          "hpvm-instance-increment");
   PIC.addClassToPassName(InstanceJamPass::name(), "hpvm-instance-jam");
+  PIC.addClassToPassName(InstanceSplitPass::name(), "hpvm-instance-split");
   PIC.addClassToPassName(StreamingPeelPass::name(), "hpvm-streaming-peel");
   PIC.addClassToPassName(StreamingStoresPass::name(), "hpvm-streaming-stores");
   PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
   if (PTO.SLPVectorization) {
     // The two act on different instance loops (with and without loops
     // inside), so their order does not matter.
+    // Before the last SimplifyCFG and InstCombine of the simplification
+    // pipeline, which fold the border tests the split made constant. GVN
+    // has run: the loop's increment may need restoring first.
+    PB.registerScalarOptimizerLateEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel) {
+          FPM.addPass(InstanceIncrementPass());
+          FPM.addPass(InstanceSplitPass());
+        });
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
           FPM.addPass(InstanceIncrementPass());

@@ -203,19 +203,7 @@ void replicateLanes(ArrayRef<BasicBlock *> Blocks, PHINode *IV,
 /// L's loop ID without the instance-loop mark, so that neither copy is
 /// jammed again.
 MDNode *withoutInstanceMark(LLVMContext &Ctx, MDNode *LoopID) {
-  SmallVector<Metadata *, 4> Ops{nullptr};
-  if (LoopID)
-    for (const MDOperand &Op : drop_begin(LoopID->operands())) {
-      auto *Prop = dyn_cast<MDNode>(Op.get());
-      auto *Name = Prop && Prop->getNumOperands()
-                       ? dyn_cast<MDString>(Prop->getOperand(0))
-                       : nullptr;
-      if (!(Name && Name->getString() == InstanceLoopProperty))
-        Ops.push_back(Op.get());
-    }
-  MDNode *ID = MDNode::getDistinct(Ctx, Ops);
-  ID->replaceOperandWith(0, ID);
-  return ID;
+  return loopIDWith(Ctx, LoopID, {InstanceLoopProperty}, {});
 }
 
 constexpr const char *PassName = "hpvm-instance-jam";

@@ -23,6 +23,24 @@ bool isInstanceLoop(const Loop &L) {
   return findOptionMDForLoop(&L, InstanceLoopProperty) != nullptr;
 }
 
+MDNode *loopIDWith(LLVMContext &Ctx, MDNode *LoopID,
+                   ArrayRef<StringRef> Dropped, ArrayRef<Metadata *> Added) {
+  SmallVector<Metadata *, 8> Ops{nullptr};
+  if (LoopID)
+    for (const MDOperand &Op : drop_begin(LoopID->operands())) {
+      auto *Prop = dyn_cast<MDNode>(Op.get());
+      auto *Name = Prop && Prop->getNumOperands()
+                       ? dyn_cast<MDString>(Prop->getOperand(0))
+                       : nullptr;
+      if (!Name || !is_contained(Dropped, Name->getString()))
+        Ops.push_back(Op.get());
+    }
+  append_range(Ops, Added);
+  MDNode *ID = MDNode::getDistinct(Ctx, Ops);
+  ID->replaceOperandWith(0, ID);
+  return ID;
+}
+
 PHINode *instanceId(Loop &L) {
   using namespace PatternMatch;
   for (PHINode &P : L.getHeader()->phis())
@@ -108,7 +126,7 @@ const SCEV *instanceCount(Loop &L, PHINode *IV, ScalarEvolution &SE) {
 SplitInstances splitInstances(Loop &L, PHINode *IV, Value *Split, Value *Count,
                               unsigned Step, const Twine &Suffix,
                               MDNode *CopyLoopID, const Twine &DoneName,
-                              const Twine &RestName) {
+                              const Twine &RestName, ValueToValueMapTy *Map) {
   BasicBlock *PH = L.getLoopPreheader(), *H = L.getHeader();
   BasicBlock *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
   Function &F = *H->getParent();
@@ -121,7 +139,8 @@ SplitInstances splitInstances(Loop &L, PHINode *IV, Value *Split, Value *Count,
   Value *AllFirst = B.CreateICmpEQ(First, Count);
 
   SplitInstances Copy;
-  ValueToValueMapTy VMap;
+  ValueToValueMapTy OwnMap;
+  ValueToValueMapTy &VMap = Map ? *Map : OwnMap;
   Copy.Blocks = cloneLoopBlocks(L, VMap, Suffix);
   auto *CopyH = cast<BasicBlock>(VMap[H]);
   auto *CopyLatch = cast<BasicBlock>(VMap[Latch]);
