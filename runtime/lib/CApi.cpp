@@ -42,6 +42,54 @@ extern "C" int hpvm_launch(const hpvm_program_desc *Program, const char *Graph,
   return guarded([&] { Runtime::current().launch(Program, Graph, Args); });
 }
 
+extern "C" int hpvm_launch_async(const hpvm_program_desc *Program,
+                                 const char *Graph, void *const *Args,
+                                 hpvm_handle *Handle) {
+  clearErrorMessage();
+  if (!Handle) {
+    setErrorMessage("hpvm_launch_async: handle is NULL");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  return guarded(
+      [&] { *Handle = Runtime::current().launchAsync(Program, Graph, Args); });
+}
+
+/// A launch's status, with its message as this thread's error.
+static int launchStatus(hpvm_status Code, const std::string &Message) {
+  if (Code != HPVM_OK)
+    setErrorMessage(Message);
+  return Code;
+}
+
+extern "C" int hpvm_wait(hpvm_handle Handle) {
+  clearErrorMessage();
+  int Code = HPVM_OK;
+  int Failed = guarded([&] {
+    std::string Message;
+    Code = launchStatus(Runtime::current().wait(Handle, Message), Message);
+  });
+  return Failed != HPVM_OK ? Failed : Code;
+}
+
+extern "C" int hpvm_test(hpvm_handle Handle, int *Done) {
+  clearErrorMessage();
+  if (!Done) {
+    setErrorMessage("hpvm_test: done is NULL");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  return guarded([&] { *Done = Runtime::current().finished(Handle); });
+}
+
+extern "C" int hpvm_wait_all(void) {
+  clearErrorMessage();
+  int Code = HPVM_OK;
+  int Failed = guarded([&] {
+    std::string Message;
+    Code = launchStatus(Runtime::current().waitAll(Message), Message);
+  });
+  return Failed != HPVM_OK ? Failed : Code;
+}
+
 extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
                                     const char *Graph, void *const *Args) {
   hpvm_exit_on_error(hpvm_launch(Program, Graph, Args));

@@ -26,9 +26,8 @@
 using namespace hpvm;
 using namespace hpvm::rt;
 
-namespace {
-
-uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args) {
+uint64_t hpvm::rt::extentOf(const NodePlan &P, const Extent &E,
+                            void *const *Args) {
   if (E.isConstant())
     return E.value();
   unsigned K = E.paramIndex();
@@ -43,13 +42,15 @@ uint64_t evalExtent(const NodePlan &P, const Extent &E, void *const *Args) {
   return V < 0 ? 0 : static_cast<uint64_t>(V);
 }
 
+namespace {
+
 /// Dims[0..2] (missing ones 1) and the number of instances.
 uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
   Dims[0] = Dims[1] = Dims[2] = 1;
   uint64_t Instances = 1;
   const std::vector<Extent> &D = P.N->Dims;
   for (unsigned I = 0, E = static_cast<unsigned>(D.size()); I != E; ++I) {
-    Dims[I] = evalExtent(P, D[I], Args);
+    Dims[I] = extentOf(P, D[I], Args);
     if (__builtin_mul_overflow(Instances, Dims[I], &Instances))
       throw RtError(HPVM_ERR_BAD_VALUE,
                     "node '" + P.Path +
@@ -65,7 +66,7 @@ bool sectionStart(const NodePlan &P, const Param &Prm, void *const *Args,
                   const uint64_t *OuterIds, bool Grid, uint64_t &Start) {
   Start = 0;
   for (const OffsetTerm &T : Prm.Offset) {
-    uint64_t Term = evalExtent(P, T.Coef, Args);
+    uint64_t Term = extentOf(P, T.Coef, Args);
     if (T.Level) {
       if ((Grid && T.Level == 1) || !OuterIds)
         return false;
@@ -89,7 +90,7 @@ bool rowsWritten(const NodePlan &P, const WrittenRows &W, void *const *Args,
   auto Eval = [&](const DerivedExtent &D, uint64_t &Out) {
     int64_t V;
     return !__builtin_mul_overflow(
-               static_cast<int64_t>(evalExtent(P, D.Of, Args)), D.Scale, &V) &&
+               static_cast<int64_t>(extentOf(P, D.Of, Args)), D.Scale, &V) &&
            !__builtin_add_overflow(V, D.Add, &V) && V >= 0 &&
            (Out = static_cast<uint64_t>(V), true);
   };
@@ -130,7 +131,7 @@ void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
            K != E; ++K)
         if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
           Ctx.RootBuffers.push_back({bufferPointer(Args, K),
-                                     evalExtent(Root, Prm.Bytes, Args),
+                                     extentOf(Root, Prm.Bytes, Args),
                                      &G.BufferNames[K]});
     runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
@@ -188,7 +189,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
           U.Extent = B.Bytes;
           U.Name = B.Name;
         }
-      uint64_t Bytes = evalExtent(P, Prm.Bytes, Args);
+      uint64_t Bytes = extentOf(P, Prm.Bytes, Args);
       if (!sectionStart(P, Prm, Args, OuterIds, ParentDims != nullptr,
                         U.Begin) ||
           __builtin_add_overflow(U.Begin, Bytes, &U.End)) {
@@ -331,7 +332,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
       for (size_t I = 0; I != NumBuffers; ++I) {
         uint64_t Bytes =
             L.Grid ? Uses[I].bytes()
-                   : evalExtent(P, P.N->Params[P.BufferParams[I]].Bytes, Args);
+                   : extentOf(P, P.N->Params[P.BufferParams[I]].Bytes, Args);
         if (__builtin_add_overflow(L.FootprintBytes, Bytes, &L.FootprintBytes))
           L.FootprintBytes = UINT64_MAX;
       }

@@ -18,6 +18,10 @@ namespace hpvm::rt {
 class Runtime;
 class Trace;
 
+/// The value of extent E of node P for the node's arguments Args (below
+/// zero counts as zero); throws RtError for a missing argument.
+uint64_t extentOf(const NodePlan &P, const Extent &E, void *const *Args);
+
 class Executor {
 public:
   explicit Executor(Runtime &RT);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hpvm/rt/Runtime.h"
+#include "AsyncLaunches.h"
 #include "Env.h"
 #include "Executor.h"
 #include "Program.h"
@@ -113,6 +114,8 @@ Runtime::Runtime(const RuntimeConfig &Config) {
 }
 
 Runtime::~Runtime() {
+  // Launches still in flight need everything below.
+  Async.reset();
   std::lock_guard<std::mutex> L(live().M);
   auto &All = live().All;
   All.erase(std::remove(All.begin(), All.end(), this), All.end());
@@ -187,6 +190,7 @@ void Runtime::configure(const RuntimeConfig &Config) {
     fail(HPVM_ERR_CONFIG, VulkanSettings->Error);
 
   Exec = std::make_unique<Executor>(*this);
+  Async = std::make_unique<AsyncLaunches>(*this);
 }
 
 DiscoveryContext Runtime::discoveryContext() {
@@ -335,31 +339,50 @@ static NodeStats &regionStats(Stats &S) {
   return S.entry("(data regions)", "host");
 }
 
+/// What a data-region call does to [Ptr, Ptr + Bytes) as far as ordering
+/// with asynchronous launches goes (Bytes 0: to the end of memory, for a
+/// call that does not say how far it reaches).
+static std::vector<BufferRange> hostRange(void *Ptr, uint64_t Bytes,
+                                          bool Writes) {
+  auto Begin = reinterpret_cast<uintptr_t>(Ptr);
+  uintptr_t End =
+      !Bytes || Bytes > UINTPTR_MAX - Begin ? UINTPTR_MAX : Begin + Bytes;
+  return {BufferRange{Begin, End, Writes}};
+}
+
 void Runtime::dataEnter(void *Ptr, uint64_t Bytes) {
   if (ConfigCode != HPVM_OK)
     throw RtError(ConfigCode, ConfigError);
   if (!Ptr)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_enter: ptr is NULL");
+  Async->waitForConflicts(hostRange(Ptr, Bytes, true));
   Coh.enterRegion(Ptr, Bytes);
 }
 
 void Runtime::dataExit(void *Ptr) {
   if (!Ptr)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_exit: ptr is NULL");
+  Async->waitForConflicts(hostRange(Ptr, 0, true));
   Coh.exitRegion(Ptr, &regionStats(TheStats));
 }
 
 void Runtime::dataRequest(void *Ptr, uint64_t Bytes) {
-  if (Ptr)
-    Coh.requestHost(Ptr, Bytes, &regionStats(TheStats));
+  if (!Ptr)
+    return;
+  Async->waitForConflicts(hostRange(Ptr, Bytes, false));
+  Coh.requestHost(Ptr, Bytes, &regionStats(TheStats));
 }
 
 void Runtime::dataUpdate(void *Ptr, uint64_t Bytes) {
-  if (Ptr)
-    Coh.hostWrote(Ptr, Bytes);
+  if (!Ptr)
+    return;
+  Async->waitForConflicts(hostRange(Ptr, Bytes, true));
+  Coh.hostWrote(Ptr, Bytes);
 }
 
 void Runtime::releaseProgram(const hpvm_program_desc *D) {
+  // Launches in flight may be running its graphs.
+  Async->waitForEverything();
   std::lock_guard<std::mutex> L(ProgramsM);
   if (Programs.erase(D))
     ProgramEpoch.fetch_add(1, std::memory_order_acq_rel);
@@ -495,10 +518,35 @@ void Runtime::applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx) {
 
 void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
                      void *const *Args) {
+  GraphPlan &G = plan("hpvm_launch", D, GraphName, Args);
+  Async->waitForConflicts(G, Args);
+  run(G, Args, threadLaunchOptions());
+}
+
+hpvm_handle Runtime::launchAsync(const hpvm_program_desc *D,
+                                 const char *GraphName, void *const *Args) {
+  GraphPlan &G = plan("hpvm_launch_async", D, GraphName, Args);
+  return Async->submit(G, Args, threadLaunchOptions());
+}
+
+hpvm_status Runtime::wait(hpvm_handle H, std::string &Message) {
+  return Async->wait(H, Message);
+}
+
+bool Runtime::finished(hpvm_handle H) { return Async->finished(H); }
+
+hpvm_status Runtime::waitAll(std::string &Message) {
+  return Async->waitAllOfThisThread(Message);
+}
+
+GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
+                         const char *GraphName, void *const *Args) {
   if (!D)
-    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_launch: program is NULL");
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  std::string(Call) + ": program is NULL");
   if (!GraphName)
-    throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_launch: graph is NULL");
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  std::string(Call) + ": graph is NULL");
   if (ConfigCode != HPVM_OK)
     throw RtError(ConfigCode, ConfigError);
 
@@ -515,19 +563,22 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
   size_t NumParams = G->Root->N->Params.size();
   if (NumParams && !Args)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                  "hpvm_launch: graph '" + G->Name + "' takes " +
+                  std::string(Call) + ": graph '" + G->Name + "' takes " +
                       std::to_string(NumParams) +
                       " arguments, but args is NULL");
   prepare(*G);
+  return *G;
+}
 
+void Runtime::run(GraphPlan &G, void *const *Args, const LaunchOptions *O) {
   LaunchContext Ctx;
-  Ctx.TrackHost = G->OffHost.load(std::memory_order_relaxed);
-  if (const LaunchOptions *O = threadLaunchOptions())
+  Ctx.TrackHost = G.OffHost.load(std::memory_order_relaxed);
+  if (O)
     applyLaunchOptions(*O, Ctx);
-  Exec->run(*G, Args, Ctx);
+  Exec->run(G, Args, Ctx);
   if (!Ctx.Buffers.empty()) {
     try {
-      Coh.release(Ctx.Buffers, G->EndStats);
+      Coh.release(Ctx.Buffers, G.EndStats);
     } catch (const RtError &E) {
       Ctx.fail(E.code(), E.what());
     }

@@ -108,6 +108,39 @@ enum hpvm_status {
 int hpvm_launch(const hpvm_program_desc *program, const char *graph,
                 void *const *args);
 
+/* Asynchronous launches. hpvm_launch_async checks its arguments and loads
+ * the program as hpvm_launch does (errors found then are returned at once,
+ * and no handle is made), copies the argument values (the caller may reuse
+ * `args` and what it points to on return; the buffers themselves must stay
+ * valid and untouched by the host until the launch is waited for) and
+ * returns a handle in *handle while the graph runs in the background.
+ *
+ * Launches are ordered by the root buffers they name: one starts after
+ * every earlier launch of the same runtime whose buffers overlap its own,
+ * one of the two writing them (out or inout), has finished; others run at
+ * the same time. A synchronous hpvm_launch and the data-region calls below
+ * wait likewise for the earlier asynchronous launches they conflict with.
+ * A launch that follows a failed launch in that order fails too, saying
+ * so, without running.
+ *
+ * Every handle must be waited for once, by hpvm_wait or hpvm_wait_all:
+ * that returns the launch's status (its message in hpvm_error_message())
+ * and forgets the handle. A handle that is unknown, or already waited for,
+ * is HPVM_ERR_INVALID_ARGUMENT. */
+typedef uint64_t hpvm_handle;
+int hpvm_launch_async(const hpvm_program_desc *program, const char *graph,
+                      void *const *args, hpvm_handle *handle);
+/* Waits for the launch and returns its status. */
+int hpvm_wait(hpvm_handle handle);
+/* Sets *done to 1 if the launch has finished (hpvm_wait then returns at
+ * once), else 0. Returns 0, or HPVM_ERR_INVALID_ARGUMENT for an unknown
+ * handle or a NULL done. */
+int hpvm_test(hpvm_handle handle, int *done);
+/* Waits for every launch this thread started with hpvm_launch_async and has
+ * not waited for yet; returns the status of the first that failed (in the
+ * order they were started), else 0. */
+int hpvm_wait_all(void);
+
 /* hpvm_launch that prints the error and exits the process on failure:
  * what generated host code calls, since C programs have no way to handle
  * a failed launch at that point. */

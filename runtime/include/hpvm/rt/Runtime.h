@@ -28,6 +28,7 @@
 
 namespace hpvm::rt {
 
+class AsyncLaunches;
 class Executor;
 class Program;
 struct DeviceKind;
@@ -104,6 +105,14 @@ public:
   /// hpvm_launch without the C wrapping: throws RtError.
   void launch(const hpvm_program_desc *Program, const char *Graph,
               void *const *Args);
+  /// hpvm_launch_async, hpvm_wait, hpvm_test and hpvm_wait_all without the
+  /// C wrapping. launchAsync and finished throw RtError; wait and waitAll
+  /// return the launch's status and put its message in Message.
+  hpvm_handle launchAsync(const hpvm_program_desc *Program, const char *Graph,
+                          void *const *Args);
+  hpvm_status wait(hpvm_handle Handle, std::string &Message);
+  bool finished(hpvm_handle Handle);
+  hpvm_status waitAll(std::string &Message);
   void releaseProgram(const hpvm_program_desc *Program);
   /// The data-region calls of hpvm_rt.h without the C wrapping (they
   /// throw RtError).
@@ -131,7 +140,14 @@ public:
   Runtime &operator=(const Runtime &) = delete;
 
 private:
+  friend class AsyncLaunches;
   void applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx);
+  /// The checked, prepared plan of a launch (Call names the C function in
+  /// messages); throws RtError.
+  GraphPlan &plan(const char *Call, const hpvm_program_desc *Program,
+                  const char *Graph, void *const *Args);
+  /// Runs a plan under Options (null: none); throws RtError.
+  void run(GraphPlan &G, void *const *Args, const LaunchOptions *Options);
 
   /// Unique among the runtimes of the process, ever.
   uint64_t Serial = 0;
@@ -145,6 +161,8 @@ private:
   std::mutex PoliciesM;
   std::unordered_map<std::string, std::unique_ptr<Scheduler>> Policies;
   std::unique_ptr<Executor> Exec;
+  /// hpvm_launch_async's launches; reset first when the runtime goes.
+  std::unique_ptr<AsyncLaunches> Async;
 
   mutable std::mutex DevicesM;
   std::vector<std::unique_ptr<Device>> Devices;

@@ -1,0 +1,264 @@
+//===- AsyncLaunches.cpp - hpvm_launch_async and its ordering -------------===//
+#include "AsyncLaunches.h"
+
+#include "Executor.h"
+#include "Plan.h"
+#include "PlanBuilder.h"
+
+#include "hpvm/rt/Error.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+using namespace hpvm;
+using namespace hpvm::rt;
+
+std::vector<BufferRange> hpvm::rt::rootRanges(const GraphPlan &G,
+                                              void *const *Args) {
+  const NodePlan &Root = *G.Root;
+  std::vector<BufferRange> Ranges;
+  for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size()); K != E;
+       ++K) {
+    const Param &Prm = Root.N->Params[K];
+    // A missing argument is the launch's error to report, when it runs.
+    if (!Prm.isBuffer() || !Args[K])
+      continue;
+    BufferRange R;
+    R.Writes = writes(Prm.Mode);
+    if (!Prm.Offset.empty()) {
+      // Where an offset moves the section is not worth working out here:
+      // the launch is ordered against everything.
+      R.End = UINTPTR_MAX;
+    } else {
+      void *Host;
+      std::memcpy(&Host, Args[K], sizeof(Host));
+      R.Begin = reinterpret_cast<uintptr_t>(Host);
+      uint64_t Bytes = extentOf(Root, Prm.Bytes, Args);
+      R.End = Bytes > UINTPTR_MAX - R.Begin ? UINTPTR_MAX : R.Begin + Bytes;
+    }
+    Ranges.push_back(R);
+  }
+  return Ranges;
+}
+
+struct AsyncLaunches::Launch {
+  AsyncLaunches *Owner = nullptr;
+  GraphPlan *G = nullptr;
+  /// The argument values, one slot each (buffers: the data pointer), and
+  /// the argument array pointing at them.
+  std::vector<uint64_t> Values;
+  std::vector<void *> Args;
+  std::optional<LaunchOptions> Options;
+  std::vector<BufferRange> Ranges;
+  std::thread::id Submitter;
+  hpvm_handle Handle = 0;
+
+  // Under Owner->M.
+  /// Earlier launches it waits for that have not finished.
+  unsigned Waiting = 0;
+  /// Later launches waiting for it.
+  std::vector<std::shared_ptr<Launch>> Successors;
+
+  /// Set before it starts (a predecessor failed) or by its run; read once
+  /// Done is 1.
+  hpvm_status Code = HPVM_OK;
+  std::string Message;
+  ThreadPool::Job Job;
+  std::atomic<unsigned> Done{0};
+
+  bool conflictsWith(const Launch &O) const {
+    for (const BufferRange &A : Ranges)
+      for (const BufferRange &B : O.Ranges)
+        if (A.conflicts(B))
+          return true;
+    return false;
+  }
+};
+
+AsyncLaunches::~AsyncLaunches() { waitForEverything(); }
+
+void AsyncLaunches::waitForEverything() {
+  for (;;) {
+    std::shared_ptr<Launch> Last;
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      if (InFlight.empty())
+        return;
+      Last = InFlight.back();
+    }
+    waitUntilFinished(*Last);
+  }
+}
+
+hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
+                                  const LaunchOptions *Options) {
+  auto L = std::make_shared<Launch>();
+  L->Owner = this;
+  L->G = &G;
+  const std::vector<Param> &Params = G.Root->N->Params;
+  L->Values.assign(Params.size(), 0);
+  L->Args.assign(Params.size(), nullptr);
+  for (size_t K = 0; K != Params.size(); ++K) {
+    if (!Args[K])
+      continue; // the launch reports it when it runs
+    std::memcpy(&L->Values[K], Args[K],
+                Params[K].isBuffer() ? sizeof(void *)
+                                     : typeSize(Params[K].Type));
+    L->Args[K] = &L->Values[K];
+  }
+  if (Options)
+    L->Options = *Options;
+  L->Ranges = rootRanges(G, L->Args.data());
+  L->Submitter = std::this_thread::get_id();
+
+  bool Ready;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    L->Handle = NextHandle++;
+    for (const std::shared_ptr<Launch> &Earlier : InFlight)
+      if (L->conflictsWith(*Earlier)) {
+        ++L->Waiting;
+        Earlier->Successors.push_back(L);
+      }
+    InFlight.push_back(L);
+    NumInFlight.fetch_add(1, std::memory_order_release);
+    Handles.emplace(L->Handle, L);
+    Ready = L->Waiting == 0;
+  }
+  hpvm_handle H = L->Handle;
+  if (Ready)
+    start(*L);
+  return H;
+}
+
+void AsyncLaunches::start(Launch &L) {
+  L.Job.Fn = runEntry;
+  L.Job.Ctx = &L;
+  RT.pool().submit(L.Job);
+}
+
+void AsyncLaunches::runEntry(void *Ctx, uint64_t, uint64_t) {
+  Launch &L = *static_cast<Launch *>(Ctx);
+  if (L.Code == HPVM_OK) {
+    try {
+      L.Owner->RT.run(*L.G, L.Args.data(), L.Options ? &*L.Options : nullptr);
+    } catch (const RtError &E) {
+      L.Code = E.code();
+      L.Message = E.what();
+    } catch (const std::bad_alloc &) {
+      L.Code = HPVM_ERR_DEVICE;
+      L.Message = "hpvm-rt: out of memory";
+    } catch (const std::exception &E) {
+      L.Code = HPVM_ERR_DEVICE;
+      L.Message = std::string("hpvm-rt: ") + E.what();
+    }
+  }
+  L.Owner->finish(L);
+}
+
+void AsyncLaunches::finish(Launch &L) {
+  std::shared_ptr<Launch> Self; // L lives until this returns
+  std::vector<std::shared_ptr<Launch>> Ready;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = std::find_if(InFlight.begin(), InFlight.end(),
+                           [&](const auto &P) { return P.get() == &L; });
+    Self = std::move(*It);
+    InFlight.erase(It);
+    NumInFlight.fetch_sub(1, std::memory_order_release);
+    for (std::shared_ptr<Launch> &S : L.Successors) {
+      if (L.Code != HPVM_OK && S->Code == HPVM_OK) {
+        S->Code = L.Code;
+        S->Message = "not run: launch " + std::to_string(L.Handle) +
+                     " of graph '" + L.G->Name +
+                     "', which it follows on a buffer, failed: " + L.Message;
+      }
+      if (--S->Waiting == 0)
+        Ready.push_back(std::move(S));
+    }
+    L.Successors.clear();
+    L.Done.store(1, std::memory_order_release);
+  }
+  RT.pool().notifyWaiters();
+  for (const std::shared_ptr<Launch> &S : Ready)
+    start(*S);
+}
+
+void AsyncLaunches::waitUntilFinished(Launch &L) {
+  RT.pool().waitFor(L.Done, 1);
+}
+
+std::shared_ptr<AsyncLaunches::Launch> AsyncLaunches::take(hpvm_handle H) {
+  std::lock_guard<std::mutex> Lock(M);
+  auto It = Handles.find(H);
+  if (It == Handles.end())
+    return nullptr;
+  std::shared_ptr<Launch> L = std::move(It->second);
+  Handles.erase(It);
+  return L;
+}
+
+static std::string unknownHandle(const char *Call, hpvm_handle H) {
+  return std::string(Call) + ": unknown handle " + std::to_string(H) +
+         " (not returned by hpvm_launch_async of this runtime, or already "
+         "waited for)";
+}
+
+hpvm_status AsyncLaunches::wait(hpvm_handle H, std::string &Message) {
+  std::shared_ptr<Launch> L = take(H);
+  if (!L) {
+    Message = unknownHandle("hpvm_wait", H);
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  waitUntilFinished(*L);
+  Message = L->Message;
+  return L->Code;
+}
+
+bool AsyncLaunches::finished(hpvm_handle H) {
+  std::lock_guard<std::mutex> Lock(M);
+  auto It = Handles.find(H);
+  if (It == Handles.end())
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT, unknownHandle("hpvm_test", H));
+  return It->second->Done.load(std::memory_order_acquire) == 1;
+}
+
+hpvm_status AsyncLaunches::waitAllOfThisThread(std::string &Message) {
+  std::vector<hpvm_handle> Mine;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    for (const auto &[H, L] : Handles)
+      if (L->Submitter == std::this_thread::get_id())
+        Mine.push_back(H);
+  }
+  std::sort(Mine.begin(), Mine.end());
+  hpvm_status First = HPVM_OK;
+  for (hpvm_handle H : Mine) {
+    std::string Text;
+    hpvm_status Code = wait(H, Text);
+    if (First == HPVM_OK && Code != HPVM_OK) {
+      First = Code;
+      Message = std::move(Text);
+    }
+  }
+  return First;
+}
+
+void AsyncLaunches::waitForConflicts(const std::vector<BufferRange> &Ranges) {
+  if (NumInFlight.load(std::memory_order_acquire) == 0)
+    return;
+  std::vector<std::shared_ptr<Launch>> Conflicting;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    for (const std::shared_ptr<Launch> &L : InFlight)
+      if (std::any_of(Ranges.begin(), Ranges.end(), [&](const BufferRange &R) {
+            return std::any_of(
+                L->Ranges.begin(), L->Ranges.end(),
+                [&](const BufferRange &O) { return R.conflicts(O); });
+          }))
+        Conflicting.push_back(L);
+  }
+  for (const std::shared_ptr<Launch> &L : Conflicting)
+    waitUntilFinished(*L);
+}
