@@ -34,7 +34,7 @@ repro_command() { # $1 = the script; rest = variable names
 # shellcheck disable=SC2034 # (used by the scripts that source this)
 BENCH_COMMON_SETTINGS="HPVM_BUILD_DIR BENCH_ROUNDS BENCH_SAXPY_N BENCH_SGEMM_N \
 BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
-BENCH_SWEEPS_N BENCH_SWEEPS_STEPS \
+BENCH_SWEEPS_N BENCH_SWEEPS_STEPS BENCH_ASYNC_N \
 BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES"
 
 require_tools() {
@@ -133,7 +133,7 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
     b0=$(busy_ticks)
     env "${env[@]}" /usr/bin/time -f 'TIME %e %U %S' -o "$log.time" \
       "$exe" "$v" "$@" >"$log.out" 2>"$log.last" || true
-    line=$(grep '^RESULT' "$log.out") ||
+    line=$(grep -m1 '^RESULT' "$log.out") ||
       {
         cat "$log.out" "$log.last" >>"$log"
         echo "   $k $v failed (log: $log)"

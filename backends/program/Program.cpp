@@ -4,6 +4,7 @@
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/GraphText.h"
+#include "hpvm/ir/RegionForm.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -48,10 +49,12 @@ constexpr unsigned ABIVersion = 1;
 
 } // namespace
 
-/// Replaces every @hpvm.launch with a call to LaunchFunction, passing the
+/// Replaces every @hpvm.launch with a call to LaunchFunction, or to
+/// NoWaitLaunchFunction for those with an "hpvm.nowait" bundle, passing the
 /// arguments the way hpvm_rt.h says: an array of pointers to each value.
 static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
-                          StringRef LaunchFunction) {
+                          StringRef LaunchFunction,
+                          StringRef NoWaitLaunchFunction) {
   Function *Launch = M.getFunction(LaunchFunctionName);
   if (!Launch)
     return;
@@ -59,6 +62,8 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
   Type *Ptr = PointerType::get(Ctx, 0);
   FunctionCallee Runtime = M.getOrInsertFunction(
       LaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
+  FunctionCallee NoWaitRuntime = M.getOrInsertFunction(
+      NoWaitLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
   SmallVector<CallInst *, 4> Calls;
   for (User *U : Launch->users())
     if (auto *Call = dyn_cast<CallInst>(U))
@@ -80,10 +85,16 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
       B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Argv->getAllocatedType(),
                                                        Argv, 0, I));
     }
-    B.CreateCall(Runtime, {Descriptor, Call->getArgOperand(0), Argv});
+    bool NoWait = Call->getOperandBundle(tag::NoWait).has_value();
+    B.CreateCall(NoWait ? NoWaitRuntime : Runtime,
+                 {Descriptor, Call->getArgOperand(0), Argv});
     Call->eraseFromParent();
   }
   Launch->eraseFromParent();
+  for (StringRef Name : {LaunchFunction, NoWaitLaunchFunction})
+    if (Function *F = M.getFunction(Name))
+      if (F->use_empty() && F->isDeclaration())
+        F->eraseFromParent();
 }
 
 /// Removes the leaf functions (they now live in the kernel modules) and the
@@ -293,7 +304,8 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
            ConstantExpr::getBitCast(ArtifactArray, Ptr)}),
       ProgramDescriptorName);
 
-  lowerLaunches(M, Descriptor, Options.LaunchFunction);
+  lowerLaunches(M, Descriptor, Options.LaunchFunction,
+                Options.NoWaitLaunchFunction);
   removeGraphForm(M, Graphs);
   Result.Host = std::move(GraphForm);
   return Result;

@@ -60,6 +60,12 @@ struct AsyncLaunches::Launch {
   /// Later launches waiting for it.
   std::vector<std::shared_ptr<Launch>> Successors;
 
+  /// Its place in Owner->InFlight and its entries in Owner->ByBegin.
+  std::list<std::shared_ptr<Launch>>::iterator InFlightAt;
+  std::vector<std::multimap<uintptr_t, Entry>::iterator> Entries;
+  /// Marks a launch already counted by conflicting().
+  uint64_t Seen = 0;
+
   /// Set before it starts (a predecessor failed) or by its run; read once
   /// Done is 1.
   hpvm_status Code = HPVM_OK;
@@ -67,14 +73,27 @@ struct AsyncLaunches::Launch {
   ThreadPool::Job Job;
   std::atomic<unsigned> Done{0};
 
-  bool conflictsWith(const Launch &O) const {
-    for (const BufferRange &A : Ranges)
-      for (const BufferRange &B : O.Ranges)
-        if (A.conflicts(B))
-          return true;
-    return false;
-  }
 };
+
+std::vector<AsyncLaunches::Launch *>
+AsyncLaunches::conflicting(const std::vector<BufferRange> &Ranges) {
+  static std::atomic<uint64_t> NextQuery{1};
+  uint64_t Query = NextQuery.fetch_add(1, std::memory_order_relaxed);
+  std::vector<Launch *> Found;
+  for (const BufferRange &R : Ranges) {
+    uintptr_t From = R.Begin > MaxLength ? R.Begin - MaxLength : 0;
+    for (auto It = ByBegin.lower_bound(From), E = ByBegin.lower_bound(R.End);
+         It != E; ++It) {
+      const Entry &X = It->second;
+      if (X.Owner->Seen != Query &&
+          R.conflicts(BufferRange{It->first, X.End, X.Writes})) {
+        X.Owner->Seen = Query;
+        Found.push_back(X.Owner);
+      }
+    }
+  }
+  return Found;
+}
 
 AsyncLaunches::~AsyncLaunches() { waitForEverything(); }
 
@@ -116,12 +135,18 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
   {
     std::lock_guard<std::mutex> Lock(M);
     L->Handle = NextHandle++;
-    for (const std::shared_ptr<Launch> &Earlier : InFlight)
-      if (L->conflictsWith(*Earlier)) {
-        ++L->Waiting;
-        Earlier->Successors.push_back(L);
-      }
-    InFlight.push_back(L);
+    for (Launch *Earlier : conflicting(L->Ranges)) {
+      ++L->Waiting;
+      Earlier->Successors.push_back(L);
+    }
+    L->InFlightAt = InFlight.insert(InFlight.end(), L);
+    for (const BufferRange &R : L->Ranges) {
+      if (R.Begin >= R.End)
+        continue; // touches nothing: conflicts with nothing
+      MaxLength = std::max(MaxLength, R.End - R.Begin);
+      L->Entries.push_back(
+          ByBegin.insert({R.Begin, Entry{R.End, R.Writes, L.get()}}));
+    }
     NumInFlight.fetch_add(1, std::memory_order_release);
     Handles.emplace(L->Handle, L);
     Ready = L->Waiting == 0;
@@ -162,10 +187,13 @@ void AsyncLaunches::finish(Launch &L) {
   std::vector<std::shared_ptr<Launch>> Ready;
   {
     std::lock_guard<std::mutex> Lock(M);
-    auto It = std::find_if(InFlight.begin(), InFlight.end(),
-                           [&](const auto &P) { return P.get() == &L; });
-    Self = std::move(*It);
-    InFlight.erase(It);
+    Self = std::move(*L.InFlightAt);
+    InFlight.erase(L.InFlightAt);
+    for (auto It : L.Entries)
+      ByBegin.erase(It);
+    L.Entries.clear();
+    if (ByBegin.empty())
+      MaxLength = 0;
     NumInFlight.fetch_sub(1, std::memory_order_release);
     for (std::shared_ptr<Launch> &S : L.Successors) {
       if (L.Code != HPVM_OK && S->Code == HPVM_OK) {
@@ -224,12 +252,12 @@ bool AsyncLaunches::finished(hpvm_handle H) {
   return It->second->Done.load(std::memory_order_acquire) == 1;
 }
 
-hpvm_status AsyncLaunches::waitAllOfThisThread(std::string &Message) {
+hpvm_status AsyncLaunches::waitAll(std::string &Message, bool AllThreads) {
   std::vector<hpvm_handle> Mine;
   {
     std::lock_guard<std::mutex> Lock(M);
     for (const auto &[H, L] : Handles)
-      if (L->Submitter == std::this_thread::get_id())
+      if (AllThreads || L->Submitter == std::this_thread::get_id())
         Mine.push_back(H);
   }
   std::sort(Mine.begin(), Mine.end());
@@ -251,13 +279,8 @@ void AsyncLaunches::waitForConflicts(const std::vector<BufferRange> &Ranges) {
   std::vector<std::shared_ptr<Launch>> Conflicting;
   {
     std::lock_guard<std::mutex> Lock(M);
-    for (const std::shared_ptr<Launch> &L : InFlight)
-      if (std::any_of(Ranges.begin(), Ranges.end(), [&](const BufferRange &R) {
-            return std::any_of(
-                L->Ranges.begin(), L->Ranges.end(),
-                [&](const BufferRange &O) { return R.conflicts(O); });
-          }))
-        Conflicting.push_back(L);
+    for (Launch *L : conflicting(Ranges))
+      Conflicting.push_back(*L->InFlightAt);
   }
   for (const std::shared_ptr<Launch> &L : Conflicting)
     waitUntilFinished(*L);

@@ -18,6 +18,8 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,9 +62,9 @@ public:
   hpvm_status wait(hpvm_handle H, std::string &Message);
   /// Whether the launch has finished; throws RtError for an unknown handle.
   bool finished(hpvm_handle H);
-  /// Waits for every launch this thread submitted and has not waited for;
-  /// the first failure's status and message.
-  hpvm_status waitAllOfThisThread(std::string &Message);
+  /// Waits for every launch this thread (AllThreads: any thread) submitted
+  /// and has not waited for; the first failure's status and message.
+  hpvm_status waitAll(std::string &Message, bool AllThreads = false);
   /// Returns once no launch in flight conflicts with Ranges.
   void waitForConflicts(const std::vector<BufferRange> &Ranges);
   /// Returns once no launch in flight conflicts with G's launch with Args;
@@ -82,8 +84,23 @@ private:
   /// Launches not waited for yet, by handle.
   std::unordered_map<hpvm_handle, std::shared_ptr<Launch>> Handles;
   /// Launches that have not finished, in the order they were submitted.
-  std::vector<std::shared_ptr<Launch>> InFlight;
+  std::list<std::shared_ptr<Launch>> InFlight;
   std::atomic<size_t> NumInFlight{0};
+  /// Their buffer ranges by first byte, so that a new launch finds what it
+  /// conflicts with without looking at every launch in flight: a range
+  /// overlapping [B, E) starts in [B - MaxLength, E).
+  struct Entry {
+    uintptr_t End;
+    bool Writes;
+    Launch *Owner;
+  };
+  std::multimap<uintptr_t, Entry> ByBegin;
+  /// The longest range in ByBegin (0 when it is empty).
+  uintptr_t MaxLength = 0;
+
+  /// With M held: the launches in flight conflicting with Ranges, each
+  /// once, in no particular order.
+  std::vector<Launch *> conflicting(const std::vector<BufferRange> &Ranges);
 
   static void runEntry(void *Ctx, uint64_t, uint64_t);
   void start(Launch &L);

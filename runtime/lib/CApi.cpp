@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 
 using namespace hpvm::rt;
@@ -88,6 +89,33 @@ extern "C" int hpvm_wait_all(void) {
     Code = launchStatus(Runtime::current().waitAll(Message), Message);
   });
   return Failed != HPVM_OK ? Failed : Code;
+}
+
+/// At exit: the launches of `nowait` nodes nobody waited for. The process
+/// must not end under them, nor lose their failures.
+static void waitForNoWaitLaunches() {
+  std::string Message;
+  hpvm_status Code = HPVM_OK;
+  try {
+    Code = Runtime::get().waitAll(Message, /*AllThreads=*/true);
+  } catch (const std::exception &E) {
+    Code = HPVM_ERR_DEVICE;
+    Message = E.what();
+  }
+  if (Code == HPVM_OK)
+    return;
+  std::fprintf(stderr, "hpvm-rt: error: %s\n", Message.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+extern "C" void hpvm_launch_nowait_or_exit(const hpvm_program_desc *Program,
+                                           const char *Graph,
+                                           void *const *Args) {
+  static std::once_flag AtExit;
+  std::call_once(AtExit, [] { std::atexit(waitForNoWaitLaunches); });
+  hpvm_handle Handle;
+  hpvm_exit_on_error(hpvm_launch_async(Program, Graph, Args, &Handle));
 }
 
 extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,

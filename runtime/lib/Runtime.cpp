@@ -535,8 +535,8 @@ hpvm_status Runtime::wait(hpvm_handle H, std::string &Message) {
 
 bool Runtime::finished(hpvm_handle H) { return Async->finished(H); }
 
-hpvm_status Runtime::waitAll(std::string &Message) {
-  return Async->waitAllOfThisThread(Message);
+hpvm_status Runtime::waitAll(std::string &Message, bool AllThreads) {
+  return Async->waitAll(Message, AllThreads);
 }
 
 GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,

@@ -465,6 +465,7 @@ ProgramOptions programOptions(const CompileOptions &Options) {
   ProgramOptions PO;
   PO.Targets = Options.Targets;
   PO.LaunchFunction = LaunchSymbol;
+  PO.NoWaitLaunchFunction = LaunchSymbol;
   PO.SkipUnsupported = Options.SkipUnsupported && (Options.Targets & TargetCPU);
   return PO;
 }

@@ -27,6 +27,9 @@
  *   HPVM_TAG_VALUE  one scalar               a value the node receives
  *   HPVM_TAG_TARGET mask (HPVM_CPU | ...)    devices the node may run on
  *   HPVM_TAG_AFTER  handle                   order after an earlier sibling
+ *   HPVM_TAG_NOWAIT (none)                   a top-level node's launch goes on
+ *                                            while the code after it runs;
+ *                                            hpvm_wait_all() waits for it
  *
  * Markers nest: a node whose markers enclose other nodes is an internal node.
  * The buffers of an internal node must include its children's buffers (the
@@ -55,7 +58,8 @@ enum hpvm_tag {
   HPVM_TAG_INOUT = 4,
   HPVM_TAG_VALUE = 5,
   HPVM_TAG_TARGET = 6,
-  HPVM_TAG_AFTER = 7
+  HPVM_TAG_AFTER = 7,
+  HPVM_TAG_NOWAIT = 8
 };
 
 /* Target bits for HPVM_TAG_TARGET: hpvm/abi/targets.h's, spelled again so that
@@ -78,6 +82,7 @@ enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 #define HPVM_VALUE(x) HPVM_TAG_VALUE, (x)
 #define HPVM_TARGET(mask) HPVM_TAG_TARGET, (int)(mask)
 #define HPVM_AFTER(handle) HPVM_TAG_AFTER, (void *)(handle)
+#define HPVM_NOWAIT HPVM_TAG_NOWAIT
 
 #ifdef __HPVM__
 /* hpvm-clang lowers these calls into region markers; they have no
@@ -93,6 +98,9 @@ int hpvm_data_exit(void *ptr);
 int hpvm_data_request(void *ptr, __UINT64_TYPE__ bytes);
 int hpvm_data_update(void *ptr, __UINT64_TYPE__ bytes);
 void hpvm_exit_on_error(int status);
+/* What `#pragma hpvm taskwait` becomes: waits for the `nowait` launches of
+ * this thread (hpvm_rt.h). */
+int hpvm_wait_all(void);
 #else
 /* Any other compiler: the sequential program. */
 static inline void *__hpvm_region_begin(const char *name, ...) {

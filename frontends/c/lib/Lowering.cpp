@@ -251,7 +251,8 @@ public:
     FunctionsWithNodes.insert(CurF);
     // Data and update directives are host code around graphs: a graph in
     // a data statement is a graph of its own.
-    if (P->Kind == Directive::Data || P->Kind == Directive::Update) {
+    if (P->Kind == Directive::Data || P->Kind == Directive::Update ||
+        P->Kind == Directive::TaskWait) {
       Directives.push_back(std::move(N));
       return RecursiveASTVisitor::TraverseSwitchStmt(SW);
     }
@@ -938,6 +939,12 @@ void Lowering::analyzeClauses(Node &N) {
     case ClauseKind::Collapse:
     case ClauseKind::After:
       break;
+    case ClauseKind::NoWait:
+      if (N.Parent) {
+        D.report(C.Loc, Diag::NoWaitInNode);
+        N.Valid = false;
+      }
+      break;
     case ClauseKind::Target:
       N.Targets |= C.TargetMask;
       break;
@@ -1364,7 +1371,7 @@ void Lowering::checkKernel(Node &N) {
   KernelChecker(N, Ctx, D, FunctionsWithNodes).run();
 }
 
-/// A data or update directive: host code, outside every node; a data
+/// A data, update or taskwait directive: host code, outside every node; a data
 /// statement is a compound statement that control enters and leaves only
 /// through its braces; the buffers follow the rules of node clauses, and an
 /// update moves each one way.
@@ -1390,7 +1397,11 @@ void Lowering::checkDirective(Node &R) {
     DynTypedNodeList Parents = Ctx.getParents(*R.Wrapper);
     const Stmt *Parent = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
     if (!isa_and_nonnull<CompoundStmt, LabelStmt, SwitchCase>(Parent))
-      D.report(P.HashLoc, Diag::UpdateAsBody);
+      D.report(P.HashLoc, Diag::UpdateAsBody) << directiveName(P.Kind);
+  }
+  if (P.Kind == Directive::TaskWait) {
+    R.Valid = D.numErrors() == Errors;
+    return;
   }
   GraphLocal.clear();
   if (P.Kind == Directive::Data) {
@@ -1636,6 +1647,8 @@ std::string Lowering::beginCall(Node &N) {
     Call += ", 6, " + std::to_string(N.Targets);
   for (Node *A : N.After)
     Call += ", 7, __hpvm_r" + std::to_string(A->Id);
+  if (N.P->find(ClauseKind::NoWait))
+    Call += ", 8";
   return Call + ", 0)";
 }
 
@@ -1807,9 +1820,14 @@ void Lowering::generate(Node &Root) {
 /// hpvm_data_enter for each, and after the statement hpvm_data_exit for
 /// each in reverse order. An update: hpvm_data_request (host()) or
 /// hpvm_data_update (device()) for each buffer. Buffers of no bytes (an
-/// empty or negative section) are skipped: the runtime enters none.
+/// empty or negative section) are skipped: the runtime enters none. A
+/// taskwait: hpvm_wait_all.
 void Lowering::generateDirective(Node &R) {
   const PragmaInfo &P = *R.P;
+  if (P.Kind == Directive::TaskWait) {
+    replacePragmaLine(P, "hpvm_exit_on_error(hpvm_wait_all());");
+    return;
+  }
   std::string Text = "{ " + bufferTemps(R), Calls, Exits;
   for (Buffer &B : R.Buffers) {
     std::string If = "if ((long long)" + B.BytesTemp + " > 0) ";

@@ -25,6 +25,8 @@ const char *directiveName(Directive D) {
     return "data";
   case Directive::Update:
     return "update";
+  case Directive::TaskWait:
+    return "taskwait";
   }
   return "?";
 }
@@ -53,6 +55,8 @@ const char *clauseName(ClauseKind K) {
     return "host";
   case ClauseKind::Device:
     return "device";
+  case ClauseKind::NoWait:
+    return "nowait";
   }
   return "?";
 }
@@ -66,6 +70,8 @@ static bool clauseAllowed(ClauseKind K, Directive D) {
            K == ClauseKind::InOut;
   case Directive::Update:
     return K == ClauseKind::Host || K == ClauseKind::Device;
+  case Directive::TaskWait:
+    return false;
   case Directive::Task:
     if (K == ClauseKind::Collapse || K == ClauseKind::Reduction)
       return false;
@@ -279,6 +285,7 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
                .Case("reduction", ClauseKind::Reduction)
                .Case("host", ClauseKind::Host)
                .Case("device", ClauseKind::Device)
+               .Case("nowait", ClauseKind::NoWait)
                .Default(std::nullopt);
 
   // The parenthesised argument list, for known and unknown clauses alike,
@@ -300,6 +307,28 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
         << *Name << directiveName(Kind);
     Pos = HasParens && Close < Toks.size() ? Close + 1 : Pos;
     return false;
+  }
+  if (*K == ClauseKind::NoWait) { // OpenMP's: no argument list
+    if (HasParens) {
+      Diags.report(Toks[Pos].getLocation(), Diag::ClauseTakesNoArguments)
+          << *Name;
+      Pos = Close < Toks.size() ? Close + 1 : Toks.size();
+      return false;
+    }
+    if (!clauseAllowed(*K, Kind)) {
+      Diags.report(NameTok.getLocation(), Diag::ClauseWrongDirective)
+          << *Name << directiveName(Kind);
+      return false;
+    }
+    if (Info.find(*K)) {
+      Diags.report(NameTok.getLocation(), Diag::ClauseRepeated) << *Name;
+      return false;
+    }
+    Clause C;
+    C.Kind = *K;
+    C.Loc = NameTok.getLocation();
+    Info.Clauses.push_back(std::move(C));
+    return true;
   }
   if (!HasParens) {
     Diags.report(NameTok.getLocation(), Diag::ExpectedLParen) << *Name;
@@ -421,6 +450,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
         return false;
     break;
   }
+  case ClauseKind::NoWait: // handled above
+    break;
   }
   Info.Clauses.push_back(std::move(C));
   return true;
@@ -435,10 +466,12 @@ bool LineParser::parse(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   if (First == "parallel" && Toks.size() > 1 && Toks[1].is(tok::kw_for)) {
     Kind = Directive::ParallelFor;
     Pos = 2;
-  } else if (First == "task" || First == "data" || First == "update") {
-    Kind = *First == "task"   ? Directive::Task
-           : *First == "data" ? Directive::Data
-                              : Directive::Update;
+  } else if (First == "task" || First == "data" || First == "update" ||
+             First == "taskwait") {
+    Kind = *First == "task"     ? Directive::Task
+           : *First == "data"   ? Directive::Data
+           : *First == "update" ? Directive::Update
+                                : Directive::TaskWait;
     Pos = 1;
   } else {
     Diags.report(Toks[0].getLocation(), Diag::UnknownDirective)
@@ -578,8 +611,8 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
   Push(tok::r_paren);
   Push(tok::kw_default, "default");
   Push(tok::colon);
-  if (Info.Kind == Directive::Update) // a statement of its own
-    Push(tok::semi);
+  if (Info.Kind == Directive::Update || Info.Kind == Directive::TaskWait)
+    Push(tok::semi); // a statement of its own
 
   auto Stream = std::make_unique<Token[]>(Out.size());
   std::copy(Out.begin(), Out.end(), Stream.get());

@@ -22,7 +22,8 @@
 // does not capture `continue`. The wrapper exists only in this first parse;
 // the code that is compiled is the rewritten source.
 //
-// `#pragma hpvm update` labels no statement: it is a statement of its own,
+// `#pragma hpvm update` and `taskwait` label no statement: each is a
+// statement of its own,
 // so the handler hands the parser a complete one, the same wrapper around
 // an empty statement:
 //
@@ -52,8 +53,9 @@ class Diagnostics;
 constexpr const char *PragmaMarkerName = "__hpvm_pragma";
 
 /// Graph nodes (ParallelFor, Task), a data region around host code (Data),
-/// and the standalone data movement directive (Update).
-enum class Directive { ParallelFor, Task, Data, Update };
+/// the standalone data movement directive (Update), and the wait for the
+/// thread's `nowait` launches (TaskWait).
+enum class Directive { ParallelFor, Task, Data, Update, TaskWait };
 const char *directiveName(Directive D);
 
 enum class ClauseKind {
@@ -67,7 +69,8 @@ enum class ClauseKind {
   After,
   Reduction,
   Host,
-  Device
+  Device,
+  NoWait
 };
 const char *clauseName(ClauseKind K);
 

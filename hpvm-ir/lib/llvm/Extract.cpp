@@ -733,7 +733,10 @@ void Extractor::replaceWithLaunch(NodeState &Root,
   SmallVector<Value *, 8> Args{
       B.CreateGlobalString(GraphName, "hpvm.graph." + GraphName, 0, &M)};
   Args.append(Root.ParamValues.begin(), Root.ParamValues.end());
-  B.CreateCall(getLaunchFunction(M), Args);
+  SmallVector<OperandBundleDef, 1> Bundles;
+  if (R.NoWait)
+    Bundles.emplace_back(tag::NoWait, std::vector<Value *>{});
+  B.CreateCall(getLaunchFunction(M), Args, Bundles);
 
   BasicBlock *EB = R.Entry->getParent(), *XB = R.Exit->getParent();
   auto EraseRange = [](Instruction *From, Instruction *To) {

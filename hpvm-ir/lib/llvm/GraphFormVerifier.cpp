@@ -12,6 +12,7 @@
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/GraphVerifier.h"
+#include "hpvm/ir/RegionForm.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -198,6 +199,16 @@ private:
         error("launch", "@hpvm.launch must be called, not invoked", Caller, "",
               Call);
         continue;
+      }
+      for (unsigned I = 0, E = CI->getNumOperandBundles(); I != E; ++I) {
+        OperandBundleUse B = CI->getOperandBundleAt(I);
+        if (B.getTagName() != tag::NoWait || !B.Inputs.empty())
+          error("launch",
+                "the only operand bundle a launch may carry is '" +
+                    std::string(tag::NoWait) + "'(), not '" +
+                    B.getTagName().str() + "'" +
+                    (B.Inputs.empty() ? "" : " with operands"),
+                Caller, "", Call);
       }
       std::string Name = launchedGraphName(*CI);
       if (Name.empty()) {

@@ -54,6 +54,7 @@ enum Tag : uint64_t {
   Value = 5,  // one scalar
   Target = 6, // mask
   After = 7,  // handle of an earlier sibling
+  NoWait = 8, // no operands: the launch goes on in the background
 };
 } // namespace marker
 
@@ -69,6 +70,7 @@ struct Marker {
   SmallVector<Value *, 4> Values;
   Value *Target = nullptr;
   SmallVector<CallInst *, 2> After; // begin calls
+  bool NoWait = false;
   SmallVector<CallInst *, 1> Ends;
   CallInst *Entry = nullptr; // the region entry that replaces Begin
 };
@@ -148,6 +150,8 @@ static const char *tagName(uint64_t Tag) {
     return "TARGET";
   case marker::After:
     return "AFTER";
+  case marker::NoWait:
+    return "NOWAIT";
   default:
     return "?";
   }
@@ -315,6 +319,9 @@ bool MarkerLowering::decode(Marker &M) {
       ++I;
       break;
     }
+    case marker::NoWait:
+      M.NoWait = true;
+      break;
     default:
       error(Where + "unknown tag " + std::to_string(Tag), Call);
       return false;
@@ -423,6 +430,8 @@ void MarkerLowering::rewrite() {
         Tokens.push_back(Markers[Index[Other]].Entry);
       Bundles.emplace_back(tag::After, std::move(Tokens));
     }
+    if (M.NoWait)
+      Bundles.emplace_back(tag::NoWait, std::vector<Value *>{});
     M.Entry =
         CallInst::Create(EntryFn, {}, Bundles, "", M.Begin->getIterator());
     M.Entry->setDebugLoc(M.Begin->getDebugLoc());

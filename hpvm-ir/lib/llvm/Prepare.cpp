@@ -251,7 +251,8 @@ public:
     // location; the launch's is the natural one for its whole expansion.
     B.SetCurrentDebugLocation(L.Call->getDebugLoc());
     SmallVector<Value *, 8> Args(drop_begin(L.Call->args()));
-    emitNode(L.G->root(), Args, {});
+    emitNode(L.G->root(), Args, {},
+             L.Call->getOperandBundle(tag::NoWait).has_value());
   }
 
 private:
@@ -328,9 +329,10 @@ private:
   }
 
   /// Emits the region of N, whose parameters have the values Args, ordered
-  /// explicitly after the sibling regions After. Returns its entry token.
+  /// explicitly after the sibling regions After, and marked hpvm.nowait if
+  /// NoWait (a launch's root). Returns its entry token.
   CallInst *emitNode(const Node &N, ArrayRef<Value *> Args,
-                     ArrayRef<Value *> After) {
+                     ArrayRef<Value *> After, bool NoWait = false) {
     // Extents are computed before the entry: the bundles name them and the
     // loops test them, so they must dominate both. "hpvm.dims" takes any
     // integer, so a dim is the parameter itself, as EXTRACT expects.
@@ -382,6 +384,8 @@ private:
     if (!After.empty())
       Bundles.emplace_back(tag::After,
                            std::vector<Value *>(After.begin(), After.end()));
+    if (NoWait)
+      Bundles.emplace_back(tag::NoWait, std::vector<Value *>{});
     CallInst *Entry = B.CreateCall(EntryFn, {}, Bundles, N.name() + ".region");
 
     // The loop nest, outermost dim first; its induction variables are the

@@ -253,6 +253,12 @@ bool RegionParser::parseBundles(Region &R) {
       }
     } else if (Tag == tag::After) {
       // Resolved in nest(), once every region exists.
+    } else if (Tag == tag::NoWait) {
+      if (!B.Inputs.empty()) {
+        error("marker", "'hpvm.nowait' takes no operands", Entry, R.Name);
+        OK = false;
+      }
+      R.NoWait = true;
     } else {
       error("marker", "unknown operand bundle '" + Tag.str() + "'", Entry,
             R.Name);
@@ -389,6 +395,25 @@ bool RegionParser::nest(std::vector<std::unique_ptr<Region>> &All,
         }
       };
   ResolveAfter(Forest.Roots);
+  // Only a graph's launch can go on while the code after it runs: a node
+  // inside another is part of its parent's launch.
+  std::function<void(std::vector<std::unique_ptr<Region>> &)> NestedNoWait =
+      [&](std::vector<std::unique_ptr<Region>> &Children) {
+        for (auto &C : Children) {
+          if (C->NoWait) {
+            error("marker",
+                  "'hpvm.nowait' on a region inside region '" +
+                      C->Parent->Name +
+                      "': only a top-level region is a launch that can go "
+                      "on in the background",
+                  C->Entry, C->Name);
+            OK = false;
+          }
+          NestedNoWait(C->Children);
+        }
+      };
+  for (auto &Root : Forest.Roots)
+    NestedNoWait(Root->Children);
   // Graphs launch in program order; an edge between two would be a no-op
   // that EXTRACT could not keep.
   for (auto &Root : Forest.Roots)

@@ -141,6 +141,14 @@ int hpvm_test(hpvm_handle handle, int *done);
  * order they were started), else 0. */
 int hpvm_wait_all(void);
 
+/* What generated code calls for a `nowait` node: hpvm_launch_async that
+ * prints the error and exits on failure and keeps no handle; the thread's
+ * hpvm_wait_all (`#pragma hpvm taskwait`) waits for it. Launches nobody
+ * waited for are waited for when the process exits, which then ends with
+ * status 1, printing the error, if one failed. */
+void hpvm_launch_nowait_or_exit(const hpvm_program_desc *program,
+                                const char *graph, void *const *args);
+
 /* hpvm_launch that prints the error and exits the process on failure:
  * what generated host code calls, since C programs have no way to handle
  * a failed launch at that point. */

@@ -34,6 +34,11 @@ struct ProgramOptions {
   /// hpvm_launch_or_exit (hpvm_rt.h). The Python binding's reports the
   /// error to Python instead of ending the process.
   std::string LaunchFunction = "hpvm_launch_or_exit";
+  /// What launches of `nowait` nodes call instead (same signature): one
+  /// that returns while the graph runs. The Python binding's is its
+  /// LaunchFunction: those launches run synchronously there, which a
+  /// `nowait` allows.
+  std::string NoWaitLaunchFunction = "hpvm_launch_nowait_or_exit";
   /// Leaves the Vulkan flavour of SPIR-V cannot express (double
   /// transcendentals, ...) get no Vulkan artifact, VulkanSkipped saying
   /// why, instead of failing the build: for callers that compile for every

@@ -46,6 +46,7 @@ constexpr const char *InOut = "hpvm.inout";   // (ptr p, i64 bytes)...
 constexpr const char *Value = "hpvm.value";   // (scalar)...
 constexpr const char *Target = "hpvm.target"; // (i32 mask)
 constexpr const char *After = "hpvm.after";   // (token sibling)...
+constexpr const char *NoWait = "hpvm.nowait"; // () top-level only
 } // namespace tag
 
 struct RegionBuffer {
@@ -65,6 +66,9 @@ struct Region {
   TargetMask Targets = AllTargets;
   /// Earlier siblings this region is explicitly ordered after.
   llvm::SmallVector<Region *, 2> After;
+  /// A top-level region whose launch need not finish before the code after
+  /// it runs (hpvm_launch_async; the program waits with hpvm_wait_all).
+  bool NoWait = false;
 
   Region *Parent = nullptr;
   /// Child regions in program order.

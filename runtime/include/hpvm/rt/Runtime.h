@@ -112,7 +112,7 @@ public:
                           void *const *Args);
   hpvm_status wait(hpvm_handle Handle, std::string &Message);
   bool finished(hpvm_handle Handle);
-  hpvm_status waitAll(std::string &Message);
+  hpvm_status waitAll(std::string &Message, bool AllThreads = false);
   void releaseProgram(const hpvm_program_desc *Program);
   /// The data-region calls of hpvm_rt.h without the C wrapping (they
   /// throw RtError).
