@@ -65,6 +65,8 @@ struct AsyncLaunches::Launch {
   std::vector<std::multimap<uintptr_t, Entry>::iterator> Entries;
   /// Marks a launch already counted by conflicting().
   uint64_t Seen = 0;
+  /// Its handle has been waited for (taken out of Owner->Handles).
+  bool Taken = false;
 
   /// Set before it starts (a predecessor failed) or by its run; read once
   /// Done is 1.
@@ -72,7 +74,6 @@ struct AsyncLaunches::Launch {
   std::string Message;
   ThreadPool::Job Job;
   std::atomic<unsigned> Done{0};
-
 };
 
 std::vector<AsyncLaunches::Launch *>
@@ -136,6 +137,12 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
     std::lock_guard<std::mutex> Lock(M);
     L->Handle = NextHandle++;
     for (Launch *Earlier : conflicting(L->Ranges)) {
+      if (Earlier->Done.load(std::memory_order_relaxed)) {
+        // Finished: it is in the index because it failed and nobody has
+        // waited for it yet. What follows it fails, however fast it failed.
+        inheritFailure(*L, *Earlier);
+        continue;
+      }
       ++L->Waiting;
       Earlier->Successors.push_back(L);
     }
@@ -189,19 +196,14 @@ void AsyncLaunches::finish(Launch &L) {
     std::lock_guard<std::mutex> Lock(M);
     Self = std::move(*L.InFlightAt);
     InFlight.erase(L.InFlightAt);
-    for (auto It : L.Entries)
-      ByBegin.erase(It);
-    L.Entries.clear();
-    if (ByBegin.empty())
-      MaxLength = 0;
+    // A failure stays in the index until it is waited for, so that every
+    // launch after it on its buffers fails too (submit).
+    if (L.Code == HPVM_OK || L.Taken)
+      dropEntries(L);
     NumInFlight.fetch_sub(1, std::memory_order_release);
     for (std::shared_ptr<Launch> &S : L.Successors) {
-      if (L.Code != HPVM_OK && S->Code == HPVM_OK) {
-        S->Code = L.Code;
-        S->Message = "not run: launch " + std::to_string(L.Handle) +
-                     " of graph '" + L.G->Name +
-                     "', which it follows on a buffer, failed: " + L.Message;
-      }
+      if (L.Code != HPVM_OK)
+        inheritFailure(*S, L);
       if (--S->Waiting == 0)
         Ready.push_back(std::move(S));
     }
@@ -224,7 +226,27 @@ std::shared_ptr<AsyncLaunches::Launch> AsyncLaunches::take(hpvm_handle H) {
     return nullptr;
   std::shared_ptr<Launch> L = std::move(It->second);
   Handles.erase(It);
+  L->Taken = true;
+  if (L->Done.load(std::memory_order_relaxed))
+    dropEntries(*L); // a failure nobody had waited for
   return L;
+}
+
+void AsyncLaunches::dropEntries(Launch &L) {
+  for (auto It : L.Entries)
+    ByBegin.erase(It);
+  L.Entries.clear();
+  if (ByBegin.empty())
+    MaxLength = 0;
+}
+
+void AsyncLaunches::inheritFailure(Launch &L, const Launch &Failed) {
+  if (L.Code != HPVM_OK)
+    return;
+  L.Code = Failed.Code;
+  L.Message = "not run: launch " + std::to_string(Failed.Handle) +
+              " of graph '" + Failed.G->Name +
+              "', which it follows on a buffer, failed: " + Failed.Message;
 }
 
 static std::string unknownHandle(const char *Call, hpvm_handle H) {
@@ -280,7 +302,8 @@ void AsyncLaunches::waitForConflicts(const std::vector<BufferRange> &Ranges) {
   {
     std::lock_guard<std::mutex> Lock(M);
     for (Launch *L : conflicting(Ranges))
-      Conflicting.push_back(*L->InFlightAt);
+      if (!L->Done.load(std::memory_order_relaxed)) // else a failed one
+        Conflicting.push_back(*L->InFlightAt);
   }
   for (const std::shared_ptr<Launch> &L : Conflicting)
     waitUntilFinished(*L);

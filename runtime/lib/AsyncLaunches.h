@@ -98,9 +98,14 @@ private:
   /// The longest range in ByBegin (0 when it is empty).
   uintptr_t MaxLength = 0;
 
-  /// With M held: the launches in flight conflicting with Ranges, each
-  /// once, in no particular order.
+  /// With M held: the launches in flight conflicting with Ranges, and the
+  /// failed ones nobody has waited for yet, each once, in no particular
+  /// order.
   std::vector<Launch *> conflicting(const std::vector<BufferRange> &Ranges);
+  /// With M held: L's ranges leave the index.
+  void dropEntries(Launch &L);
+  /// With M held: L, which follows Failed on a buffer, fails too.
+  static void inheritFailure(Launch &L, const Launch &Failed);
 
   static void runEntry(void *Ctx, uint64_t, uint64_t);
   void start(Launch &L);

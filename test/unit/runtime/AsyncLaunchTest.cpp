@@ -294,6 +294,31 @@ TEST(AsyncLaunch, AFailedLaunchFailsTheLaunchesAfterItOnItsBuffers) {
     EXPECT_EQ(V, 0.0f); // the copy never ran
 }
 
+TEST(AsyncLaunch, AFailureStopsLaterLaunchesUntilItIsWaitedFor) {
+  CopyAndFill C;
+  rt::LaunchOptions Nowhere;
+  Nowhere.Devices = {"no-such-kind"};
+  Nowhere.Strict = true;
+  rt::setThreadLaunchOptions(&Nowhere);
+  hpvm_handle Bad = C.fill(3);
+  rt::setThreadLaunchOptions(nullptr);
+  int Done = 0;
+  auto Until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!Done && std::chrono::steady_clock::now() < Until)
+    ASSERT_EQ(hpvm_test(Bad, &Done), HPVM_OK);
+  ASSERT_EQ(Done, 1);
+  // It has failed and finished; a launch on its buffer still follows it.
+  hpvm_handle After = C.copy();
+  EXPECT_EQ(hpvm_wait(After), HPVM_ERR_NO_DEVICE);
+  EXPECT_EQ(hpvm_wait(Bad), HPVM_ERR_NO_DEVICE);
+  // Once the failure has been collected, the buffer is usable again.
+  hpvm_handle Fill = C.fill(4), Copy = C.copy();
+  EXPECT_EQ(hpvm_wait(Fill), HPVM_OK) << hpvm_error_message();
+  EXPECT_EQ(hpvm_wait(Copy), HPVM_OK) << hpvm_error_message();
+  for (float V : C.Y)
+    EXPECT_EQ(V, 4.0f);
+}
+
 TEST(AsyncLaunch, WaitAllReportsTheFirstFailureAndForgetsEveryLaunch) {
   CopyAndFill C;
   rt::LaunchOptions Nowhere;
