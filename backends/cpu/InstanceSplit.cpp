@@ -128,26 +128,29 @@ findBorderTests(Loop &L, LoopInfo &LI, ScalarEvolution &SE, unsigned IdBits) {
 /// Replaces the phis in L's exit block that only pass on a value from
 /// outside L (LCSSA keeps them for the loop around L) by that value, which
 /// splitInstances would otherwise have to give an entry per new way out.
-void dropPassThroughPhis(Loop &L) {
+bool dropPassThroughPhis(Loop &L) {
   BasicBlock *Exit = L.getUniqueExitBlock();
   if (!Exit || !Exit->getSinglePredecessor())
-    return;
+    return false;
+  bool Dropped = false;
   for (PHINode &P : make_early_inc_range(Exit->phis())) {
     auto *I = dyn_cast<Instruction>(P.getIncomingValue(0));
     if (I && L.contains(I))
       continue;
     P.replaceAllUsesWith(P.getIncomingValue(0));
     P.eraseFromParent();
+    Dropped = true;
   }
+  return Dropped;
 }
 
 /// Splits innermost instance loop L as the file comment says; false (and L
-/// untouched but for dropPassThroughPhis) when it has no border tests or not
-/// the shape this needs.
-bool splitAtBorders(Loop &L, LoopInfo &LI, ScalarEvolution &SE) {
+/// untouched but for dropPassThroughPhis, which sets Changed) when it has no
+/// border tests or not the shape this needs.
+bool splitAtBorders(Loop &L, LoopInfo &LI, ScalarEvolution &SE, bool &Changed) {
   if (findOptionMDForLoop(&L, SplitProperty))
     return false;
-  dropPassThroughPhis(L);
+  Changed |= dropPassThroughPhis(L);
   if (!whyNotSplittable(L).empty())
     return false;
   PHINode *IV = instanceId(L);
@@ -296,7 +299,7 @@ PreservedAnalyses InstanceSplitPass::run(Function &F,
       break;
     Changed |= simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr,
                             /*PreserveLCSSA=*/false);
-    if (splitAtBorders(*L, LI, SE))
+    if (splitAtBorders(*L, LI, SE, Changed))
       return PreservedAnalyses::none();
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
