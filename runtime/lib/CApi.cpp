@@ -8,6 +8,7 @@
 
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/Runtime.h"
+#include "hpvm/rt/Scheduler.h"
 #include "hpvm/rt/hpvm_rt.h"
 
 #include <cstdio>
@@ -89,6 +90,26 @@ extern "C" int hpvm_wait_all(void) {
     Code = launchStatus(Runtime::current().waitAll(Message), Message);
   });
   return Failed != HPVM_OK ? Failed : Code;
+}
+
+extern "C" int hpvm_set_thread_policy(const char *Policy) {
+  clearErrorMessage();
+  // The thread's launch options while a policy is chosen (launch options
+  // are per thread and kept alive by the caller: here, the thread itself).
+  thread_local LaunchOptions Chosen;
+  if (!Policy) {
+    if (threadLaunchOptions() == &Chosen)
+      setThreadLaunchOptions(nullptr);
+    return HPVM_OK;
+  }
+  if (!isSchedulerName(Policy)) {
+    setErrorMessage(std::string("hpvm_set_thread_policy: unknown policy '") +
+                    Policy + "' (known: " + schedulerNames() + ")");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  Chosen.Scheduler = Policy;
+  setThreadLaunchOptions(&Chosen);
+  return HPVM_OK;
 }
 
 /// At exit: the launches of `nowait` nodes nobody waited for. The process

@@ -366,6 +366,32 @@ TEST(Scheduler, HeftExploresThenPrefersTheFasterDevice) {
   }
 }
 
+TEST(Scheduler, AThreadChoosesItsPolicyThroughTheCAbi) {
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-thread", HPVM_TARGET_NVPTX));
+  ScopedScheduler S("hint"); // the runtime's: always the GPU artifact
+  Graph G = twoTargetGraph("thread_policy");
+  TestProgram P({&G}, {{"thread_policy", HPVM_TARGET_NVPTX, incKernel},
+                       {"thread_policy", HPVM_TARGET_CPU, incKernel}});
+  ASSERT_EQ(hpvm_set_thread_policy("round-robin"), HPVM_OK);
+  EXPECT_EQ(runTimes(P, "thread_policy", 6),
+            (std::map<std::string, uint64_t>{{"cpu", 3}, {"fake-thread", 3}}));
+  // Another thread still has the runtime's policy.
+  std::map<std::string, uint64_t> Other;
+  std::thread([&] { Other = runTimes(P, "thread_policy", 2); }).join();
+  EXPECT_EQ(Other, (std::map<std::string, uint64_t>{{"fake-thread", 2}}));
+  // A bad name changes nothing; NULL goes back to the runtime's.
+  EXPECT_EQ(hpvm_set_thread_policy("fastest"), HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(hpvm_error_message(),
+               "hpvm_set_thread_policy: unknown policy 'fastest' (known: "
+               "hint, round-robin, heft)");
+  EXPECT_EQ(runTimes(P, "thread_policy", 2),
+            (std::map<std::string, uint64_t>{{"cpu", 1}, {"fake-thread", 1}}));
+  ASSERT_EQ(hpvm_set_thread_policy(nullptr), HPVM_OK);
+  EXPECT_EQ(runTimes(P, "thread_policy", 2),
+            (std::map<std::string, uint64_t>{{"fake-thread", 2}}));
+}
+
 TEST(Scheduler, UnknownPolicyNames) {
   EXPECT_EQ(rt::makeScheduler("fifo", Runtime::get().coherence()), nullptr);
   for (const char *Name : {"hint", "round-robin", "heft"}) {
