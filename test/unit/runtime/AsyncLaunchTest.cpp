@@ -172,6 +172,17 @@ struct CopyAndFill {
         << hpvm_error_message();
     return H;
   }
+  /// A fill that can run nowhere (only a device kind that is not there,
+  /// strictly): it fails when it runs, not when it is started.
+  hpvm_handle failingFill(int64_t Value) {
+    rt::LaunchOptions Nowhere;
+    Nowhere.Devices = {"no-such-kind"};
+    Nowhere.Strict = true;
+    rt::setThreadLaunchOptions(&Nowhere);
+    hpvm_handle H = fill(Value);
+    rt::setThreadLaunchOptions(nullptr);
+    return H;
+  }
   hpvm_handle copy() {
     hpvm_handle H = 0;
     std::vector<void *> Args{&PX, &PY, &Bytes, &N};
@@ -266,14 +277,7 @@ TEST(AsyncLaunch, BadHandlesAndArgumentsAreErrors) {
 
 TEST(AsyncLaunch, AFailedLaunchFailsTheLaunchesAfterItOnItsBuffers) {
   CopyAndFill C;
-  // A launch that can run nowhere: only a device kind that is not there,
-  // strictly. It fails when it runs, not when it is started.
-  rt::LaunchOptions Nowhere;
-  Nowhere.Devices = {"no-such-kind"};
-  Nowhere.Strict = true;
-  rt::setThreadLaunchOptions(&Nowhere);
-  hpvm_handle Bad = C.fill(3);
-  rt::setThreadLaunchOptions(nullptr);
+  hpvm_handle Bad = C.failingFill(3);
   hpvm_handle After = C.copy(); // reads x after the failed fill
   std::vector<float> Z(256, 0.0f);
   float *PZ = Z.data();
@@ -296,12 +300,7 @@ TEST(AsyncLaunch, AFailedLaunchFailsTheLaunchesAfterItOnItsBuffers) {
 
 TEST(AsyncLaunch, AFailureStopsLaterLaunchesUntilItIsWaitedFor) {
   CopyAndFill C;
-  rt::LaunchOptions Nowhere;
-  Nowhere.Devices = {"no-such-kind"};
-  Nowhere.Strict = true;
-  rt::setThreadLaunchOptions(&Nowhere);
-  hpvm_handle Bad = C.fill(3);
-  rt::setThreadLaunchOptions(nullptr);
+  hpvm_handle Bad = C.failingFill(3);
   int Done = 0;
   auto Until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!Done && std::chrono::steady_clock::now() < Until)
@@ -321,13 +320,8 @@ TEST(AsyncLaunch, AFailureStopsLaterLaunchesUntilItIsWaitedFor) {
 
 TEST(AsyncLaunch, WaitAllReportsTheFirstFailureAndForgetsEveryLaunch) {
   CopyAndFill C;
-  rt::LaunchOptions Nowhere;
-  Nowhere.Devices = {"no-such-kind"};
-  Nowhere.Strict = true;
   hpvm_handle Good = C.fill(1);
-  rt::setThreadLaunchOptions(&Nowhere);
-  hpvm_handle Bad = C.fill(2);
-  rt::setThreadLaunchOptions(nullptr);
+  hpvm_handle Bad = C.failingFill(2);
   EXPECT_EQ(hpvm_wait_all(), HPVM_ERR_NO_DEVICE);
   EXPECT_EQ(hpvm_wait(Good), HPVM_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(hpvm_wait(Bad), HPVM_ERR_INVALID_ARGUMENT);
