@@ -4,6 +4,7 @@
 #include "Executor.h"
 #include "Plan.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 
 #include "hpvm/rt/Error.h"
 
@@ -14,10 +15,10 @@
 using namespace hpvm;
 using namespace hpvm::rt;
 
-std::vector<BufferRange> hpvm::rt::rootRanges(const GraphPlan &G,
-                                              void *const *Args) {
+size_t hpvm::rt::rootRanges(const GraphPlan &G, void *const *Args,
+                            BufferRange *Out) {
   const NodePlan &Root = *G.Root;
-  std::vector<BufferRange> Ranges;
+  size_t Count = 0;
   for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size()); K != E;
        ++K) {
     const Param &Prm = Root.N->Params[K];
@@ -37,20 +38,27 @@ std::vector<BufferRange> hpvm::rt::rootRanges(const GraphPlan &G,
       uint64_t Bytes = extentOf(Root, Prm.Bytes, Args);
       R.End = Bytes > UINTPTR_MAX - R.Begin ? UINTPTR_MAX : R.Begin + Bytes;
     }
-    Ranges.push_back(R);
+    Out[Count++] = R;
   }
-  return Ranges;
+  return Count;
 }
 
 struct AsyncLaunches::Launch {
+  /// Room for NumParams of everything per parameter, inline for ordinary
+  /// graphs: a launch makes one allocation for all of it.
+  explicit Launch(size_t NumParams)
+      : Values(NumParams), Args(NumParams), Ranges(NumParams),
+        Entries(NumParams) {}
+
   AsyncLaunches *Owner = nullptr;
   GraphPlan *G = nullptr;
   /// The argument values, one slot each (buffers: the data pointer), and
   /// the argument array pointing at them.
-  std::vector<uint64_t> Values;
-  std::vector<void *> Args;
+  SmallArray<uint64_t, 8> Values;
+  SmallArray<void *, 8> Args;
   std::optional<LaunchOptions> Options;
-  std::vector<BufferRange> Ranges;
+  SmallArray<BufferRange, 8> Ranges;
+  size_t NumRanges = 0;
   std::thread::id Submitter;
   hpvm_handle Handle = 0;
 
@@ -60,9 +68,12 @@ struct AsyncLaunches::Launch {
   /// Later launches waiting for it.
   std::vector<std::shared_ptr<Launch>> Successors;
 
-  /// Its place in Owner->InFlight and its entries in Owner->ByBegin.
-  std::list<std::shared_ptr<Launch>>::iterator InFlightAt;
-  std::vector<std::multimap<uintptr_t, Entry>::iterator> Entries;
+  /// While it is in flight: itself (what keeps it alive for the pool) and
+  /// its neighbours in Owner's list; its entries in Owner->ByBegin.
+  std::shared_ptr<Launch> Self;
+  Launch *PrevInFlight = nullptr, *NextInFlight = nullptr;
+  SmallArray<std::multimap<uintptr_t, Entry>::iterator, 8> Entries;
+  size_t NumEntries = 0;
   /// Marks a launch already counted by conflicting().
   uint64_t Seen = 0;
   /// Its handle has been waited for (taken out of Owner->Handles).
@@ -77,11 +88,12 @@ struct AsyncLaunches::Launch {
 };
 
 std::vector<AsyncLaunches::Launch *>
-AsyncLaunches::conflicting(const std::vector<BufferRange> &Ranges) {
+AsyncLaunches::conflicting(const BufferRange *Ranges, size_t Count) {
   static std::atomic<uint64_t> NextQuery{1};
   uint64_t Query = NextQuery.fetch_add(1, std::memory_order_relaxed);
   std::vector<Launch *> Found;
-  for (const BufferRange &R : Ranges) {
+  for (size_t I = 0; I != Count; ++I) {
+    const BufferRange &R = Ranges[I];
     uintptr_t From = R.Begin > MaxLength ? R.Begin - MaxLength : 0;
     for (auto It = ByBegin.lower_bound(From), E = ByBegin.lower_bound(R.End);
          It != E; ++It) {
@@ -103,9 +115,9 @@ void AsyncLaunches::waitForEverything() {
     std::shared_ptr<Launch> Last;
     {
       std::lock_guard<std::mutex> Lock(M);
-      if (InFlight.empty())
+      if (!LastInFlight)
         return;
-      Last = InFlight.back();
+      Last = LastInFlight->Self;
     }
     waitUntilFinished(*Last);
   }
@@ -113,12 +125,10 @@ void AsyncLaunches::waitForEverything() {
 
 hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
                                   const LaunchOptions *Options) {
-  auto L = std::make_shared<Launch>();
+  const std::vector<Param> &Params = G.Root->N->Params;
+  auto L = std::make_shared<Launch>(Params.size());
   L->Owner = this;
   L->G = &G;
-  const std::vector<Param> &Params = G.Root->N->Params;
-  L->Values.assign(Params.size(), 0);
-  L->Args.assign(Params.size(), nullptr);
   for (size_t K = 0; K != Params.size(); ++K) {
     if (!Args[K])
       continue; // the launch reports it when it runs
@@ -129,14 +139,14 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
   }
   if (Options)
     L->Options = *Options;
-  L->Ranges = rootRanges(G, L->Args.data());
+  L->NumRanges = rootRanges(G, L->Args.data(), L->Ranges.data());
   L->Submitter = std::this_thread::get_id();
 
   bool Ready;
   {
     std::lock_guard<std::mutex> Lock(M);
     L->Handle = NextHandle++;
-    for (Launch *Earlier : conflicting(L->Ranges)) {
+    for (Launch *Earlier : conflicting(L->Ranges.data(), L->NumRanges)) {
       if (Earlier->Done.load(std::memory_order_relaxed)) {
         // Finished: it is in the index because it failed and nobody has
         // waited for it yet. What follows it fails, however fast it failed.
@@ -146,13 +156,17 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
       ++L->Waiting;
       Earlier->Successors.push_back(L);
     }
-    L->InFlightAt = InFlight.insert(InFlight.end(), L);
-    for (const BufferRange &R : L->Ranges) {
+    L->Self = L;
+    L->PrevInFlight = LastInFlight;
+    (LastInFlight ? LastInFlight->NextInFlight : FirstInFlight) = L.get();
+    LastInFlight = L.get();
+    for (size_t I = 0; I != L->NumRanges; ++I) {
+      const BufferRange &R = L->Ranges[I];
       if (R.Begin >= R.End)
         continue; // touches nothing: conflicts with nothing
       MaxLength = std::max(MaxLength, R.End - R.Begin);
-      L->Entries.push_back(
-          ByBegin.insert({R.Begin, Entry{R.End, R.Writes, L.get()}}));
+      L->Entries[L->NumEntries++] =
+          ByBegin.insert({R.Begin, Entry{R.End, R.Writes, L.get()}});
     }
     NumInFlight.fetch_add(1, std::memory_order_release);
     Handles.emplace(L->Handle, L);
@@ -194,8 +208,12 @@ void AsyncLaunches::finish(Launch &L) {
   std::vector<std::shared_ptr<Launch>> Ready;
   {
     std::lock_guard<std::mutex> Lock(M);
-    Self = std::move(*L.InFlightAt);
-    InFlight.erase(L.InFlightAt);
+    Self = std::move(L.Self);
+    (L.PrevInFlight ? L.PrevInFlight->NextInFlight : FirstInFlight) =
+        L.NextInFlight;
+    (L.NextInFlight ? L.NextInFlight->PrevInFlight : LastInFlight) =
+        L.PrevInFlight;
+    L.PrevInFlight = L.NextInFlight = nullptr;
     // A failure stays in the index until it is waited for, so that every
     // launch after it on its buffers fails too (submit).
     if (L.Code == HPVM_OK || L.Taken)
@@ -233,9 +251,9 @@ std::shared_ptr<AsyncLaunches::Launch> AsyncLaunches::take(hpvm_handle H) {
 }
 
 void AsyncLaunches::dropEntries(Launch &L) {
-  for (auto It : L.Entries)
-    ByBegin.erase(It);
-  L.Entries.clear();
+  for (size_t I = 0; I != L.NumEntries; ++I)
+    ByBegin.erase(L.Entries[I]);
+  L.NumEntries = 0;
   if (ByBegin.empty())
     MaxLength = 0;
 }
@@ -295,15 +313,22 @@ hpvm_status AsyncLaunches::waitAll(std::string &Message, bool AllThreads) {
   return First;
 }
 
-void AsyncLaunches::waitForConflicts(const std::vector<BufferRange> &Ranges) {
+void AsyncLaunches::waitForConflicts(const GraphPlan &G, void *const *Args) {
+  if (NumInFlight.load(std::memory_order_acquire) == 0)
+    return;
+  SmallArray<BufferRange, 8> Ranges(G.Root->N->Params.size());
+  waitForConflicts(Ranges.data(), rootRanges(G, Args, Ranges.data()));
+}
+
+void AsyncLaunches::waitForConflicts(const BufferRange *Ranges, size_t Count) {
   if (NumInFlight.load(std::memory_order_acquire) == 0)
     return;
   std::vector<std::shared_ptr<Launch>> Conflicting;
   {
     std::lock_guard<std::mutex> Lock(M);
-    for (Launch *L : conflicting(Ranges))
+    for (Launch *L : conflicting(Ranges, Count))
       if (!L->Done.load(std::memory_order_relaxed)) // else a failed one
-        Conflicting.push_back(*L->InFlightAt);
+        Conflicting.push_back(L->Self);
   }
   for (const std::shared_ptr<Launch> &L : Conflicting)
     waitUntilFinished(*L);

@@ -18,7 +18,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,8 +43,9 @@ struct BufferRange {
   }
 };
 
-/// The root buffers graph G's launch with Args touches.
-std::vector<BufferRange> rootRanges(const GraphPlan &G, void *const *Args);
+/// The root buffers graph G's launch with Args touches, written to Out
+/// (room for one per root parameter); returns how many.
+size_t rootRanges(const GraphPlan &G, void *const *Args, BufferRange *Out);
 
 class AsyncLaunches {
 public:
@@ -65,14 +65,11 @@ public:
   /// Waits for every launch this thread (AllThreads: any thread) submitted
   /// and has not waited for; the first failure's status and message.
   hpvm_status waitAll(std::string &Message, bool AllThreads = false);
-  /// Returns once no launch in flight conflicts with Ranges.
-  void waitForConflicts(const std::vector<BufferRange> &Ranges);
+  /// Returns once no launch in flight conflicts with Ranges[0, Count).
+  void waitForConflicts(const BufferRange *Ranges, size_t Count);
   /// Returns once no launch in flight conflicts with G's launch with Args;
   /// at once if none is in flight.
-  void waitForConflicts(const GraphPlan &G, void *const *Args) {
-    if (NumInFlight.load(std::memory_order_acquire))
-      waitForConflicts(rootRanges(G, Args));
-  }
+  void waitForConflicts(const GraphPlan &G, void *const *Args);
   /// Returns once no launch is in flight.
   void waitForEverything();
 
@@ -83,8 +80,9 @@ private:
   hpvm_handle NextHandle = 1;
   /// Launches not waited for yet, by handle.
   std::unordered_map<hpvm_handle, std::shared_ptr<Launch>> Handles;
-  /// Launches that have not finished, in the order they were submitted.
-  std::list<std::shared_ptr<Launch>> InFlight;
+  /// Launches that have not finished, in the order they were submitted
+  /// (linked through the launches themselves: nothing to allocate).
+  Launch *FirstInFlight = nullptr, *LastInFlight = nullptr;
   std::atomic<size_t> NumInFlight{0};
   /// Their buffer ranges by first byte, so that a new launch finds what it
   /// conflicts with without looking at every launch in flight: a range
@@ -101,7 +99,7 @@ private:
   /// With M held: the launches in flight conflicting with Ranges, and the
   /// failed ones nobody has waited for yet, each once, in no particular
   /// order.
-  std::vector<Launch *> conflicting(const std::vector<BufferRange> &Ranges);
+  std::vector<Launch *> conflicting(const BufferRange *Ranges, size_t Count);
   /// With M held: L's ranges leave the index.
   void dropEntries(Launch &L);
   /// With M held: L, which follows Failed on a buffer, fails too.

@@ -342,12 +342,11 @@ static NodeStats &regionStats(Stats &S) {
 /// What a data-region call does to [Ptr, Ptr + Bytes) as far as ordering
 /// with asynchronous launches goes (Bytes 0: to the end of memory, for a
 /// call that does not say how far it reaches).
-static std::vector<BufferRange> hostRange(void *Ptr, uint64_t Bytes,
-                                          bool Writes) {
+static BufferRange hostRange(void *Ptr, uint64_t Bytes, bool Writes) {
   auto Begin = reinterpret_cast<uintptr_t>(Ptr);
   uintptr_t End =
       !Bytes || Bytes > UINTPTR_MAX - Begin ? UINTPTR_MAX : Begin + Bytes;
-  return {BufferRange{Begin, End, Writes}};
+  return BufferRange{Begin, End, Writes};
 }
 
 void Runtime::dataEnter(void *Ptr, uint64_t Bytes) {
@@ -355,28 +354,32 @@ void Runtime::dataEnter(void *Ptr, uint64_t Bytes) {
     throw RtError(ConfigCode, ConfigError);
   if (!Ptr)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_enter: ptr is NULL");
-  Async->waitForConflicts(hostRange(Ptr, Bytes, true));
+  BufferRange Range = hostRange(Ptr, Bytes, true);
+  Async->waitForConflicts(&Range, 1);
   Coh.enterRegion(Ptr, Bytes);
 }
 
 void Runtime::dataExit(void *Ptr) {
   if (!Ptr)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_exit: ptr is NULL");
-  Async->waitForConflicts(hostRange(Ptr, 0, true));
+  BufferRange Range = hostRange(Ptr, 0, true);
+  Async->waitForConflicts(&Range, 1);
   Coh.exitRegion(Ptr, &regionStats(TheStats));
 }
 
 void Runtime::dataRequest(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
-  Async->waitForConflicts(hostRange(Ptr, Bytes, false));
+  BufferRange Range = hostRange(Ptr, Bytes, false);
+  Async->waitForConflicts(&Range, 1);
   Coh.requestHost(Ptr, Bytes, &regionStats(TheStats));
 }
 
 void Runtime::dataUpdate(void *Ptr, uint64_t Bytes) {
   if (!Ptr)
     return;
-  Async->waitForConflicts(hostRange(Ptr, Bytes, true));
+  BufferRange Range = hostRange(Ptr, Bytes, true);
+  Async->waitForConflicts(&Range, 1);
   Coh.hostWrote(Ptr, Bytes);
 }
 
