@@ -354,6 +354,8 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     }
     uint64_t End = nowNanos();
     C.History->record(Instances, End - Start);
+    if (Instances)
+      C.History->Model.learn(Instances, End - Start);
     C.History->learnSerialCost(Instances, End - Start, Token.HostThreads,
                                Token.HostWorkNanos);
     if (TheTrace.enabled())

@@ -42,6 +42,9 @@ void atExit() {
   } catch (const std::exception &E) {
     std::fprintf(stderr, "hpvm-rt: %s\n", E.what());
   }
+  std::string Unsaved = RT.savePerfModels();
+  if (!Unsaved.empty())
+    std::fprintf(stderr, "hpvm-rt: %s\n", Unsaved.c_str());
   if (envFlag("HPVM_STATS"))
     std::fputs(RT.statsText().c_str(), stderr);
 }
@@ -51,7 +54,8 @@ void atExit() {
 Runtime &Runtime::get() {
   static Runtime *RT = [] {
     auto *R = new Runtime(RuntimeConfig::fromEnvironment());
-    if (R->trace().enabled() || envFlag("HPVM_STATS"))
+    if (R->trace().enabled() || envFlag("HPVM_STATS") ||
+        !R->PerfModelsPath.empty())
       std::atexit(atExit);
     return R;
   }();
@@ -77,6 +81,8 @@ RuntimeConfig RuntimeConfig::fromEnvironment() {
   }
   if (const char *V = env("HPVM_TRACE"))
     C.TracePath = V;
+  if (const char *V = env("HPVM_PERF_MODELS"))
+    C.PerfModelsPath = V;
   if (const char *V = env("HPVM_DEVICES"))
     C.Devices = V;
   C.DevicesStrict = envFlag("HPVM_DEVICES_STRICT");
@@ -116,9 +122,15 @@ Runtime::Runtime(const RuntimeConfig &Config) {
 Runtime::~Runtime() {
   // Launches still in flight need everything below.
   Async.reset();
+  // (The process's runtime is never destroyed: it saves at exit.)
+  savePerfModels();
   std::lock_guard<std::mutex> L(live().M);
   auto &All = live().All;
   All.erase(std::remove(All.begin(), All.end(), this), All.end());
+}
+
+std::string Runtime::savePerfModels() {
+  return PerfModelsPath.empty() ? "" : TheStats.saveModels(PerfModelsPath);
 }
 
 Runtime &Runtime::current() { return Current ? *Current : get(); }
@@ -164,6 +176,10 @@ void Runtime::configure(const RuntimeConfig &Config) {
 
   if (!Config.TracePath.empty())
     TheTrace.enable(Config.TracePath);
+  PerfModelsPath = Config.PerfModelsPath;
+  if (!PerfModelsPath.empty())
+    if (std::string Note = TheStats.loadModels(PerfModelsPath); !Note.empty())
+      Notes.push_back(std::move(Note));
 
   VulkanSettings = std::make_unique<VulkanOptions>(Config.Vulkan);
   OpenCLSettings = std::make_unique<OpenCLOptions>(Config.OpenCL);

@@ -1,4 +1,4 @@
-//===- Scheduler.cpp - The hint, round-robin and heft policies ------------===//
+//===- Scheduler.cpp - The scheduling policies ----------------------------===//
 
 #include "hpvm/rt/Scheduler.h"
 #include "hpvm/rt/Clock.h"
@@ -39,17 +39,35 @@ private:
   std::vector<uint64_t> Next; // by leaf
 };
 
-class HeftScheduler final : public Scheduler {
+/// Earliest estimated finish over the candidates: when the device is free,
+/// plus the bytes coherence would copy, plus the leaf's predicted run time
+/// there. The three policies differ in the prediction and in what they do
+/// without one:
+///   heft  the leaf's mean time per instance on the device, all sizes
+///         together; a device without any launch of the leaf is tried first
+///   dmda  the performance model of the launch's size (PerfModel: launches
+///         within a factor of two, loaded from earlier runs when the
+///         runtime has a model file); a size not measured on a device is
+///         measured there first
+///   auto  dmda's choice when every candidate has a model for the size,
+///         otherwise the first candidate, as hint: it never explores, so a
+///         program runs where its artifacts say until models exist
+class EarliestFinishScheduler final : public Scheduler {
 public:
-  explicit HeftScheduler(const Coherence &C) : C(C) {}
-  const char *name() const override { return "heft"; }
+  enum class Estimate { PerInstance, SizeModel, SizeModelOrHint };
+  EarliestFinishScheduler(const Coherence &C, const char *Name, Estimate E)
+      : C(C), Name(Name), How(E) {}
+  const char *name() const override { return Name; }
 
   size_t choose(const ScheduleQuery &Q) override {
-    // Explore first: without a measurement a device cannot be compared.
+    // Without a measurement a device cannot be compared: explore it first
+    // (heft, dmda) or keep to the program's order (auto).
     for (size_t I = 0; I != Q.NumCandidates; ++I)
-      if (Q.Candidates[I].History->Launches.load(std::memory_order_relaxed) ==
-          0)
+      if (!measured(Q.Candidates[I], Q.Instances)) {
+        if (How == Estimate::SizeModelOrHint)
+          I = 0;
         return reserve(Q.Candidates[I], I);
+      }
 
     uint64_t Now = nowNanos();
     size_t Best = 0;
@@ -65,14 +83,7 @@ public:
       for (size_t B = 0; B != Q.NumBuffers; ++B)
         Bytes += C.bytesToAcquire(Q.Buffers[B], Cand.Dev->memorySpace());
       double Transfer = Bytes / Cand.Dev->bytesPerSecond() * 1e9;
-      const NodeStats &H = *Cand.History;
-      double Instances = static_cast<double>(
-          std::max<uint64_t>(1, H.Instances.load(std::memory_order_relaxed)));
-      // Per instance, so that history from other sizes still applies; a
-      // launch of zero instances still costs its overhead.
-      double PerInstance = H.Nanos.load(std::memory_order_relaxed) / Instances;
-      double Run =
-          PerInstance * static_cast<double>(std::max<uint64_t>(1, Q.Instances));
+      double Run = predict(*Cand.History, Q.Instances);
       double Finish = Start + Transfer + Run;
       if (Finish < BestFinish) {
         BestFinish = Finish;
@@ -95,9 +106,30 @@ public:
 
 private:
   const Coherence &C;
+  const char *Name;
+  Estimate How;
   std::mutex M;
   std::vector<double> BusyUntil; // by device, in nowNanos() time
   std::vector<unsigned> InFlight;
+
+  bool measured(const Candidate &Cand, uint64_t Instances) const {
+    const NodeStats &H = *Cand.History;
+    if (How == Estimate::PerInstance)
+      return H.Launches.load(std::memory_order_relaxed) != 0;
+    return H.Model.BySize[PerfModel::bucket(Instances)].Samples.load(
+               std::memory_order_relaxed) != 0;
+  }
+
+  double predict(const NodeStats &H, uint64_t Instances) const {
+    if (How != Estimate::PerInstance)
+      return H.Model.predict(Instances);
+    // Per instance, so that history from other sizes still applies; a
+    // launch of zero instances still costs its overhead.
+    double Measured = static_cast<double>(
+        std::max<uint64_t>(1, H.Instances.load(std::memory_order_relaxed)));
+    double PerInstance = H.Nanos.load(std::memory_order_relaxed) / Measured;
+    return PerInstance * static_cast<double>(std::max<uint64_t>(1, Instances));
+  }
 
   size_t reserve(const Candidate &Cand, size_t Index) {
     std::lock_guard<std::mutex> L(M);
@@ -136,7 +168,18 @@ const Policy Policies[] = {
      }},
     {"heft",
      [](const Coherence &C) -> std::unique_ptr<Scheduler> {
-       return std::make_unique<HeftScheduler>(C);
+       return std::make_unique<EarliestFinishScheduler>(
+           C, "heft", EarliestFinishScheduler::Estimate::PerInstance);
+     }},
+    {"dmda",
+     [](const Coherence &C) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<EarliestFinishScheduler>(
+           C, "dmda", EarliestFinishScheduler::Estimate::SizeModel);
+     }},
+    {"auto",
+     [](const Coherence &C) -> std::unique_ptr<Scheduler> {
+       return std::make_unique<EarliestFinishScheduler>(
+           C, "auto", EarliestFinishScheduler::Estimate::SizeModelOrHint);
      }},
 };
 

@@ -5,15 +5,100 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 using namespace hpvm::rt;
+
+static void seed(PerfModel &Model, unsigned Bucket, uint64_t Samples,
+                 double Mean) {
+  Model.BySize[Bucket].Samples = Samples;
+  Model.BySize[Bucket].MeanNanos = Mean;
+}
 
 NodeStats &Stats::entry(const std::string &Path, const std::string &Device) {
   std::lock_guard<std::mutex> L(M);
   NodeStats *&Slot = Index[{Path, Device}];
-  if (!Slot)
+  if (!Slot) {
     Slot = &Entries.emplace_back(Path, Device);
+    auto Pending = PendingModels.find({Path, Device});
+    if (Pending != PendingModels.end()) {
+      for (auto [Bucket, Samples, Mean] : Pending->second)
+        seed(Slot->Model, Bucket, Samples, Mean);
+      PendingModels.erase(Pending);
+    }
+  }
   return *Slot;
+}
+
+/// The model file's first line; the version changes with its format.
+static const char *const ModelsHeader = "hpvm-perf-models 1";
+
+std::string Stats::loadModels(const std::string &Path) {
+  std::ifstream In(Path);
+  if (!In)
+    return "";
+  std::string Line;
+  if (!std::getline(In, Line) || Line != ModelsHeader)
+    return "performance models '" + Path +
+           "' are not in this runtime's format; starting without them";
+  unsigned Skipped = 0;
+  std::lock_guard<std::mutex> L(M);
+  // Each line: samples, mean nanoseconds, size bucket, device, node path.
+  while (std::getline(In, Line)) {
+    std::istringstream Fields(Line);
+    uint64_t Samples;
+    double Mean;
+    unsigned Bucket;
+    std::string Device, NodePath, Extra;
+    if (!(Fields >> Samples >> Mean >> Bucket >> Device >> NodePath) ||
+        (Fields >> Extra) || !Samples || !(Mean >= 0) ||
+        Bucket >= PerfModel::Buckets) {
+      ++Skipped;
+      continue;
+    }
+    auto It = Index.find({NodePath, Device});
+    if (It != Index.end())
+      seed(It->second->Model, Bucket, Samples, Mean);
+    else
+      PendingModels[{NodePath, Device}].emplace_back(Bucket, Samples, Mean);
+  }
+  if (!Skipped)
+    return "";
+  return "performance models '" + Path + "': " + std::to_string(Skipped) +
+         " line(s) that mean nothing were skipped";
+}
+
+std::string Stats::saveModels(const std::string &Path) const {
+  std::ostringstream Out;
+  Out << ModelsHeader << "\n";
+  Out.precision(17);
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (const NodeStats &E : Entries)
+      for (unsigned B = 0; B != PerfModel::Buckets; ++B)
+        if (uint64_t N = E.Model.BySize[B].Samples.load())
+          Out << N << " " << E.Model.BySize[B].MeanNanos.load() << " " << B
+              << " " << E.Device << " " << E.Path << "\n";
+    // Models loaded for nodes this process never ran stay in the file.
+    for (const auto &[Key, Models] : PendingModels)
+      for (auto [Bucket, Samples, Mean] : Models)
+        Out << Samples << " " << Mean << " " << Bucket << " " << Key.second
+            << " " << Key.first << "\n";
+  }
+  std::string Tmp = Path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream File(Tmp, std::ios::trunc);
+    File << Out.str();
+    if (!File.flush())
+      return "cannot write performance models to '" + Tmp + "'";
+  }
+  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    std::remove(Tmp.c_str());
+    return "cannot write performance models to '" + Path + "'";
+  }
+  return "";
 }
 
 BufferStats &Stats::buffer(const std::string &Name) {
@@ -125,7 +210,9 @@ void Stats::reset() {
     E.Nanos = 0;
     E.BytesIn = 0;
     E.CompileNanos = 0;
+    E.Model.clear();
   }
+  PendingModels.clear();
   for (BufferStats &B : Buffers) {
     B.ToDevices = 0;
     B.ToHost = 0;

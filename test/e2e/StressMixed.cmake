@@ -8,7 +8,7 @@
 # Run k draws each size argument i of the program from [0, m_i] (0 and 1 an
 # eighth of the time each, since empty and single-element index spaces are
 # the edge cases), then the program's seed argument, a policy of
-# hint/round-robin/heft, a device set of cpu,vulkan, cpu,opencl or
+# hint/round-robin/heft/dmda/auto, a device set of cpu,vulkan, cpu,opencl or
 # cpu,vulkan,opencl (three memory spaces) and a thread count of 1, 2 or 4,
 # all from a 31-bit LCG started at SEED. Runs cycle through the device sets
 # and policies so that every combination gets RUNS/9 of them. HPVM_STRESS_RUNS and HPVM_STRESS_SEED in the environment
@@ -31,7 +31,7 @@ endif()
 if(DEFINED ENV{HPVM_STRESS_SEED} AND NOT "$ENV{HPVM_STRESS_SEED}" STREQUAL "")
   set(SEED $ENV{HPVM_STRESS_SEED})
 endif()
-set(policies hint round-robin heft)
+set(policies hint round-robin heft dmda auto)
 set(threads 1 2 4)
 
 # Which device sets this machine has: one short run of each.

@@ -55,7 +55,8 @@ def test_devices_per_call(kind):
 
 @pytest.mark.skipif(not OTHER_KINDS,
                     reason="needs the CPU and another device kind")
-@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft"])
+@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft", "dmda",
+                                    "auto"])
 def test_scheduler_per_call_uses_the_allowed_devices(policy):
     kind = OTHER_KINDS[0]
     # A graph name of its own per policy, so its statistics are its own.
@@ -221,7 +222,8 @@ def test_runtimes_of_ones_own():
 
 
 @pytest.mark.skipif("vulkan" not in KINDS, reason="no Vulkan device here")
-@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft"])
+@pytest.mark.parametrize("policy", ["hint", "round-robin", "heft", "dmda",
+                                    "auto"])
 def test_a_node_vulkan_cannot_launch_is_not_offered_to_it(policy):
     import py_kernels as PK
     arrays = [np.zeros(100, np.float32) for _ in range(9)]

@@ -29,7 +29,7 @@ def launch_options(devices=None, scheduler=None, strict=False):
     """Within the block, launches this thread starts (Python kernels and C
     functions alike) run their nodes only on ``devices`` (kinds such as
     "vulkan" or names such as "opencl:1"; None: any) under ``scheduler``
-    ("hint", "round-robin", "heft"; None: HPVM_SCHEDULER's). A node none of
+    ("hint", "round-robin", "heft", "dmda", "auto"; None: HPVM_SCHEDULER's). A node none of
     the devices can run, or a device that is not there, raises LaunchError
     with ``strict=True``; otherwise the node runs where it can and a
     DeviceFallbackWarning says so. Blocks nest; the inner one wins."""

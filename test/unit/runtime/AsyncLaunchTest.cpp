@@ -431,6 +431,7 @@ TEST_P(AsyncMixed, ChainsKeepTheirOrderAcrossDevices) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, AsyncMixed,
-                         testing::Values("hint", "round-robin", "heft"));
+                         testing::Values("hint", "round-robin", "heft", "dmda",
+                                         "auto"));
 
 } // namespace

@@ -6,6 +6,8 @@
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Scheduler.h"
 
+#include <fstream>
+
 using namespace hpvm;
 using namespace hpvm::rttest;
 using rt::Coherence;
@@ -270,21 +272,22 @@ void slowIncKernel(void *const *Args, void *const *Outs, const uint64_t *Dims,
   incKernel(Args, Outs, Dims, Ids, Begin, End);
 }
 
-Graph twoTargetGraph(const char *Name) {
+/// inc over the first Count of N elements, for the CPU and a device.
+Graph twoTargetGraph(const char *Name, int Count = N) {
   Graph G(Name, Node::Kind::Leaf);
   Node &R = G.root();
   R.Function = "inc";
   R.addBuffer("x", Access::In, Extent::constant(Bytes));
   R.addBuffer("y", Access::Out, Extent::constant(Bytes));
-  R.setDims({Extent::constant(N)});
+  R.setDims({Extent::constant(Count)});
   R.setTargets(TargetCPU | TargetNVPTX);
   return G;
 }
 
-/// Launches Name Times, checking every result, and returns how many of
-/// those launches each device ran.
+/// Launches Name (of Count instances) Times, checking every result, and
+/// returns how many of those launches each device ran.
 std::map<std::string, uint64_t> runTimes(TestProgram &P, const char *Name,
-                                         int Times) {
+                                         int Times, int Count = N) {
   std::map<std::string, uint64_t> Before = launchesByDevice(Name);
   std::vector<int32_t> X(N), Y(N);
   for (int Round = 0; Round != Times; ++Round) {
@@ -294,7 +297,7 @@ std::map<std::string, uint64_t> runTimes(TestProgram &P, const char *Name,
     }
     int32_t *PX = X.data(), *PY = Y.data();
     EXPECT_EQ(P.launch(Name, {&PX, &PY}), HPVM_OK) << hpvm_error_message();
-    for (int I = 0; I != N; ++I)
+    for (int I = 0; I != Count; ++I)
       if (Y[I] != X[I] + 1) {
         ADD_FAILURE() << "wrong result at " << I << " in round " << Round;
         break;
@@ -384,7 +387,7 @@ TEST(Scheduler, AThreadChoosesItsPolicyThroughTheCAbi) {
   EXPECT_EQ(hpvm_set_thread_policy("fastest"), HPVM_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(hpvm_error_message(),
                "hpvm_set_thread_policy: unknown policy 'fastest' (known: "
-               "hint, round-robin, heft)");
+               "hint, round-robin, heft, dmda, auto)");
   EXPECT_EQ(runTimes(P, "thread_policy", 2),
             (std::map<std::string, uint64_t>{{"cpu", 1}, {"fake-thread", 1}}));
   ASSERT_EQ(hpvm_set_thread_policy(nullptr), HPVM_OK);
@@ -392,9 +395,98 @@ TEST(Scheduler, AThreadChoosesItsPolicyThroughTheCAbi) {
             (std::map<std::string, uint64_t>{{"fake-thread", 2}}));
 }
 
+/// Writes Text to a file of its own under the test's temporary directory.
+std::string writeFile(const std::string &Name, const std::string &Text) {
+  std::string Path = testing::TempDir() + Name;
+  std::ofstream(Path) << Text;
+  return Path;
+}
+
+TEST(Scheduler, DmdaAndAutoFollowTheModelsOfTheLaunchSize) {
+  ScopedDevice Gpu(
+      std::make_unique<FakeDevice>("fake-model", HPVM_TARGET_NVPTX));
+  rt::Stats &Stats = Runtime::get().stats();
+  Stats.reset();
+  // Synthetic models: for 1000 instances (size bucket 10) the device is
+  // faster, for 4 (bucket 3) the CPU; nothing for 50 (bucket 6).
+  std::string Models = writeFile("hpvm-models-synthetic.txt",
+                                 "hpvm-perf-models 1\n"
+                                 "5 1000000 10 cpu model_big\n"
+                                 "5 1000 10 fake-model model_big\n"
+                                 "5 10 3 cpu model_small\n"
+                                 "5 1000000 3 fake-model model_small\n"
+                                 "this line means nothing\n");
+  EXPECT_EQ(Stats.loadModels(Models),
+            "performance models '" + Models +
+                "': 1 line(s) that mean nothing were skipped");
+  Graph Big = twoTargetGraph("model_big", 1000);
+  Graph Small = twoTargetGraph("model_small", 4);
+  Graph None = twoTargetGraph("model_none", 50);
+  std::vector<ArtifactSpec> Arts;
+  for (const char *Name : {"model_big", "model_small", "model_none"}) {
+    Arts.push_back({Name, HPVM_TARGET_CPU, incKernel});
+    Arts.push_back({Name, HPVM_TARGET_NVPTX, incKernel});
+  }
+  TestProgram P({&Big, &Small, &None}, Arts);
+  using Counts = std::map<std::string, uint64_t>;
+  for (const char *Policy : {"dmda", "auto"}) {
+    ScopedScheduler S(Policy);
+    EXPECT_EQ(runTimes(P, "model_big", 3, 1000), (Counts{{"fake-model", 3}}))
+        << Policy;
+    EXPECT_EQ(runTimes(P, "model_small", 3, 4), (Counts{{"cpu", 3}})) << Policy;
+  }
+  {
+    // No model for the size: auto keeps to the program's order (the CPU
+    // artifact is listed first) and never explores.
+    ScopedScheduler S("auto");
+    EXPECT_EQ(runTimes(P, "model_none", 3, 50), (Counts{{"cpu", 3}}));
+  }
+  {
+    // dmda measures the device it has no model for before comparing.
+    ScopedScheduler S("dmda");
+    EXPECT_EQ(runTimes(P, "model_none", 1, 50).count("fake-model"), 1u);
+  }
+
+  // The models go to a file and come back, with what this run measured.
+  std::string Saved = testing::TempDir() + "hpvm-models-saved.txt";
+  ASSERT_EQ(Stats.saveModels(Saved), "");
+  rt::Stats Fresh;
+  EXPECT_EQ(Fresh.loadModels(Saved), "");
+  const rt::PerfModel &BigGpu = Fresh.entry("model_big", "fake-model").Model;
+  EXPECT_EQ(BigGpu.BySize[10].Samples.load(), 5u + 6u);
+  EXPECT_GT(BigGpu.predict(1000), 0.0);
+  EXPECT_EQ(Fresh.entry("model_none", "fake-model").Model.BySize[6].Samples,
+            1u);
+  Stats.reset();
+}
+
+TEST(Scheduler, ModelsLeaveCompileTimeOut) {
+  auto Dev = std::make_unique<FakeDevice>("fake-compile", HPVM_TARGET_NVPTX);
+  Dev->CompileDelay = std::chrono::milliseconds(200);
+  ScopedDevice Gpu(std::move(Dev));
+  ScopedScheduler S("dmda");
+  Graph G = twoTargetGraph("model_compile");
+  TestProgram P({&G}, {{"model_compile", HPVM_TARGET_NVPTX, incKernel},
+                       {"model_compile", HPVM_TARGET_CPU, incKernel}});
+  runTimes(P, "model_compile", 2);
+  const rt::PerfModel &M =
+      Runtime::get().stats().entry("model_compile", "fake-compile").Model;
+  ASSERT_GT(M.BySize[rt::PerfModel::bucket(N)].Samples.load(), 0u);
+  EXPECT_LT(M.predict(N), 100e6); // the 200 ms compile is not in it
+}
+
+TEST(Scheduler, AModelFileOfAnotherFormatIsANote) {
+  std::string Path = writeFile("hpvm-models-other.txt", "models v0\n1 2 3\n");
+  rt::Stats S;
+  EXPECT_EQ(S.loadModels(Path),
+            "performance models '" + Path +
+                "' are not in this runtime's format; starting without them");
+  EXPECT_EQ(S.loadModels(testing::TempDir() + "no-such-models-file"), "");
+}
+
 TEST(Scheduler, UnknownPolicyNames) {
   EXPECT_EQ(rt::makeScheduler("fifo", Runtime::get().coherence()), nullptr);
-  for (const char *Name : {"hint", "round-robin", "heft"}) {
+  for (const char *Name : {"hint", "round-robin", "heft", "dmda", "auto"}) {
     auto S = rt::makeScheduler(Name, Runtime::get().coherence());
     ASSERT_NE(S, nullptr);
     EXPECT_STREQ(S->name(), Name);

@@ -170,7 +170,8 @@ TEST_P(RefusingDevice, IsNotOfferedTheLeafItRefuses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, RefusingDevice,
-                         testing::Values("hint", "round-robin", "heft"),
+                         testing::Values("hint", "round-robin", "heft", "dmda",
+                                         "auto"),
                          [](const testing::TestParamInfo<const char *> &I) {
                            std::string N = I.param;
                            N.erase(std::remove(N.begin(), N.end(), '-'),

@@ -339,7 +339,7 @@ TEST(EnvironmentDeathTest, BadSettingsFailLaunchesWithAMessage) {
       },
       testing::ExitedWithCode(0),
       "code 8: HPVM_SCHEDULER='fastest' is not a scheduling policy \\(known: "
-      "hint, round-robin, heft\\)");
+      "hint, round-robin, heft, dmda, auto\\)");
   EXPECT_EXIT(
       {
         setenv("HPVM_NUM_THREADS", "many", 1);

@@ -141,10 +141,11 @@ int hpvm_test(hpvm_handle handle, int *done);
  * order they were started), else 0. */
 int hpvm_wait_all(void);
 
-/* Chooses the scheduling policy ("hint", "round-robin", "heft") of the
- * launches this thread starts from now on, synchronous or not, instead of
- * the runtime's (HPVM_SCHEDULER); NULL goes back to the runtime's. An
- * unknown name is HPVM_ERR_INVALID_ARGUMENT and changes nothing. */
+/* Chooses the scheduling policy ("hint", "round-robin", "heft", "dmda",
+ * "auto"; docs/runtime.md §6) of the launches this thread starts from now
+ * on, synchronous or not, instead of the runtime's (HPVM_SCHEDULER); NULL
+ * goes back to the runtime's. An unknown name is HPVM_ERR_INVALID_ARGUMENT
+ * and changes nothing. */
 int hpvm_set_thread_policy(const char *policy);
 
 /* What generated code calls for a `nowait` node: hpvm_launch_async that

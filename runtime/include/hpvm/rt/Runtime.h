@@ -122,6 +122,9 @@ public:
   void dataUpdate(void *Ptr, uint64_t Bytes);
   /// The text hpvm_print_stats writes.
   std::string statsText();
+  /// Writes the performance models to RuntimeConfig::PerfModelsPath now,
+  /// as the end of the runtime does; returns why it could not, or "".
+  std::string savePerfModels();
 
   /// A runtime of its own, set up by Config alone (no environment): its
   /// own threads, devices, coherence, policy, statistics and trace.
@@ -188,6 +191,7 @@ private:
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;
+  std::string PerfModelsPath;
 
   std::mutex ProgramsM;
   std::unordered_map<const hpvm_program_desc *, std::unique_ptr<Program>>

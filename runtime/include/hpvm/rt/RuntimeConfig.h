@@ -29,6 +29,11 @@ struct RuntimeConfig {
   std::string Scheduler = "hint";
   /// Where the Chrome trace goes (HPVM_TRACE); empty: no trace.
   std::string TracePath;
+  /// The performance-model file (HPVM_PERF_MODELS): read when the runtime
+  /// starts, written when it ends (for the process's runtime: at exit), so
+  /// that dmda and auto start from what earlier runs measured; empty: the
+  /// models live as long as the runtime.
+  std::string PerfModelsPath;
   /// The device kinds to use (HPVM_DEVICES: "cpu,vulkan", ...); empty: the
   /// CPU at once, other kinds when a program with artifacts for them loads.
   std::string Devices;

@@ -13,6 +13,11 @@
 //                the bytes coherence would copy, plus the leaf's measured
 //                time per instance there; candidates with no history yet
 //                are tried first
+//   dmda         the same, with the leaf's performance model for the
+//                launch's size (Stats.h PerfModel) as the run time; sizes
+//                not measured on a device are measured first
+//   auto         dmda when every candidate has a model for the size,
+//                otherwise hint
 //
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_SCHEDULER_H

@@ -10,18 +10,65 @@
 #define HPVM_RT_STATS_H
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace hpvm::rt {
 
 class Coherence;
+
+/// What a leaf's launches of about one size take on one device: the
+/// performance model the dmda and auto policies (Scheduler.h) predict
+/// with. Sizes are buckets of instance counts, by bit width (1, 2-3, 4-7,
+/// ...): launches within a factor of two share a model. Only run times go
+/// in (no compiling, no data movement: the executor's run time).
+struct PerfModel {
+  static constexpr unsigned Buckets = 65;
+  static unsigned bucket(uint64_t Instances) {
+    unsigned B = 0;
+    for (; Instances; Instances >>= 1)
+      ++B;
+    return B;
+  }
+  struct Size {
+    std::atomic<uint64_t> Samples{0};
+    std::atomic<double> MeanNanos{0};
+  };
+  std::array<Size, Buckets> BySize;
+
+  /// A launch of Instances took Ns: the mean of the first 16 samples, then
+  /// a moving average that follows changes within a few dozen launches.
+  void learn(uint64_t Instances, uint64_t Ns) {
+    Size &S = BySize[bucket(Instances)];
+    uint64_t N = S.Samples.fetch_add(1, std::memory_order_relaxed) + 1;
+    double Old = S.MeanNanos.load(std::memory_order_relaxed);
+    double Weight = 1.0 / double(std::min<uint64_t>(N, 16));
+    S.MeanNanos.store(Old + (double(Ns) - Old) * Weight,
+                      std::memory_order_relaxed);
+  }
+  /// The predicted run time of a launch of Instances; 0 when no launch of
+  /// that size was measured (or loaded).
+  double predict(uint64_t Instances) const {
+    const Size &S = BySize[bucket(Instances)];
+    return S.Samples.load(std::memory_order_relaxed)
+               ? S.MeanNanos.load(std::memory_order_relaxed)
+               : 0.0;
+  }
+  void clear() {
+    for (Size &S : BySize) {
+      S.Samples = 0;
+      S.MeanNanos = 0;
+    }
+  }
+};
 
 struct NodeStats {
   NodeStats(std::string Path, std::string Device)
@@ -45,6 +92,9 @@ struct NodeStats {
   /// run on one thread tells it, one shared among several tells it by its
   /// pieces' times summed, or bounds it by its time times the threads.
   std::atomic<double> SerialNanosPerInstance{0};
+  /// Run times by size, for dmda and auto; loaded from and saved to the
+  /// runtime's model file (RuntimeConfig::PerfModelsPath) when it has one.
+  PerfModel Model;
 
   void record(uint64_t NumInstances, uint64_t Ns) {
     Launches.fetch_add(1, std::memory_order_relaxed);
@@ -112,8 +162,18 @@ public:
   std::vector<BufferRow> bufferRows() const;
   /// The table hpvm_print_stats writes; Header is its first line.
   std::string format(const std::string &Header, const Coherence &C) const;
-  /// Zeroes every entry (their addresses stay valid).
+  /// Zeroes every entry (their addresses stay valid), models included.
   void reset();
+
+  /// Reads the performance models in file Path (written by saveModels),
+  /// to seed the entries they name, now and when they are made. A missing
+  /// file is no model; lines that mean nothing are skipped. Returns a note
+  /// for what was skipped, or "".
+  std::string loadModels(const std::string &Path);
+  /// Writes every model with samples to Path (through a temporary file and
+  /// a rename, so that processes finishing at once leave one whole file);
+  /// returns why it could not, or "".
+  std::string saveModels(const std::string &Path) const;
 
 private:
   mutable std::mutex M;
@@ -121,6 +181,11 @@ private:
   std::map<std::pair<std::string, std::string>, NodeStats *> Index;
   std::deque<BufferStats> Buffers;
   std::map<std::string, BufferStats *> BufferIndex;
+  /// Loaded models of entries not made yet: (path, device) -> (bucket,
+  /// samples, mean).
+  std::map<std::pair<std::string, std::string>,
+           std::vector<std::tuple<unsigned, uint64_t, double>>>
+      PendingModels;
 };
 
 } // namespace hpvm::rt
