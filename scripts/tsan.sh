@@ -64,15 +64,15 @@ if [[ ${HPVM_TSAN_E2E:-0} == 1 ]]; then
   bin=$BUILD/e2e
   mkdir -p "$bin"
   declare -A args=([rows]="13 1001" [grid]="13 1001" [tasks]="10007"
-    [nests]="9 777 3 5" [sections]="13 1001")
-  for p in rows grid tasks nests sections; do
+    [nests]="9 777 3 5" [sections]="13 1001" [nowait]="10007")
+  for p in rows grid tasks nests sections nowait; do
     build/bin/hpvm-clang -O3 -g --hpvm-target=cpu,spirv -c \
       test/e2e/mixed_$p.c -o "$bin/mixed-$p.o"
     g++ -fsanitize=thread -o "$bin/mixed-$p" "$bin/mixed-$p.o" \
       "$BUILD"/runtime/libhpvm-rt.a "$BUILD"/hpvm-ir/libhpvm-graph.a \
       -lpthread -ldl -lm
     for devices in cpu,vulkan cpu,opencl; do
-      for policy in hint round-robin heft; do
+      for policy in hint round-robin heft dmda auto; do
         echo "== mixed-$p ${args[$p]} HPVM_DEVICES=$devices HPVM_SCHEDULER=$policy under TSan"
         # shellcheck disable=SC2086
         HPVM_DEVICES=$devices HPVM_SCHEDULER=$policy HPVM_NUM_THREADS=4 \
