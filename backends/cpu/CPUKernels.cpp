@@ -32,6 +32,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -111,12 +112,34 @@ bool basedOnAlloca(const Value *Ptr) {
 /// Not on atomic or volatile accesses, which instances may use on purpose to
 /// communicate.
 ///
+/// Whether, within one iteration of L (never through its header again),
+/// control can go from From to To.
+bool reachableInIteration(const Instruction *From, const Instruction *To,
+                          const Loop &L) {
+  const BasicBlock *FB = From->getParent(), *TB = To->getParent();
+  if (FB == TB && From->comesBefore(To))
+    return true;
+  SmallVector<const BasicBlock *, 16> Work(succ_begin(FB), succ_end(FB));
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == L.getHeader() || !L.contains(BB) || !Seen.insert(BB).second)
+      continue;
+    if (BB == TB)
+      return true;
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
 /// Not at all if an instance writes a buffer and then accesses it again
 /// (`o[2*i] = x; o[2*i+1] = o[2*i];`): in a loop annotated parallel, LLVM 19's
 /// loop vectoriser skips the dependence analysis also within one iteration,
 /// and its interleaved-access groups then move the load above the store (or
 /// a store past another). Without the annotation it analyses the loop, and
-/// still vectorises it where the dependences allow.
+/// still vectorises it where the dependences allow. Accesses on paths that
+/// exclude each other (the two branches of an `if`, each storing) never
+/// both run in one iteration, so nothing within one can be reordered.
 void tagParallelAccesses(Function &W, Loop &L, const DominatorTree &DT,
                          MDNode *AccessGroup) {
   for (Instruction &I : instructions(W))
@@ -159,15 +182,18 @@ void tagParallelAccesses(Function &W, Loop &L, const DominatorTree &DT,
       Accesses.push_back(std::move(A));
     }
   // Every access to a buffer the instance writes must come before the
-  // write (dominate it), as the read of `y[i] = a * x[i] + y[i]` does.
+  // write (dominate it), as the read of `y[i] = a * x[i] + y[i]` does, or
+  // be on a path that excludes it.
   for (const Access &Write : Accesses) {
     if (!Write.I->mayWriteToMemory())
       continue;
     for (const Access &Other : Accesses)
       if (&Other != &Write && !DT.dominates(Other.I, Write.I) &&
-          any_of(Other.Objects, [&](const Value *O) {
-            return is_contained(Write.Objects, O);
-          }))
+          any_of(
+              Other.Objects,
+              [&](const Value *O) { return is_contained(Write.Objects, O); }) &&
+          (reachableInIteration(Write.I, Other.I, L) ||
+           reachableInIteration(Other.I, Write.I, L)))
         return;
   }
 
