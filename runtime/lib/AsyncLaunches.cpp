@@ -32,9 +32,7 @@ size_t hpvm::rt::rootRanges(const GraphPlan &G, void *const *Args,
       // the launch is ordered against everything.
       R.End = UINTPTR_MAX;
     } else {
-      void *Host;
-      std::memcpy(&Host, Args[K], sizeof(Host));
-      R.Begin = reinterpret_cast<uintptr_t>(Host);
+      R.Begin = reinterpret_cast<uintptr_t>(bufferPointer(Args, K));
       uint64_t Bytes = extentOf(Root, Prm.Bytes, Args);
       R.End = Bytes > UINTPTR_MAX - R.Begin ? UINTPTR_MAX : R.Begin + Bytes;
     }

@@ -56,21 +56,24 @@ extern "C" int hpvm_launch_async(const hpvm_program_desc *Program,
       [&] { *Handle = Runtime::current().launchAsync(Program, Graph, Args); });
 }
 
-/// A launch's status, with its message as this thread's error.
-static int launchStatus(hpvm_status Code, const std::string &Message) {
-  if (Code != HPVM_OK)
-    setErrorMessage(Message);
-  return Code;
-}
-
-extern "C" int hpvm_wait(hpvm_handle Handle) {
+/// The status of the launch(es) Wait(Message) waited for, with its message
+/// as this thread's error; or why the wait itself failed.
+template <typename WaitFn> static int waited(WaitFn &&Wait) {
   clearErrorMessage();
   int Code = HPVM_OK;
   int Failed = guarded([&] {
     std::string Message;
-    Code = launchStatus(Runtime::current().wait(Handle, Message), Message);
+    Code = Wait(Message);
+    if (Code != HPVM_OK)
+      setErrorMessage(Message);
   });
   return Failed != HPVM_OK ? Failed : Code;
+}
+
+extern "C" int hpvm_wait(hpvm_handle Handle) {
+  return waited([&](std::string &Message) {
+    return Runtime::current().wait(Handle, Message);
+  });
 }
 
 extern "C" int hpvm_test(hpvm_handle Handle, int *Done) {
@@ -83,13 +86,8 @@ extern "C" int hpvm_test(hpvm_handle Handle, int *Done) {
 }
 
 extern "C" int hpvm_wait_all(void) {
-  clearErrorMessage();
-  int Code = HPVM_OK;
-  int Failed = guarded([&] {
-    std::string Message;
-    Code = launchStatus(Runtime::current().waitAll(Message), Message);
-  });
-  return Failed != HPVM_OK ? Failed : Code;
+  return waited(
+      [](std::string &Message) { return Runtime::current().waitAll(Message); });
 }
 
 extern "C" int hpvm_set_thread_policy(const char *Policy) {

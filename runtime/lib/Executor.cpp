@@ -104,13 +104,13 @@ bool rowsWritten(const NodePlan &P, const WrittenRows &W, void *const *Args,
          !__builtin_add_overflow(Last, U.RowBytes, &End) && End <= U.bytes();
 }
 
-void *bufferPointer(void *const *Args, unsigned K) {
+} // namespace
+
+void *hpvm::rt::bufferPointer(void *const *Args, unsigned K) {
   void *Host;
   std::memcpy(&Host, Args[K], sizeof(Host));
   return Host;
 }
-
-} // namespace
 
 Executor::Executor(Runtime &RT)
     : RT(RT), Pool(RT.pool()), Coh(RT.coherence()), TheTrace(RT.trace()) {}

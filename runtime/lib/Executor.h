@@ -22,6 +22,9 @@ class Trace;
 /// zero counts as zero); throws RtError for a missing argument.
 uint64_t extentOf(const NodePlan &P, const Extent &E, void *const *Args);
 
+/// The data pointer of buffer argument K (Args[K] points to it).
+void *bufferPointer(void *const *Args, unsigned K);
+
 class Executor {
 public:
   explicit Executor(Runtime &RT);
