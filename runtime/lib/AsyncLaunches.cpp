@@ -135,8 +135,12 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
                                      : typeSize(Params[K].Type));
     L->Args[K] = &L->Values[K];
   }
-  if (Options)
+  if (Options) {
     L->Options = *Options;
+    // The caller's list of fallbacks may be gone by the time the launch
+    // runs; an asynchronous launch's fallbacks are not collected.
+    L->Options->Fallbacks = nullptr;
+  }
   L->NumRanges = rootRanges(G, L->Args.data(), L->Ranges.data());
   L->Submitter = std::this_thread::get_id();
 
