@@ -129,6 +129,11 @@ llvm::MDNode *loopIDWith(llvm::LLVMContext &Ctx, llvm::MDNode *LoopID,
                          llvm::ArrayRef<llvm::StringRef> Dropped,
                          llvm::ArrayRef<llvm::Metadata *> Added);
 
+/// The loop ID of a copy of an instance loop that runs a few instances
+/// only (a peel, the head of a split): makes progress, neither vectorised
+/// nor unrolled, and no instance loop.
+llvm::MDNode *scalarCopyLoopID(llvm::LLVMContext &Ctx);
+
 /// The instance id of instance loop L: the header phi that counts up by one
 /// (L may have other phis); null if there is none.
 llvm::PHINode *instanceId(llvm::Loop &L);

@@ -41,6 +41,20 @@ MDNode *loopIDWith(LLVMContext &Ctx, MDNode *LoopID,
   return ID;
 }
 
+MDNode *scalarCopyLoopID(LLVMContext &Ctx) {
+  auto Prop = [&](StringRef Name, Metadata *V = nullptr) -> Metadata * {
+    SmallVector<Metadata *, 2> Ops{MDString::get(Ctx, Name)};
+    if (V)
+      Ops.push_back(V);
+    return MDNode::get(Ctx, Ops);
+  };
+  Metadata *False = ConstantAsMetadata::get(ConstantInt::getFalse(Ctx));
+  return loopIDWith(Ctx, nullptr, {},
+                    {Prop("llvm.loop.mustprogress"),
+                     Prop("llvm.loop.vectorize.enable", False),
+                     Prop("llvm.loop.unroll.disable")});
+}
+
 PHINode *instanceId(Loop &L) {
   using namespace PatternMatch;
   for (PHINode &P : L.getHeader()->phis())

@@ -250,13 +250,9 @@ bool splitAtBorders(Loop &L, LoopInfo &LI, ScalarEvolution &SE, bool &Changed) {
   Value *HiId = B.CreateAdd(IdStart, B.CreateSelect(OK, Hi, Zero), "split.hi");
 
   LLVMContext &Ctx = PH->getContext();
-  Metadata *False = ConstantAsMetadata::get(ConstantInt::getFalse(Ctx));
   MDNode *LoopID = L.getLoopID();
   MDNode *Mark = MDNode::get(Ctx, MDString::get(Ctx, SplitProperty));
-  StringRef Vectorize = "llvm.loop.vectorize.enable";
-  MDNode *HeadID =
-      loopIDWith(Ctx, LoopID, {InstanceLoopProperty, Vectorize},
-                 {MDNode::get(Ctx, {MDString::get(Ctx, Vectorize), False})});
+  MDNode *HeadID = scalarCopyLoopID(Ctx);
   MDNode *InteriorID = loopIDWith(Ctx, LoopID, {}, {Mark});
   MDNode *TailID = loopIDWith(Ctx, LoopID, {InstanceLoopProperty}, {});
 

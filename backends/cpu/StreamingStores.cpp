@@ -141,22 +141,6 @@ alignableStore(StoreInst *S, Loop &L, ScalarEvolution &SE,
   return AlignableStore{S, Rec->getStart(), Size};
 }
 
-MDNode *peelLoopID(LLVMContext &Ctx) {
-  auto Prop = [&](StringRef Name, Metadata *V = nullptr) -> Metadata * {
-    SmallVector<Metadata *, 2> Ops{MDString::get(Ctx, Name)};
-    if (V)
-      Ops.push_back(V);
-    return MDNode::get(Ctx, Ops);
-  };
-  Metadata *False = ConstantAsMetadata::get(ConstantInt::getFalse(Ctx));
-  SmallVector<Metadata *, 4> Ops{nullptr, Prop("llvm.loop.mustprogress"),
-                                 Prop("llvm.loop.vectorize.enable", False),
-                                 Prop("llvm.loop.unroll.disable")};
-  MDNode *ID = MDNode::getDistinct(Ctx, Ops);
-  ID->replaceOperandWith(0, ID);
-  return ID;
-}
-
 /// Peels L until the first of Stores is 64-byte aligned and rewrites the
 /// addresses of Stores in L relative to that aligned address; false (and L
 /// untouched) when L does not have the shape this needs.
@@ -226,8 +210,8 @@ bool peelForAlignment(Loop &L, ScalarEvolution &SE, const DominatorTree &DT,
                                         TripCount, nullptr, "stream.peel");
   Value *MainStart = B.CreateNSWAdd(Lo, Peel, "stream.main.start");
   BasicBlock *MainPH =
-      splitInstances(L, IV, MainStart, TripCount, 1, ".peel", peelLoopID(Ctx),
-                     "stream.peel.done", "stream.main")
+      splitInstances(L, IV, MainStart, TripCount, 1, ".peel",
+                     scalarCopyLoopID(Ctx), "stream.peel.done", "stream.main")
           .RestPreheader;
 
   // L's stores to the aligned buffer: the aligned address of MainStart's
