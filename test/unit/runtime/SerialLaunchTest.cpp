@@ -159,39 +159,40 @@ rt::RuntimeConfig fourThreads(uint64_t SerialBelowNanos) {
   return C;
 }
 
-TEST(SerialLaunch, SmallLaunchesRunOnTheCallingThread) {
-  rt::Runtime RT(fourThreads(Generous));
+/// Launches a one-leaf graph called Name, whose kernel is Kernel, Times
+/// times over Size floats, on a runtime of four threads that runs launches
+/// below SerialBelowNanos serially; per launch, as chunksPerLaunch.
+std::vector<std::pair<unsigned, bool>> leafLaunches(uint64_t SerialBelowNanos,
+                                                    const char *Name,
+                                                    hpvm_cpu_kernel_fn Kernel,
+                                                    size_t Size, int Times) {
+  rt::Runtime RT(fourThreads(SerialBelowNanos));
   CurrentRuntime Scope(RT);
-  Graph G = inOutLeafGraph("serial_small", "serial_small");
-  TestProgram P({&G}, {{"serial_small", HPVM_TARGET_CPU, cheapKernel}});
+  Graph G = inOutLeafGraph(Name, Name);
+  TestProgram P({&G}, {{Name, HPVM_TARGET_CPU, Kernel}});
+  std::vector<float> X(Size, 0.0f);
+  return chunksPerLaunch(P, Name, X, Times);
+}
+
+TEST(SerialLaunch, SmallLaunchesRunOnTheCallingThread) {
   // 1000 additions.
-  std::vector<float> X(1000, 0.0f);
   for (auto [Chunks, CallingThread] :
-       learned(chunksPerLaunch(P, "serial_small", X, 10))) {
+       learned(leafLaunches(Generous, "serial_small", cheapKernel, 1000, 10))) {
     EXPECT_EQ(Chunks, 1u);
     EXPECT_TRUE(CallingThread);
   }
 }
 
 TEST(SerialLaunch, LaunchesWithMoreWorkAreSharedOut) {
-  rt::Runtime RT(fourThreads(5000));
-  CurrentRuntime Scope(RT);
-  Graph G = inOutLeafGraph("serial_large", "serial_large");
-  TestProgram P({&G}, {{"serial_large", HPVM_TARGET_CPU, costlyKernel}});
   // 64 instances of 20 us: 1.3 ms on one thread.
-  std::vector<float> X(64, 0.0f);
   for (auto [Chunks, CallingThread] :
-       learned(chunksPerLaunch(P, "serial_large", X, 8)))
+       learned(leafLaunches(5000, "serial_large", costlyKernel, 64, 8)))
     EXPECT_EQ(Chunks, 16u); // 4 threads x 4 chunks
 }
 
 TEST(SerialLaunch, ZeroSharesOutEveryLaunch) {
-  rt::Runtime RT(fourThreads(0));
-  CurrentRuntime Scope(RT);
-  Graph G = inOutLeafGraph("serial_off", "serial_off");
-  TestProgram P({&G}, {{"serial_off", HPVM_TARGET_CPU, cheapKernel}});
-  std::vector<float> X(1000, 0.0f);
-  for (auto [Chunks, CallingThread] : chunksPerLaunch(P, "serial_off", X, 8))
+  for (auto [Chunks, CallingThread] :
+       leafLaunches(0, "serial_off", cheapKernel, 1000, 8))
     EXPECT_EQ(Chunks, 16u);
 }
 
