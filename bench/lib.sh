@@ -37,9 +37,12 @@ BENCH_STENCIL_N BENCH_STENCIL_STEPS BENCH_PIPELINE_N BENCH_LAUNCH_N \
 BENCH_SWEEPS_N BENCH_SWEEPS_STEPS BENCH_ASYNC_N \
 BENCH_BUDGET_S BENCH_MIN_REPS BENCH_MAX_REPS BENCH_RETRIES"
 
+# GNU time, for each run's CPU times (BENCH_TIME: another copy of it, e.g.
+# one carried to a machine that lacks it).
+TIME=${BENCH_TIME:-/usr/bin/time}
 require_tools() {
   command -v "$CLANG" >/dev/null || die "$CLANG not found (scripts/install-deps.sh installs it)"
-  [ -x /usr/bin/time ] || die "/usr/bin/time not found: apt-get install time"
+  [ -x "$TIME" ] || die "$TIME not found: apt-get install time"
   mkdir -p "$BIN" "$LOG"
 }
 
@@ -131,7 +134,7 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
   for _ in $(seq 1 "${BENCH_RETRIES:-3}"); do
     local b0 b1 line others extra
     b0=$(busy_ticks)
-    env "${env[@]}" /usr/bin/time -f 'TIME %e %U %S' -o "$log.time" \
+    env "${env[@]}" "$TIME" -f 'TIME %e %U %S' -o "$log.time" \
       "$exe" "$v" "$@" >"$log.out" 2>"$log.last" || true
     line=$(grep -m1 '^RESULT' "$log.out") ||
       {
@@ -182,5 +185,6 @@ machine_lines() {
   echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   echo "kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
   echo "compiler: $("$CLANG" --version | head -1)"
-  echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
+  # (HPVM_COMMIT: where the tree has no git history, e.g. a copy on a lent machine)
+  echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo "${HPVM_COMMIT:-unknown}")$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
 }

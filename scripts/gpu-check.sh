@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # scripts/gpu-check.sh: the one command for a machine with an NVIDIA GPU.
 #
-#   scripts/gpu-check.sh          build dir: build/ (or $HPVM_BUILD_DIR)
+#   scripts/gpu-check.sh                  build dir: build/ (or $HPVM_BUILD_DIR)
+#   scripts/gpu-check.sh --make-pack DIR  here: build, then put into DIR what
+#                                         a machine without LLVM 19 runs
+#   scripts/gpu-check.sh --pack DIR       there: steps 2, 4-6 from DIR
+#
+# A lent GPU machine may be offline and have no LLVM 19: it can neither
+# install nor build HPVM. Nothing HPVM compiled needs LLVM to run, so the
+# pack holds it prebuilt: the CUDA-labelled tests (scripts/gpu_pack.py), the
+# examples built for cpu,nvptx, and the HPVM side of the GPU benchmarks
+# (bench/gpu/run.sh --hpvm-pack). With --pack, steps 1 and 3 are skipped and
+# step 4 runs the packed tests.
 #
 #  1. installs what is missing (scripts/install-deps.sh; an offline machine
 #     goes on with what it has)
@@ -34,6 +44,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${HPVM_BUILD_DIR:-build}
+MODE=full PACK=""
+case "${1:-}" in
+--make-pack | --pack)
+  [ $# -eq 2 ] || { echo "usage: scripts/gpu-check.sh [--make-pack DIR | --pack DIR]" >&2; exit 2; }
+  MODE=${1#--} PACK=$(mkdir -p "$2" && cd "$2" && pwd)
+  ;;
+"") ;;
+*) echo "usage: scripts/gpu-check.sh [--make-pack DIR | --pack DIR]" >&2; exit 2 ;;
+esac
 CHECK_OUT=${HPVM_GPU_CHECK_OUT:-$BUILD/gpu-check}
 JOBS=${GPU_CHECK_JOBS:-$(nproc)}
 mkdir -p "$CHECK_OUT"
@@ -60,7 +79,9 @@ finish() {
 
 # --- 1. dependencies ------------------------------------------------------------
 say "dependencies"
-if ./scripts/install-deps.sh >"$CHECK_OUT/install-deps.txt" 2>&1; then
+if [ "$MODE" = pack ]; then
+  record skipped deps "--pack: nothing is installed or built here"
+elif ./scripts/install-deps.sh >"$CHECK_OUT/install-deps.txt" 2>&1; then
   record ok deps "$(tail -1 "$CHECK_OUT/install-deps.txt")"
 else
   tail -5 "$CHECK_OUT/install-deps.txt"
@@ -88,29 +109,84 @@ fi
 echo "${GPU_REASON:-$(grep '^GPU ' "$CHECK_OUT/nvidia-smi.txt")}"
 
 # --- 3. build -------------------------------------------------------------------
-say "build ($BUILD, ninja -j$JOBS)"
-T=$(date +%s)
-if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$CHECK_OUT/build.txt" 2>&1 &&
-  ninja -C "$BUILD" -j "$JOBS" >>"$CHECK_OUT/build.txt" 2>&1; then
-  record ok build "$(($(date +%s) - T)) s"
+# The examples of step 5: name | sources | runs (argument lists separated by
+# ';'; "" = the defaults).
+EXAMPLES=(
+  "vector-add|vector-add/main.c|1000003;"
+  "saxpy|saxpy/main.c|1000003;"
+  "sgemm|sgemm/main.c|131 67 45;"
+  "stencil|stencil/main.c|123 257 20;"
+  "image-pipeline|image-pipeline/main.c image-pipeline/pipeline.c|241 319;"
+)
+# Builds one example for cpu,spirv,nvptx (the same executable runs on the
+# CPU, CUDA and Vulkan): $1 = sources (under examples/), $2 = the executable;
+# hpvm-clang's output goes to $2.build.txt.
+build_example() {
+  local srcs=() s
+  for s in $1; do srcs+=("examples/$s"); done
+  "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv,nvptx "${srcs[@]}" -lm -o "$2" >"$2.build.txt" 2>&1
+}
+if [ "$MODE" = pack ]; then
+  record skipped build "--pack: prebuilt in $PACK (commit $(cat "$PACK/commit" 2>/dev/null))"
 else
-  tail -30 "$CHECK_OUT/build.txt"
-  record FAILED build "see build.txt"
+  say "build ($BUILD, ninja -j$JOBS)"
+  T=$(date +%s)
+  if cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$CHECK_OUT/build.txt" 2>&1 &&
+    ninja -C "$BUILD" -j "$JOBS" >>"$CHECK_OUT/build.txt" 2>&1; then
+    record ok build "$(($(date +%s) - T)) s"
+  else
+    tail -30 "$CHECK_OUT/build.txt"
+    record FAILED build "see build.txt"
+    finish
+  fi
+  HPVM_CLANG=$PWD/$BUILD/bin/hpvm-clang
+fi
+
+if [ "$MODE" = make-pack ]; then
+  say "pack: $PACK"
+  git rev-parse --short HEAD >"$PACK/commit" 2>/dev/null || echo unknown >"$PACK/commit"
+  if python3 scripts/gpu_pack.py make "$BUILD" "$PACK" --label cuda >"$CHECK_OUT/pack.txt" 2>&1; then
+    record ok "pack tests" "$(tail -1 "$CHECK_OUT/pack.txt")"
+  else
+    cat "$CHECK_OUT/pack.txt"
+    record FAILED "pack tests" "scripts/gpu_pack.py make failed"
+  fi
+  mkdir -p "$PACK/examples"
+  for entry in "${EXAMPLES[@]}"; do
+    IFS='|' read -r name sources _ <<<"$entry"
+    build_example "$sources" "$PACK/examples/$name" ||
+      { cat "$PACK/examples/$name.build.txt"; record FAILED "pack examples" "$name does not build"; }
+  done
+  record ok "pack examples" "${#EXAMPLES[@]} built for cpu,spirv,nvptx"
+  # The Vulkan loader, for a machine whose driver comes without one.
+  if loader=$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}') && [ -n "$loader" ]; then
+    mkdir -p "$PACK/lib" && cp -L "$loader" "$PACK/lib/libvulkan.so.1"
+  fi
+  if HPVM_BUILD_DIR=$BUILD BENCH_JOBS=$JOBS bench/gpu/run.sh --hpvm-pack "$PACK/bench" >"$CHECK_OUT/pack-bench.txt" 2>&1; then
+    record ok "pack bench" "$(tail -1 "$CHECK_OUT/pack-bench.txt")"
+  else
+    tail -20 "$CHECK_OUT/pack-bench.txt"
+    record FAILED "pack bench" "bench/gpu/run.sh --hpvm-pack failed (log: pack-bench.txt)"
+  fi
+  echo "size: $(du -sh "$PACK" | cut -f1); run there: scripts/gpu-check.sh --pack $PACK"
   finish
 fi
-HPVM_CLANG=$PWD/$BUILD/bin/hpvm-clang
 
 # --- 4. CUDA tests --------------------------------------------------------------
 say "ctest -L cuda"
 T=$(date +%s)
-ctest --test-dir "$BUILD" -L cuda --output-on-failure -j "$JOBS" >"$CHECK_OUT/ctest-cuda.txt" 2>&1
+if [ "$MODE" = pack ]; then
+  python3 scripts/gpu_pack.py run "$PACK" --log "$CHECK_OUT/ctest-cuda-full.txt" >"$CHECK_OUT/ctest-cuda.txt" 2>&1
+else
+  ctest --test-dir "$BUILD" -L cuda --output-on-failure -j "$JOBS" >"$CHECK_OUT/ctest-cuda.txt" 2>&1
+fi
 rc=$?
 tail -15 "$CHECK_OUT/ctest-cuda.txt"
 if grep -q 'No tests were found' "$CHECK_OUT/ctest-cuda.txt"; then
   record skipped "ctest -L cuda" "no test is labelled cuda in this build (the CUDA device is not in it yet)"
 else
   counts=$(grep -E 'tests passed|tests failed out of' "$CHECK_OUT/ctest-cuda.txt" | tail -1)
-  skipped=$(grep -c '(Skipped)' "$CHECK_OUT/ctest-cuda.txt")
+  skipped=$(grep -c '(Skipped)\| skipped (' "$CHECK_OUT/ctest-cuda.txt")
   if [ "$rc" -eq 0 ]; then
     record ok "ctest -L cuda" "$counts; $skipped skipped ($(($(date +%s) - T)) s, log: ctest-cuda.txt)"
   else
@@ -126,32 +202,43 @@ if [ "${GPU_CHECK_FULL_CTEST:-0}" = 1 ]; then
   fi
 fi
 
+# A driver without a Vulkan loader uses the pack's; the NVIDIA ICD may sit
+# where the loader does not look.
+if [ "$MODE" = pack ] && ! ldconfig -p | grep -q 'libvulkan.so.1 ' && [ -f "$PACK/lib/libvulkan.so.1" ]; then
+  export LD_LIBRARY_PATH=$PACK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+NVIDIA_ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$NVIDIA_ICD" ]; then
+  export VK_DRIVER_FILES=$NVIDIA_ICD
+fi
+
+# The rows of hpvm-rt's node table (HPVM_STATS=1) in $1, an stderr file,
+# that launched: "<path> <device> <launches> <total ms>".
+stats_rows() {
+  awk '/^node +device/ {t = 1; next} /^(buffer |coherence:)/ {t = 0}
+    t && $3 ~ /^[0-9]+$/ && $3 > 0 {print $1, $2, $3, $5}' "$1"
+}
+# How many of those ran on a device matching the awk pattern $2.
+leaf_rows() { stats_rows "$1" | awk -v dev="$2" '$2 ~ dev {n++} END {print n + 0}'; }
+
 # --- 5. every example on the GPU, against the CPU -------------------------------
 say "examples: HPVM_DEVICES=cuda against HPVM_DEVICES=cpu"
 EX=$CHECK_OUT/examples
 mkdir -p "$EX"
-# name | sources | runs (argument lists separated by ';'; "" = the defaults)
-EXAMPLES=(
-  "vector-add|vector-add/main.c|1000003;"
-  "saxpy|saxpy/main.c|1000003;"
-  "sgemm|sgemm/main.c|131 67 45;"
-  "stencil|stencil/main.c|123 257 20;"
-  "image-pipeline|image-pipeline/main.c image-pipeline/pipeline.c|241 319;"
-)
 NVPTX_MISSING=""
 ex_ok=0 ex_failed=0
 for entry in "${EXAMPLES[@]}"; do
   IFS='|' read -r name sources runs <<<"$entry"
-  srcs=()
-  for s in $sources; do srcs+=("examples/$s"); done
-  if ! "$HPVM_CLANG" -O3 --hpvm-target=cpu,nvptx "${srcs[@]}" -lm -o "$EX/$name" \
-    >"$EX/$name.build.txt" 2>&1; then
+  if [ "$MODE" = pack ]; then
+    cp "$PACK/examples/$name" "$EX/$name" ||
+      { ex_failed=$((ex_failed + 1)); echo "FAILED: $name is not in the pack"; continue; }
+  elif ! build_example "$sources" "$EX/$name"; then
     if grep -q "target 'nvptx' is not available in this build" "$EX/$name.build.txt"; then
       NVPTX_MISSING="hpvm-clang has no nvptx target in this build"
       break
     fi
     cat "$EX/$name.build.txt"
-    echo "FAILED: $name does not build for cpu,nvptx"
+    echo "FAILED: $name does not build for cpu,spirv,nvptx"
     ex_failed=$((ex_failed + 1))
     continue
   fi
@@ -168,11 +255,8 @@ for entry in "${EXAMPLES[@]}"; do
     HPVM_DEVICES=cuda HPVM_DEVICES_STRICT=1 HPVM_STATS=1 "$EX/$name" $args \
       >"$log.cuda.out" 2>"$log.cuda.err"
     cuda_rc=$?
-    # Leaves: rows of the statistics whose device is not "host".
-    off=$(awk '/^hpvm-rt stats/ {t = 1; next} t && /^node / {next} /^coherence:/ {t = 0}
-      t && NF == 6 && $2 != "host" && $2 !~ /^cuda(:[0-9]+)?$/ {print $1 " on " $2}' "$log.cuda.err")
-    on=$(awk '/^hpvm-rt stats/ {t = 1; next} t && /^node / {next} /^coherence:/ {t = 0}
-      t && NF == 6 && $2 ~ /^cuda(:[0-9]+)?$/ {n++} END {print n + 0}' "$log.cuda.err")
+    off=$(stats_rows "$log.cuda.err" | awk '$2 != "host" && $2 !~ /^cuda(:[0-9]+)?$/ {print $1 " on " $2}')
+    on=$(leaf_rows "$log.cuda.err" '^cuda(:[0-9]+)?$')
     why=""
     [ "$cpu_rc" -eq 0 ] || why="the CPU run failed (status $cpu_rc)"
     [ "$cuda_rc" -eq 0 ] || why="${why:+$why; }the CUDA run failed (status $cuda_rc: $(grep -m1 'error' "$log.cuda.err"))"
@@ -201,11 +285,78 @@ else
 fi
 [ "$ex_failed" -eq 0 ] || [ -z "$GPU_REASON" ] || record FAILED "examples build" "$ex_failed examples do not build for cpu,nvptx (logs: examples/)"
 
+# --- 5b. the examples on Vulkan, and on mixed devices under every policy ------
+# Runs every example's first argument list with the environment given
+# ($@: NAME=VALUE words; @RUN@ in a value becomes the run's tag) and counts
+# the runs whose output equals the CPU run's: sets RUNS_OK, RUNS_FAILED and
+# ROWS_<kind> (leaf rows per device kind, for the summary).
+run_examples() { # $1 = tag, rest = environment
+  local tag=$1 entry name runs args log out rc
+  shift
+  RUNS_OK=0 RUNS_FAILED=0 ROWS_cpu=0 ROWS_cuda=0 ROWS_vulkan=0
+  for entry in "${EXAMPLES[@]}"; do
+    IFS='|' read -r name _ runs <<<"$entry"
+    [ -x "$EX/$name" ] || continue
+    args=${runs%%;*}
+    log=$EX/${name}${args:+-${args// /-}}
+    out=$log.$tag
+    # shellcheck disable=SC2086
+    env "${@//@RUN@/$name}" HPVM_STATS=1 "$EX/$name" $args >"$out.out" 2>"$out.err"
+    rc=$?
+    ROWS_cpu=$((ROWS_cpu + $(leaf_rows "$out.err" '^cpu$')))
+    ROWS_cuda=$((ROWS_cuda + $(leaf_rows "$out.err" '^cuda')))
+    ROWS_vulkan=$((ROWS_vulkan + $(leaf_rows "$out.err" '^vulkan')))
+    if [ "$rc" -eq 0 ] && cmp -s "$log.cpu.out" "$out.out"; then
+      RUNS_OK=$((RUNS_OK + 1))
+    else
+      echo "FAILED: $name $args ($tag: $*): status $rc$(cmp -s "$log.cpu.out" "$out.out" || echo ', output differs from the CPU run') (logs: $out.*)"
+      RUNS_FAILED=$((RUNS_FAILED + 1))
+    fi
+  done
+}
+POLICIES="hint round-robin heft dmda auto"
+if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
+  say "examples: HPVM_DEVICES=vulkan against HPVM_DEVICES=cpu"
+  MIXED_SETS="cpu,cuda"
+  run_examples vulkan HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1
+  if [ "$RUNS_OK" -gt 0 ] && [ "$RUNS_FAILED" -eq 0 ] && [ "$ROWS_vulkan" -gt 0 ]; then
+    record ok vulkan "$RUNS_OK runs equal to the CPU's, $ROWS_vulkan leaf rows on Vulkan ($(grep -h -m1 -o 'vulkan:0 ([^;]*' "$EX"/*.vulkan.err | head -1))"
+    MIXED_SETS="cpu,cuda cpu,vulkan,cuda"
+  elif [ "$RUNS_OK" -eq 0 ] && grep -q 'HPVM_DEVICES' "$EX"/*.vulkan.err; then
+    record skipped vulkan "no Vulkan device: $(grep -h -m1 'HPVM_DEVICES' "$EX"/*.vulkan.err | head -1)"
+  else
+    record FAILED vulkan "$RUNS_FAILED failed, $RUNS_OK equal to the CPU's, $ROWS_vulkan leaf rows on Vulkan"
+  fi
+  for devices in $MIXED_SETS; do
+    say "examples: HPVM_DEVICES=$devices under $POLICIES"
+    ok=0 failed=0 rows=""
+    for policy in $POLICIES; do
+      # Twice: the second run of a policy that learns uses what it learnt.
+      for run in 1 2; do
+        run_examples "$devices-$policy-$run" HPVM_DEVICES="$devices" HPVM_DEVICES_STRICT=1 \
+          HPVM_SCHEDULER="$policy" HPVM_PERF_MODELS="$EX/perf-models-$devices-@RUN@"
+        ok=$((ok + RUNS_OK)) failed=$((failed + RUNS_FAILED))
+        rows="$rows $policy/$run:cpu=$ROWS_cpu,cuda=$ROWS_cuda,vulkan=$ROWS_vulkan"
+      done
+    done
+    echo "leaf rows per device:$rows"
+    if [ "$failed" -gt 0 ]; then
+      record FAILED "$devices policies" "$failed failed, $ok runs equal to the CPU's"
+    else
+      record ok "$devices policies" "$ok runs equal to the CPU's (leaf rows per policy/run in the log)"
+    fi
+  done
+fi
+
 # --- 6. benchmarks ----------------------------------------------------------------
 if [ "${GPU_CHECK_BENCH:-1}" = 0 ]; then
   record skipped bench "GPU_CHECK_BENCH=0"
 else
   say "bench/gpu/run.sh"
+  if [ "$MODE" = pack ]; then
+    export BENCH_GPU_PACK=$PACK/bench HPVM_COMMIT
+    HPVM_COMMIT=$(cat "$PACK/commit")
+  fi
   HPVM_BUILD_DIR=$BUILD BENCH_JOBS=$JOBS bench/gpu/run.sh 2>&1 | tee "$CHECK_OUT/bench.txt"
   rc=${PIPESTATUS[0]}
   mkdir -p "$CHECK_OUT/bench"

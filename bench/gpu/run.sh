@@ -85,8 +85,37 @@ if [ "${1:-}" = --cuda-build-only ]; then
   exit 0
 fi
 
+# A GPU machine that cannot build HPVM (offline, no LLVM 19) runs the HPVM
+# side built elsewhere: --hpvm-pack DIR builds it into DIR (the drivers'
+# objects, <bench>.hpvm for cpu,nvptx, and GNU time), BENCH_GPU_PACK=DIR
+# runs from it. The CUDA side is always built where it runs.
+if [ "${1:-}" = --hpvm-pack ]; then
+  [ $# -eq 2 ] || die "usage: bench/gpu/run.sh --hpvm-pack DIR"
+  BUILD=${HPVM_BUILD_DIR:-build}
+  OUT=$2 BIN=$2 LOG=$2/logs
+  require_tools
+  build_toolchain
+  # shellcheck disable=SC2086 # (a list of names)
+  build_drivers $BENCHES
+  for k in $BENCHES; do
+    build_hpvm "$k" "$BIN/$k.hpvm" --hpvm-target=cpu,nvptx ||
+      { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on bench/kernels/$k.c"; }
+  done
+  cp "$TIME" "$OUT/time"
+  echo "ok: the HPVM side of $BENCHES in $OUT"
+  exit 0
+fi
+PACK=${BENCH_GPU_PACK:-}
+if [ -n "$PACK" ]; then
+  [ -f "$PACK/bench.o" ] || die "BENCH_GPU_PACK=$PACK: no bench.o there (made by --hpvm-pack)"
+  PACK=$(cd "$PACK" && pwd)
+  # Only the probe is compiled here with a C compiler, against cuda.h.
+  command -v "$CLANG" >/dev/null || CLANG=cc
+  [ -x "$TIME" ] || TIME=$PACK/time
+fi
+
 # shellcheck disable=SC2086 # (a list of names)
-REPRO=$(repro_command bench/gpu/run.sh $BENCH_COMMON_SETTINGS BENCH_GPU_SM BENCH_RESULTS_MD)
+REPRO=$(repro_command bench/gpu/run.sh $BENCH_COMMON_SETTINGS BENCH_GPU_SM BENCH_RESULTS_MD BENCH_GPU_PACK)
 BUILD=${HPVM_BUILD_DIR:-build}
 ROUNDS=${BENCH_ROUNDS:-3}
 export BENCH_BUDGET_S=${BENCH_BUDGET_S:-0.5}
@@ -104,12 +133,16 @@ CUDA_INCLUDE=$(dirname "$(dirname "$(readlink -f "$(command -v "$NVCC")")")")/in
 [ -f "$CUDA_INCLUDE/cuda.h" ] || die "no cuda.h in $CUDA_INCLUDE"
 
 # --- build the toolchain -----------------------------------------------------
-build_toolchain
+[ -n "$PACK" ] || build_toolchain
 
 # --- is there a GPU? ---------------------------------------------------------
 # The probe is the Driver API program itself (it dlopens libcuda.so.1, as
 # hpvm-rt does): a GPU the driver cannot use is no GPU here either.
-"$CLANG" -O2 -Wall -c bench/common/bench.c -o "$OUT/bench.o"
+if [ -n "$PACK" ]; then
+  cp "$PACK"/*.o "$OUT/"
+else
+  "$CLANG" -O2 -Wall -c bench/common/bench.c -o "$OUT/bench.o"
+fi
 build_probe "$CUDA_INCLUDE"
 GPU_REASON=""
 if ! "$BIN/launch-raw.cuda" --probe >"$OUT/probe.txt" 2>"$LOG/probe.txt"; then
@@ -130,7 +163,7 @@ SM=${SM:-80}
 # --- build the variants --------------------------------------------------------
 say "building the benchmarks into $BIN (CUDA for sm_$SM)"
 # shellcheck disable=SC2086 # (a list of names)
-build_drivers $BENCHES
+[ -n "$PACK" ] || build_drivers $BENCHES
 build_cuda
 : >"$RESULTS"
 HPVM_MISSING=""
@@ -138,7 +171,9 @@ HPVM_FAILED=0
 for k in $BENCHES; do
   rm -f "$BIN/$k.hpvm"
   [ -n "$HPVM_MISSING" ] && continue
-  if ! build_hpvm "$k" "$BIN/$k.hpvm" --hpvm-target=cpu,nvptx; then
+  if [ -n "$PACK" ]; then
+    cp "$PACK/$k.hpvm" "$BIN/$k.hpvm" || HPVM_FAILED=1
+  elif ! build_hpvm "$k" "$BIN/$k.hpvm" --hpvm-target=cpu,nvptx; then
     if grep -q "target 'nvptx' is not available in this build" "$LOG/build-$k.hpvm.txt"; then
       HPVM_MISSING="hpvm-clang has no nvptx target in this build"
       echo "NOTE HPVM side not built: $HPVM_MISSING" >>"$RESULTS"
@@ -187,15 +222,15 @@ variant_extra() { # $1 = bench, $2 = variant, $3 = stdout, $4 = stderr, $5 = RES
   cuda) sed -n "s/^KERNEL /KERNEL $bench cuda /p" "$3" ;;
   hpvm)
     awk -v bench="$bench" '
-      /^hpvm-rt stats/ { table = 1; next }
-      table && /^node / { next }
-      table && /^coherence:/ {
+      /^node +device/ { table = 1; next }
+      /^buffer / { table = 0; next }
+      /^coherence:/ {
         printf "COHERENCE %s hpvm bytes=%s launches=%s\n", bench, $2, root; table = 0; next }
-      table && NF == 6 {
+      table && $3 ~ /^[0-9]+$/ {
         if ($1 !~ /\//) root = $3
         if ($2 ~ /^cuda(:[0-9]+)?$/)
           printf "KERNEL %s hpvm %s launches=%s total_s=%.9g\n", bench, $1, $3, $5 / 1e3
-        else if ($2 != "host")
+        else if ($2 != "host" && $3 > 0)
           printf "OFFGPU %s hpvm %s %s\n", bench, $1, $2
       }' "$4"
     ;;
