@@ -184,7 +184,11 @@ machine_lines() {
   echo "caches: $(lscpu | sed -n 's/^L2 cache: *//p') L2, $(lscpu | sed -n 's/^L3 cache: *//p') L3"
   echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   echo "kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
-  echo "compiler: $("$CLANG" --version | head -1)"
+  echo "compiler: ${BENCH_DRIVER_COMPILER:-$("$CLANG" --version | head -1)}"
   # (HPVM_COMMIT: where the tree has no git history, e.g. a copy on a lent machine)
-  echo "hpvm: $(git rev-parse --short HEAD 2>/dev/null || echo "${HPVM_COMMIT:-unknown}")$(git diff --quiet HEAD 2>/dev/null || echo ' + uncommitted changes')"
+  if git rev-parse --short HEAD >/dev/null 2>&1; then
+    echo "hpvm: $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
+  else
+    echo "hpvm: ${HPVM_COMMIT:-unknown} (no git history here)"
+  fi
 }

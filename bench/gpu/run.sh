@@ -102,6 +102,7 @@ if [ "${1:-}" = --hpvm-pack ]; then
       { cat "$LOG/build-$k.hpvm.txt"; die "hpvm-clang failed on bench/kernels/$k.c"; }
   done
   cp "$TIME" "$OUT/time"
+  "$CLANG" --version | head -1 >"$OUT/compiler.txt"
   echo "ok: the HPVM side of $BENCHES in $OUT"
   exit 0
 fi
@@ -112,6 +113,7 @@ if [ -n "$PACK" ]; then
   # Only the probe is compiled here with a C compiler, against cuda.h.
   command -v "$CLANG" >/dev/null || CLANG=cc
   [ -x "$TIME" ] || TIME=$PACK/time
+  BENCH_DRIVER_COMPILER="$(cat "$PACK/compiler.txt") (the drivers, in $PACK)"
 fi
 
 # shellcheck disable=SC2086 # (a list of names)
@@ -227,7 +229,7 @@ variant_extra() { # $1 = bench, $2 = variant, $3 = stdout, $4 = stderr, $5 = RES
       /^coherence:/ {
         printf "COHERENCE %s hpvm bytes=%s launches=%s\n", bench, $2, root; table = 0; next }
       table && $3 ~ /^[0-9]+$/ {
-        if ($1 !~ /\//) root = $3
+        if ($1 !~ /\// && $3 > root) root = $3
         if ($2 ~ /^cuda(:[0-9]+)?$/)
           printf "KERNEL %s hpvm %s launches=%s total_s=%.9g\n", bench, $1, $3, $5 / 1e3
         else if ($2 != "host" && $3 > 0)

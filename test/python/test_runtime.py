@@ -38,15 +38,15 @@ def test_stats_name_the_nodes_that_ran():
     assert "stats_probe" in text
 
 
-def test_the_gil_is_released_while_a_kernel_runs():
-    prog = hpvm.compile_c(SPIN, targets="all")
-    y = np.ones(4096, np.float32)
+def spin_while_counting(prog, y, steps):
+    """Runs prog.spin on another thread and counts, on this one, the ticks
+    (each needs the GIL) until it ends: (ticks, seconds)."""
     ticks = 0
     done = threading.Event()
 
     def run():
         try:
-            prog.spin(len(y), 200_000, y)
+            prog.spin(len(y), steps, y)
         finally:
             done.set()
 
@@ -54,12 +54,24 @@ def test_the_gil_is_released_while_a_kernel_runs():
     start = time.perf_counter()
     t.start()
     while not done.is_set():
-        ticks += 1  # needs the GIL
+        ticks += 1
         time.sleep(0.001)
     t.join()
-    elapsed = time.perf_counter() - start
+    return ticks, time.perf_counter() - start
+
+
+def test_the_gil_is_released_while_a_kernel_runs():
+    prog = hpvm.compile_c(SPIN, targets="all")
+    y = np.ones(4096, np.float32)
+    # A kernel long enough to tell on this device: a GPU runs the first
+    # size in milliseconds, a CPU in about a second.
+    steps = 200_000
+    ticks, elapsed = spin_while_counting(prog, y, steps)
+    while elapsed < 0.05 and steps < 200_000 * 4**5:
+        steps *= 4
+        ticks, elapsed = spin_while_counting(prog, y, steps)
     assert abs(y[0] - 1.0) < 1e-3  # it ran: 1 is the fixed point
-    assert elapsed > 0.05, "the kernel was too fast to tell"
+    assert elapsed > 0.05, f"the kernel was too fast to tell ({steps} steps)"
     # With the GIL held for the whole call this loop could not have run.
     assert ticks >= 10, (ticks, elapsed)
 
