@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stream.h"
+
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/Runtime.h"
 #include "hpvm/rt/Scheduler.h"
@@ -186,4 +188,66 @@ extern "C" void hpvm_exit_on_error(int Status) {
 extern "C" int hpvm_flush_trace(void) {
   clearErrorMessage();
   return guarded([] { Runtime::current().trace().flush(); });
+}
+
+// hpvm_stream is the runtime's Stream: the handle is the object.
+static Stream *asStream(hpvm_stream *S) {
+  return reinterpret_cast<Stream *>(S);
+}
+
+/// Runs Fn on a stream, or says that it is NULL.
+template <typename Fn>
+static int onStream(const char *Call, hpvm_stream *S, Fn &&F) {
+  clearErrorMessage();
+  if (!S) {
+    setErrorMessage(std::string(Call) + ": stream is NULL");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  return guarded([&] { F(*asStream(S)); });
+}
+
+extern "C" int hpvm_stream_open(const hpvm_program_desc *Program,
+                                const char *Graph, uint32_t Capacity,
+                                hpvm_stream **Out) {
+  clearErrorMessage();
+  if (!Out) {
+    setErrorMessage("hpvm_stream_open: stream is NULL");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  *Out = nullptr;
+  return guarded([&] {
+    *Out = reinterpret_cast<hpvm_stream *>(
+        Runtime::current().openStream(Program, Graph, Capacity));
+  });
+}
+
+extern "C" int hpvm_stream_push(hpvm_stream *S, void *const *Args) {
+  return onStream("hpvm_stream_push", S, [&](Stream &St) { St.push(Args); });
+}
+
+extern "C" int hpvm_stream_pop(hpvm_stream *S, uint64_t *Frame) {
+  int Code = HPVM_OK;
+  int Failed = onStream("hpvm_stream_pop", S, [&](Stream &St) {
+    uint64_t Index = 0;
+    std::string Message;
+    Code = St.pop(Index, Message);
+    if (Frame && Code != HPVM_END_OF_STREAM)
+      *Frame = Index;
+    if (Code != HPVM_OK && Code != HPVM_END_OF_STREAM)
+      setErrorMessage(Message);
+  });
+  return Failed != HPVM_OK ? Failed : Code;
+}
+
+extern "C" int hpvm_stream_end(hpvm_stream *S) {
+  return onStream("hpvm_stream_end", S, [](Stream &St) { St.end(); });
+}
+
+extern "C" int hpvm_stream_cancel(hpvm_stream *S) {
+  return onStream("hpvm_stream_cancel", S, [](Stream &St) { St.cancel(); });
+}
+
+extern "C" int hpvm_stream_close(hpvm_stream *S) {
+  return onStream("hpvm_stream_close", S,
+                  [](Stream &St) { St.runtime().closeStream(&St); });
 }

@@ -124,15 +124,44 @@ void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
   for (size_t I = 0; I != NumOuts; ++I)
     Outs[I] = &Scratch[I];
   try {
-    // Every buffer a leaf uses is a root buffer passed down: device copies
-    // hold what the root declares, however little one leaf names.
-    if (Ctx.TrackHost || !Coh.idle())
-      for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size());
-           K != E; ++K)
-        if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
-          Ctx.RootBuffers.push_back({bufferPointer(Args, K),
-                                     extentOf(Root, Prm.Bytes, Args),
-                                     &G.BufferNames[K]});
+    noteRootBuffers(G, Args, Ctx);
+    runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
+  } catch (const RtError &E) {
+    Ctx.fail(E.code(), E.what());
+  } catch (const std::exception &E) {
+    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+  }
+}
+
+void Executor::noteRootBuffers(const GraphPlan &G, void *const *Args,
+                               LaunchContext &Ctx) {
+  // Every buffer a leaf uses is a root buffer passed down: device copies
+  // hold what the root declares, however little one leaf names.
+  const NodePlan &Root = *G.Root;
+  if (Ctx.TrackHost || !Coh.idle())
+    for (unsigned K = 0, E = static_cast<unsigned>(Root.N->Params.size());
+         K != E; ++K)
+      if (const Param &Prm = Root.N->Params[K]; Prm.isBuffer() && Args[K])
+        Ctx.RootBuffers.push_back({bufferPointer(Args, K),
+                                   extentOf(Root, Prm.Bytes, Args),
+                                   &G.BufferNames[K]});
+}
+
+void Executor::bindRootFrame(Frame &F, void *const *Args, LaunchContext &Ctx) {
+  bindFrame(F, Args, nullptr, Ctx);
+  F.OuterIds[0] = F.OuterIds[1] = F.OuterIds[2] = 0;
+}
+
+void Executor::runRootLeaf(const NodePlan &Root, void *const *Args,
+                           LaunchContext &Ctx) {
+  if (Ctx.Failed.load(std::memory_order_relaxed))
+    return;
+  size_t NumOuts = Root.N->Outputs.size();
+  SmallArray<uint64_t, 4> Scratch(NumOuts);
+  SmallArray<void *, 4> Outs(NumOuts);
+  for (size_t I = 0; I != NumOuts; ++I)
+    Outs[I] = &Scratch[I];
+  try {
     runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());

@@ -215,14 +215,11 @@ public:
     P->PredCount.assign(NumChildren, 0);
     P->Succ.resize(NumChildren);
     for (const Edge &E : N.Edges) {
-      if (E.Kind == EdgeKind::Streaming) {
-        unsupported("graph '" + G.Name + "' has a streaming edge in node '" +
-                    P->Path +
-                    "': streaming edges are not supported by the executor "
-                    "yet");
-        continue;
-      }
-      if (E.Kind == EdgeKind::Value) {
+      // A streaming edge carries its value as a value edge does; its
+      // capacity matters only between the stages of a stream (Stream.cpp),
+      // where its source may run ahead of its destination. A launch is a
+      // stream of one frame, and deeper nodes run within one stage.
+      if (E.Kind != EdgeKind::Dependency) {
         ArgSource &A = P->ArgSources[P->ParamBase[E.Dst] + E.DstParam];
         A.From = ArgSource::Slot;
         A.Index = P->OutBase[E.Src] + E.SrcOutput;
@@ -237,6 +234,14 @@ public:
     for (unsigned C = 0; C != NumChildren; ++C)
       if (P->PredCount[C] == 0)
         P->Roots.push_back(C);
+    // Dependency and value edges make no cycle (the verifier says so);
+    // streaming edges may, and a cycle needs a first value on it that
+    // nothing gives.
+    if (hasCycle(*P))
+      unsupported("graph '" + G.Name + "': the streaming edges in node '" +
+                  P->Path +
+                  "' close a cycle, which would need initial values on its "
+                  "edges; the executor does not support that yet");
 
     P->OutputSlots.assign(N.Outputs.size(), 0);
     for (const OutputBinding &B : N.OutputBindings)
@@ -254,6 +259,22 @@ private:
   GraphPlan &G;
   Stats &S;
   std::atomic<unsigned> &NextLeafId;
+
+  /// Whether the children's edges make a cycle (Kahn's algorithm).
+  static bool hasCycle(const NodePlan &P) {
+    std::vector<unsigned> Count = P.PredCount;
+    std::vector<unsigned> Ready = P.Roots;
+    size_t Seen = 0;
+    while (!Ready.empty()) {
+      unsigned C = Ready.back();
+      Ready.pop_back();
+      ++Seen;
+      for (unsigned S : P.Succ[C])
+        if (--Count[S] == 0)
+          Ready.push_back(S);
+    }
+    return Seen != P.Children.size();
+  }
 
   void unsupported(const std::string &Message) {
     if (G.Unsupported.empty())

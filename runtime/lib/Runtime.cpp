@@ -12,6 +12,7 @@
 #include "Env.h"
 #include "Executor.h"
 #include "Program.h"
+#include "Stream.h"
 
 #include "hpvm/rt/Cuda.h"
 #include "hpvm/rt/Devices.h"
@@ -37,6 +38,8 @@ bool envFlag(const char *Name) {
 
 void atExit() {
   Runtime &RT = Runtime::get();
+  // Frames still running need the process: they stop first.
+  RT.closeStream(nullptr);
   try {
     RT.trace().flush();
   } catch (const std::exception &E) {
@@ -120,7 +123,8 @@ Runtime::Runtime(const RuntimeConfig &Config) {
 }
 
 Runtime::~Runtime() {
-  // Launches still in flight need everything below.
+  // Launches and frames still in flight need everything below.
+  stopStreams(nullptr);
   Async.reset();
   // (The process's runtime is never destroyed: it saves at exit.)
   savePerfModels();
@@ -400,7 +404,8 @@ void Runtime::dataUpdate(void *Ptr, uint64_t Bytes) {
 }
 
 void Runtime::releaseProgram(const hpvm_program_desc *D) {
-  // Launches in flight may be running its graphs.
+  // Launches and streams in flight may be running its graphs.
+  stopStreams(D);
   Async->waitForEverything();
   std::lock_guard<std::mutex> L(ProgramsM);
   if (Programs.erase(D))
@@ -560,6 +565,18 @@ hpvm_status Runtime::waitAll(std::string &Message, bool AllThreads) {
 
 GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
                          const char *GraphName, void *const *Args) {
+  GraphPlan &G = plan(Call, D, GraphName);
+  size_t NumParams = G.Root->N->Params.size();
+  if (NumParams && !Args)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  std::string(Call) + ": graph '" + G.Name + "' takes " +
+                      std::to_string(NumParams) +
+                      " arguments, but args is NULL");
+  return G;
+}
+
+GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
+                         const char *GraphName) {
   if (!D)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                   std::string(Call) + ": program is NULL");
@@ -579,14 +596,50 @@ GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
                       "'; the program has: " + P.graphNames());
   if (!G->Unsupported.empty())
     throw RtError(HPVM_ERR_UNSUPPORTED, G->Unsupported);
-  size_t NumParams = G->Root->N->Params.size();
-  if (NumParams && !Args)
-    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                  std::string(Call) + ": graph '" + G->Name + "' takes " +
-                      std::to_string(NumParams) +
-                      " arguments, but args is NULL");
   prepare(*G);
   return *G;
+}
+
+Stream *Runtime::openStream(const hpvm_program_desc *D, const char *GraphName,
+                            unsigned Capacity) {
+  GraphPlan &G = plan("hpvm_stream_open", D, GraphName);
+  auto S =
+      std::make_unique<Stream>(*this, G, D, Capacity, threadLaunchOptions());
+  std::lock_guard<std::mutex> L(StreamsM);
+  OpenStreams.push_back(S.get());
+  return S.release();
+}
+
+void Runtime::closeStream(Stream *S) {
+  if (!S) { // every stream: the process is ending
+    stopStreams(nullptr);
+    return;
+  }
+  std::unique_ptr<Stream> Owned(S);
+  {
+    std::lock_guard<std::mutex> L(StreamsM);
+    OpenStreams.erase(std::remove(OpenStreams.begin(), OpenStreams.end(), S),
+                      OpenStreams.end());
+  }
+  S->cancel();
+  S->drain();
+  std::string Summary = S->summary();
+  std::lock_guard<std::mutex> L(StreamsM);
+  StreamSummaries.push_back(std::move(Summary));
+}
+
+void Runtime::stopStreams(const hpvm_program_desc *Program) {
+  std::vector<Stream *> Stop;
+  {
+    std::lock_guard<std::mutex> L(StreamsM);
+    for (Stream *S : OpenStreams)
+      if (!Program || S->program() == Program)
+        Stop.push_back(S);
+  }
+  for (Stream *S : Stop) {
+    S->cancel();
+    S->drain();
+  }
 }
 
 void Runtime::run(GraphPlan &G, void *const *Args, const LaunchOptions *O) {
@@ -618,5 +671,11 @@ std::string Runtime::statsText() {
     for (const std::string &N : Notes)
       Header += "\nnote: " + N;
   }
-  return TheStats.format(Header, Coh);
+  std::string Text = TheStats.format(Header, Coh);
+  std::lock_guard<std::mutex> L(StreamsM);
+  for (const std::string &Line : StreamSummaries)
+    Text += Line + "\n";
+  for (const Stream *S : OpenStreams)
+    Text += S->summary() + " (open)\n";
+  return Text;
 }

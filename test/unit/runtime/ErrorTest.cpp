@@ -191,22 +191,28 @@ TEST(Errors, NVPTXArtifactsAreTextEndingInANul) {
               "is PTX but has no code, no entry");
 }
 
-TEST(Errors, StreamingEdgesAreReportedNotRun) {
-  Graph G("stream");
+TEST(Errors, ACycleOfStreamingEdgesIsReportedNotRun) {
+  // a -> b and b -> a: each needs the other's value first.
+  Graph G("cycle");
   Node &R = G.root();
   Node &A = R.addLeaf("a", "a");
   A.addOutput("v", ScalarType::I32);
+  A.addValue("w", ScalarType::I32);
   Node &B = R.addLeaf("b", "b");
   B.addValue("v", ScalarType::I32);
+  B.addOutput("w", ScalarType::I32);
   R.addStreamingEdge(A, 0, B, 0, 4);
+  R.addStreamingEdge(B, 0, A, 0, 1);
   Graph Fine = oneLeaf("fine");
-  TestProgram P({&G, &Fine}, {{"stream/a", HPVM_TARGET_CPU, countKernel},
-                              {"stream/b", HPVM_TARGET_CPU, countKernel},
+  TestProgram P({&G, &Fine}, {{"cycle/a", HPVM_TARGET_CPU, countKernel},
+                              {"cycle/b", HPVM_TARGET_CPU, countKernel},
                               {"fine/leaf", HPVM_TARGET_CPU, countKernel}});
   Ran = 0;
-  expectError(P.launch("stream", {}), HPVM_ERR_UNSUPPORTED,
-              "graph 'stream' has a streaming edge in node 'stream': "
-              "streaming edges are not supported by the executor yet");
+  expectError(P.launch("cycle", {}), HPVM_ERR_UNSUPPORTED,
+              "graph 'cycle': the streaming edges in node 'cycle' close a "
+              "cycle, which would need initial values on its edges");
+  hpvm_stream *S = nullptr;
+  EXPECT_EQ(hpvm_stream_open(&P.Desc, "cycle", 2, &S), HPVM_ERR_UNSUPPORTED);
   EXPECT_EQ(Ran.load(), 0);
   // The rest of the program is unaffected.
   int64_t N = 3;

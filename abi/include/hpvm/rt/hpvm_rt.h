@@ -97,7 +97,10 @@ enum hpvm_status {
   HPVM_ERR_UNSUPPORTED = 5,   /* a graph feature the executor lacks */
   HPVM_ERR_BAD_VALUE = 6,     /* a run-time value, e.g. a negative extent */
   HPVM_ERR_DEVICE = 7,        /* a device failed: allocation, copy, launch */
-  HPVM_ERR_CONFIG = 8         /* a bad HPVM_* environment setting */
+  HPVM_ERR_CONFIG = 8,        /* a bad HPVM_* environment setting */
+  HPVM_ERR_CANCELLED = 9,     /* a stream's frame dropped by a cancel */
+  HPVM_END_OF_STREAM = 10     /* not an error: hpvm_stream_pop found the
+                                 stream ended and every frame popped */
 };
 
 /* Runs graph `graph` of `program` with its root parameters `args` (same
@@ -140,6 +143,44 @@ int hpvm_test(hpvm_handle handle, int *done);
  * not waited for yet; returns the status of the first that failed (in the
  * order they were started), else 0. */
 int hpvm_wait_all(void);
+
+/* Streams: a graph run once per frame over a stream of inputs, its
+ * top-level children as the stages of a pipeline (docs/runtime.md §1.3).
+ *
+ * hpvm_stream_open checks the program and graph as hpvm_launch does and
+ * makes a stream in *stream. `capacity` bounds the frames between push and
+ * pop (0: 4): a push waits while that many are in flight, so a slow
+ * consumer holds the producer back. Each hpvm_stream_push copies the root
+ * argument values of one frame (as hpvm_launch_async does) and returns
+ * once the frame is admitted; the buffers it names belong to the stream
+ * until the frame is popped.
+ *
+ * Every stage runs its frames in push order, each stage as soon as its
+ * predecessors in that frame (edges of any kind) have run it, so different
+ * stages work on different frames at once, each on the device the
+ * scheduler picks for it. A streaming edge of capacity c also holds its
+ * source back: it runs frame i only once its destination has run frame
+ * i - c. Frames whose root buffers overlap, one writing them, run one after
+ * the other; others overlap.
+ *
+ * hpvm_stream_pop waits for the oldest frame not popped yet and returns its
+ * status; *frame (if not NULL) gets its number, counted from 0. A frame
+ * that fails (its message in hpvm_error_message()) skips its remaining
+ * stages; the frames after it still run. hpvm_stream_end says no frame
+ * follows: pop then returns HPVM_END_OF_STREAM once every frame is popped.
+ * hpvm_stream_cancel drops the frames no stage has started (their pop
+ * returns HPVM_ERR_CANCELLED) and ends the stream; started frames finish.
+ * hpvm_stream_close cancels, waits for the frames still running and frees
+ * the stream. A push after end or cancel, and a NULL stream, are
+ * HPVM_ERR_INVALID_ARGUMENT. */
+typedef struct hpvm_stream hpvm_stream;
+int hpvm_stream_open(const hpvm_program_desc *program, const char *graph,
+                     uint32_t capacity, hpvm_stream **stream);
+int hpvm_stream_push(hpvm_stream *stream, void *const *args);
+int hpvm_stream_pop(hpvm_stream *stream, uint64_t *frame);
+int hpvm_stream_end(hpvm_stream *stream);
+int hpvm_stream_cancel(hpvm_stream *stream);
+int hpvm_stream_close(hpvm_stream *stream);
 
 /* Chooses the scheduling policy ("hint", "round-robin", "heft", "dmda",
  * "auto"; docs/runtime.md §6) of the launches this thread starts from now

@@ -30,6 +30,7 @@ namespace hpvm::rt {
 
 class AsyncLaunches;
 class Executor;
+class Stream;
 class Program;
 struct DeviceKind;
 struct DiscoveryContext;
@@ -113,6 +114,11 @@ public:
   hpvm_status wait(hpvm_handle Handle, std::string &Message);
   bool finished(hpvm_handle Handle);
   hpvm_status waitAll(std::string &Message, bool AllThreads = false);
+  /// hpvm_stream_open and hpvm_stream_close: a stream the caller owns
+  /// until it closes it (it must, before the runtime goes).
+  Stream *openStream(const hpvm_program_desc *Program, const char *Graph,
+                     unsigned Capacity);
+  void closeStream(Stream *S);
   void releaseProgram(const hpvm_program_desc *Program);
   /// The data-region calls of hpvm_rt.h without the C wrapping (they
   /// throw RtError).
@@ -144,11 +150,15 @@ public:
 
 private:
   friend class AsyncLaunches;
+  friend class Stream;
   void applyLaunchOptions(const LaunchOptions &O, LaunchContext &Ctx);
   /// The checked, prepared plan of a launch (Call names the C function in
   /// messages); throws RtError.
   GraphPlan &plan(const char *Call, const hpvm_program_desc *Program,
                   const char *Graph, void *const *Args);
+  /// The same without arguments to check (a stream gets them per frame).
+  GraphPlan &plan(const char *Call, const hpvm_program_desc *Program,
+                  const char *Graph);
   /// Runs a plan under Options (null: none); throws RtError.
   void run(GraphPlan &G, void *const *Args, const LaunchOptions *Options);
 
@@ -166,6 +176,13 @@ private:
   std::unique_ptr<Executor> Exec;
   /// hpvm_launch_async's launches; reset first when the runtime goes.
   std::unique_ptr<AsyncLaunches> Async;
+  /// Streams open, and what the statistics say of those closed.
+  std::mutex StreamsM;
+  std::vector<Stream *> OpenStreams;
+  std::vector<std::string> StreamSummaries;
+  /// Cancels the open streams (of Program; null: all) and waits for
+  /// their frames.
+  void stopStreams(const hpvm_program_desc *Program);
 
   mutable std::mutex DevicesM;
   std::vector<std::unique_ptr<Device>> Devices;
