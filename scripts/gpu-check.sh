@@ -118,6 +118,11 @@ EXAMPLES=(
   "stencil|stencil/main.c|123 257 20;"
   "image-pipeline|image-pipeline/main.c image-pipeline/pipeline.c|241 319;"
 )
+# Examples whose graphs keep some nodes on the CPU (target(cpu)): step 5b
+# only, on mixed device sets.
+MIXED_EXAMPLES=(
+  "frame-pipeline|frame-pipeline/main.c|320 200 24 3"
+)
 # Builds one example for cpu,spirv,nvptx (the same executable runs on the
 # CPU, CUDA and Vulkan): $1 = sources (under examples/), $2 = the executable;
 # hpvm-clang's output goes to $2.build.txt.
@@ -152,12 +157,12 @@ if [ "$MODE" = make-pack ]; then
     record FAILED "pack tests" "scripts/gpu_pack.py make failed"
   fi
   mkdir -p "$PACK/examples"
-  for entry in "${EXAMPLES[@]}"; do
+  for entry in "${EXAMPLES[@]}" "${MIXED_EXAMPLES[@]}"; do
     IFS='|' read -r name sources _ <<<"$entry"
     build_example "$sources" "$PACK/examples/$name" ||
       { cat "$PACK/examples/$name.build.txt"; record FAILED "pack examples" "$name does not build"; }
   done
-  record ok "pack examples" "${#EXAMPLES[@]} built for cpu,spirv,nvptx"
+  record ok "pack examples" "$((${#EXAMPLES[@]} + ${#MIXED_EXAMPLES[@]})) built for cpu,spirv,nvptx"
   # The Vulkan loader, for a machine whose driver comes without one.
   if loader=$(ldconfig -p | awk '/libvulkan.so.1 .*x86-64/ {print $NF; exit}') && [ -n "$loader" ]; then
     mkdir -p "$PACK/lib" && cp -L "$loader" "$PACK/lib/libvulkan.so.1"
@@ -294,7 +299,7 @@ run_examples() { # $1 = tag, rest = environment
   local tag=$1 entry name runs args log out rc
   shift
   RUNS_OK=0 RUNS_FAILED=0 ROWS_cpu=0 ROWS_cuda=0 ROWS_vulkan=0
-  for entry in "${EXAMPLES[@]}"; do
+  for entry in "${RUN_EXAMPLES[@]}"; do
     IFS='|' read -r name _ runs <<<"$entry"
     [ -x "$EX/$name" ] || continue
     args=${runs%%;*}
@@ -316,9 +321,27 @@ run_examples() { # $1 = tag, rest = environment
 }
 POLICIES="hint round-robin heft dmda auto"
 if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
+  # The mixed-only examples: built (or taken from the pack) and run on the
+  # CPU alone first, the output the other runs must give.
+  for entry in "${MIXED_EXAMPLES[@]}"; do
+    IFS='|' read -r name sources args <<<"$entry"
+    if [ "$MODE" = pack ]; then
+      cp "$PACK/examples/$name" "$EX/$name" || continue
+    elif ! build_example "$sources" "$EX/$name"; then
+      cat "$EX/$name.build.txt"
+      record FAILED "$name build" "does not build for cpu,spirv,nvptx"
+      continue
+    fi
+    log=$EX/${name}${args:+-${args// /-}}
+    # shellcheck disable=SC2086
+    HPVM_DEVICES=cpu "$EX/$name" $args >"$log.cpu.out" 2>"$log.cpu.err" ||
+      record FAILED "$name" "the CPU run failed (logs: $log.cpu.*)"
+  done
   say "examples: HPVM_DEVICES=vulkan against HPVM_DEVICES=cpu"
   MIXED_SETS="cpu,cuda"
+  RUN_EXAMPLES=("${EXAMPLES[@]}")
   run_examples vulkan HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1
+  RUN_EXAMPLES=("${EXAMPLES[@]}" "${MIXED_EXAMPLES[@]}")
   if [ "$RUNS_OK" -gt 0 ] && [ "$RUNS_FAILED" -eq 0 ] && [ "$ROWS_vulkan" -gt 0 ]; then
     record ok vulkan "$RUNS_OK runs equal to the CPU's, $ROWS_vulkan leaf rows on Vulkan ($(grep -h -m1 -o 'vulkan:0 ([^;]*' "$EX"/*.vulkan.err | head -1))"
     MIXED_SETS="cpu,cuda cpu,vulkan,cuda"

@@ -130,9 +130,19 @@ static void waitForNoWaitLaunches() {
   std::_Exit(1);
 }
 
+/// The stream this thread's `nowait` launches push frames into
+/// (hpvm_set_thread_stream), or null.
+static thread_local Stream *ThreadStream = nullptr;
+
 extern "C" void hpvm_launch_nowait_or_exit(const hpvm_program_desc *Program,
                                            const char *Graph,
                                            void *const *Args) {
+  if (Stream *S = ThreadStream) {
+    clearErrorMessage();
+    hpvm_exit_on_error(
+        guarded([&] { S->runtime().pushFrame(*S, Program, Graph, Args); }));
+    return;
+  }
   static std::once_flag AtExit;
   std::call_once(AtExit, [] { std::atexit(waitForNoWaitLaunches); });
   hpvm_handle Handle;
@@ -221,6 +231,25 @@ extern "C" int hpvm_stream_open(const hpvm_program_desc *Program,
   });
 }
 
+extern "C" int hpvm_stream_create(uint32_t Capacity, hpvm_stream **Out) {
+  clearErrorMessage();
+  if (!Out) {
+    setErrorMessage("hpvm_stream_create: stream is NULL");
+    return HPVM_ERR_INVALID_ARGUMENT;
+  }
+  *Out = nullptr;
+  return guarded([&] {
+    *Out = reinterpret_cast<hpvm_stream *>(
+        Runtime::current().createStream(Capacity));
+  });
+}
+
+extern "C" int hpvm_set_thread_stream(hpvm_stream *S) {
+  clearErrorMessage();
+  ThreadStream = asStream(S);
+  return HPVM_OK;
+}
+
 extern "C" int hpvm_stream_push(hpvm_stream *S, void *const *Args) {
   return onStream("hpvm_stream_push", S, [&](Stream &St) { St.push(Args); });
 }
@@ -248,6 +277,9 @@ extern "C" int hpvm_stream_cancel(hpvm_stream *S) {
 }
 
 extern "C" int hpvm_stream_close(hpvm_stream *S) {
-  return onStream("hpvm_stream_close", S,
-                  [](Stream &St) { St.runtime().closeStream(&St); });
+  return onStream("hpvm_stream_close", S, [](Stream &St) {
+    if (ThreadStream == &St) // this thread's launches go back to async
+      ThreadStream = nullptr;
+    St.runtime().closeStream(&St);
+  });
 }

@@ -603,11 +603,27 @@ GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
 Stream *Runtime::openStream(const hpvm_program_desc *D, const char *GraphName,
                             unsigned Capacity) {
   GraphPlan &G = plan("hpvm_stream_open", D, GraphName);
-  auto S =
-      std::make_unique<Stream>(*this, G, D, Capacity, threadLaunchOptions());
+  std::unique_ptr<Stream> S(createStream(Capacity));
+  try {
+    S->bind(G, D);
+  } catch (...) {
+    closeStream(S.release());
+    throw;
+  }
+  return S.release();
+}
+
+Stream *Runtime::createStream(unsigned Capacity) {
+  auto S = std::make_unique<Stream>(*this, Capacity, threadLaunchOptions());
   std::lock_guard<std::mutex> L(StreamsM);
   OpenStreams.push_back(S.get());
   return S.release();
+}
+
+void Runtime::pushFrame(Stream &S, const hpvm_program_desc *D,
+                        const char *GraphName, void *const *Args) {
+  S.bind(plan("hpvm_stream_push", D, GraphName, Args), D);
+  S.push(Args);
 }
 
 void Runtime::closeStream(Stream *S) {
@@ -625,7 +641,8 @@ void Runtime::closeStream(Stream *S) {
   S->drain();
   std::string Summary = S->summary();
   std::lock_guard<std::mutex> L(StreamsM);
-  StreamSummaries.push_back(std::move(Summary));
+  if (!Summary.empty())
+    StreamSummaries.push_back(std::move(Summary));
 }
 
 void Runtime::stopStreams(const hpvm_program_desc *Program) {
@@ -676,6 +693,7 @@ std::string Runtime::statsText() {
   for (const std::string &Line : StreamSummaries)
     Text += Line + "\n";
   for (const Stream *S : OpenStreams)
-    Text += S->summary() + " (open)\n";
+    if (std::string Line = S->summary(); !Line.empty())
+      Text += Line + " (open)\n";
   return Text;
 }

@@ -59,29 +59,44 @@ struct Stream::FrameState {
   std::atomic<unsigned> Done{0};
 };
 
-Stream::Stream(Runtime &RT, GraphPlan &G, const hpvm_program_desc *Program,
-               unsigned Capacity, const LaunchOptions *Opts)
-    : RT(RT), G(G), Root(*G.Root), Program(Program),
-      Capacity(Capacity ? Capacity : 4), GraphName(G.Name) {
-  if (Root.Replicated && !Root.N->isLeaf())
-    throw RtError(HPVM_ERR_UNSUPPORTED,
-                  "hpvm_stream_open: graph '" + GraphName +
-                      "' has a replicated root, which runs as one launch "
-                      "with no stages; a stream needs a root that is a leaf "
-                      "or a node with children");
+Stream::Stream(Runtime &RT, unsigned Capacity, const LaunchOptions *Opts)
+    : RT(RT), Capacity(Capacity ? Capacity : 4) {
   if (Opts) {
     Options = *Opts;
     Options->Fallbacks = nullptr; // the caller's list may be gone
   }
-  NumStages =
-      Root.N->isLeaf() ? 1 : static_cast<unsigned>(Root.Children.size());
-  for (unsigned S = 0; S != NumStages; ++S)
-    StageNames.push_back(Root.N->isLeaf() ? Root.N->name()
-                                          : Root.Children[S]->N->name());
-  StreamOut.resize(NumStages);
-  for (const Edge &E : Root.N->Edges)
+}
+
+void Stream::bind(GraphPlan &Graph, const hpvm_program_desc *Prog) {
+  std::lock_guard<std::mutex> L(M);
+  if (G) {
+    if (G != &Graph || Program != Prog)
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    "hpvm_stream_push: the stream runs graph '" + GraphName +
+                        "'" + (Program != Prog ? " of another program" : "") +
+                        "; a frame of graph '" + Graph.Name +
+                        "' cannot join it");
+    return;
+  }
+  const NodePlan &R = *Graph.Root;
+  if (R.Replicated && !R.N->isLeaf())
+    throw RtError(HPVM_ERR_UNSUPPORTED,
+                  "hpvm_stream_open: graph '" + Graph.Name +
+                      "' has a replicated root, which runs as one launch "
+                      "with no stages; a stream needs a root that is a leaf "
+                      "or a node with children");
+  G = &Graph;
+  Root = &R;
+  Program = Prog;
+  GraphName = Graph.Name;
+  NumStages = R.N->isLeaf() ? 1 : static_cast<unsigned>(R.Children.size());
+  StreamOut.assign(NumStages, {});
+  for (const Edge &E : R.N->Edges)
     if (E.Kind == EdgeKind::Streaming)
       StreamOut[E.Src].push_back({E.Dst, E.Capacity});
+  for (unsigned S = 0; S != NumStages; ++S)
+    StageNames.push_back(R.N->isLeaf() ? R.N->name()
+                                       : R.Children[S]->N->name());
   StageNext.assign(NumStages, 0);
   StageBusy.assign(NumStages, 0);
   StageNanos.assign(NumStages, 0);
@@ -92,19 +107,24 @@ Stream::~Stream() {
   drain();
   for (auto &F : Frames)
     if (F->RootFrame)
-      Root.returnFrame(F->RootFrame);
+      Root->returnFrame(F->RootFrame);
 }
 
 void Stream::push(void *const *Args) {
   {
     std::lock_guard<std::mutex> L(M);
+    if (!G)
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    "hpvm_stream_push: the stream has no graph yet; open it "
+                    "with hpvm_stream_open, or push its first frame with a "
+                    "`nowait` launch (hpvm_set_thread_stream)");
     if (Cancelled || Ended)
       throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                     "hpvm_stream_push: the stream of graph '" + GraphName +
                         "' has " + (Cancelled ? "been cancelled" : "ended") +
                         "; no frame may follow");
   }
-  const std::vector<Param> &Params = Root.N->Params;
+  const std::vector<Param> &Params = Root->N->Params;
   if (!Params.empty() && !Args)
     throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                   "hpvm_stream_push: graph '" + GraphName + "' takes " +
@@ -122,22 +142,22 @@ void Stream::push(void *const *Args) {
                                      : typeSize(Params[K].Type));
     F->Args[K] = &F->Values[K];
   }
-  F->NumRanges = rootRanges(G, F->Args.data(), F->Ranges.data());
-  RT.prepare(G); // devices found since the last frame become candidates
+  F->NumRanges = rootRanges(*G, F->Args.data(), F->Ranges.data());
+  RT.prepare(*G); // devices found since the last frame become candidates
   // Asynchronous launches on these buffers come first, as they would
   // before a synchronous launch.
   RT.Async->waitForConflicts(F->Ranges.data(), F->NumRanges);
 
   LaunchContext &Ctx = F->Ctx;
-  Ctx.TrackHost = G.OffHost.load(std::memory_order_relaxed);
+  Ctx.TrackHost = G->OffHost.load(std::memory_order_relaxed);
   if (Options)
     RT.applyLaunchOptions(*Options, Ctx);
-  RT.Exec->noteRootBuffers(G, F->Args.data(), Ctx);
-  if (!Root.N->isLeaf()) {
-    F->RootFrame = Root.takeFrame();
+  RT.Exec->noteRootBuffers(*G, F->Args.data(), Ctx);
+  if (!Root->N->isLeaf()) {
+    F->RootFrame = Root->takeFrame();
     RT.Exec->bindRootFrame(*F->RootFrame, F->Args.data(), Ctx);
     for (unsigned S = 0; S != NumStages; ++S)
-      F->Remaining[S] = Root.PredCount[S];
+      F->Remaining[S] = Root->PredCount[S];
   }
   for (unsigned S = 0; S != NumStages; ++S) {
     StageJob &J = F->Jobs[S];
@@ -165,7 +185,7 @@ void Stream::push(void *const *Args) {
     }
     if (Cancelled) {
       if (F->RootFrame)
-        Root.returnFrame(F->RootFrame);
+        Root->returnFrame(F->RootFrame);
       throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                     "hpvm_stream_push: the stream of graph '" + GraphName +
                         "' was cancelled while the push waited for room");
@@ -242,7 +262,7 @@ void Stream::cancel() {
                    GraphName + "' was cancelled before it started";
       F->Complete = true;
       if (F->RootFrame) {
-        Root.returnFrame(F->RootFrame);
+        Root->returnFrame(F->RootFrame);
         F->RootFrame = nullptr;
       }
       F->Done.store(1, std::memory_order_release);
@@ -299,7 +319,7 @@ void Stream::runStage(FrameState &F, unsigned S) {
   if (F.RootFrame)
     RT.Exec->runStage(*F.RootFrame, S);
   else
-    RT.Exec->runRootLeaf(Root, F.Args.data(), F.Ctx);
+    RT.Exec->runRootLeaf(*Root, F.Args.data(), F.Ctx);
   uint64_t End = nowNanos();
 
   std::vector<ThreadPool::Job *> Start;
@@ -310,7 +330,7 @@ void Stream::runStage(FrameState &F, unsigned S) {
     StageBusy[S] = 0;
     ++StageNext[S];
     if (F.RootFrame)
-      for (unsigned Succ : Root.Succ[S])
+      for (unsigned Succ : Root->Succ[S])
         --F.Remaining[Succ];
     FrameDone = ++F.StagesDone == NumStages;
     if (FrameDone)
@@ -328,7 +348,7 @@ void Stream::finishFrame(FrameState &F) {
   LaunchContext &Ctx = F.Ctx;
   if (!Ctx.Buffers.empty()) {
     try {
-      RT.Coh.release(Ctx.Buffers, G.EndStats);
+      RT.Coh.release(Ctx.Buffers, G->EndStats);
     } catch (const RtError &E) {
       Ctx.fail(E.code(), E.what());
     } catch (const std::exception &E) {
@@ -352,7 +372,7 @@ void Stream::finishFrame(FrameState &F) {
 
 void Stream::complete(FrameState &F, std::vector<ThreadPool::Job *> &Start) {
   if (F.RootFrame) {
-    Root.returnFrame(F.RootFrame);
+    Root->returnFrame(F.RootFrame);
     F.RootFrame = nullptr;
   }
   F.Complete = true;
@@ -367,6 +387,8 @@ void Stream::complete(FrameState &F, std::vector<ThreadPool::Job *> &Start) {
 
 std::string Stream::summary() const {
   std::lock_guard<std::mutex> L(M);
+  if (!G)
+    return ""; // never bound: nothing ran
   double Seconds =
       FramesDone ? double(LastDoneNanos - FirstPushNanos) * 1e-9 : 0.0;
   char Head[160];

@@ -33,18 +33,21 @@ struct NodePlan;
 
 class Stream {
 public:
-  /// A stream of G (checked and prepared) holding at most Capacity frames
-  /// between push and pop, under Options (copied; null: none). Throws
-  /// RtError for a graph a stream cannot run.
-  Stream(Runtime &RT, GraphPlan &G, const hpvm_program_desc *Program,
-         unsigned Capacity, const LaunchOptions *Options);
+  /// A stream holding at most Capacity frames between push and pop, under
+  /// Options (copied; null: none), of no graph until bind().
+  Stream(Runtime &RT, unsigned Capacity, const LaunchOptions *Options);
   /// Cancels and waits for the frames still running.
   ~Stream();
   Stream(const Stream &) = delete;
   Stream &operator=(const Stream &) = delete;
 
+  /// Makes it a stream of G (checked and prepared), of Program; once
+  /// bound, checks that G is that graph. Throws RtError for a graph a
+  /// stream cannot run or another graph.
+  void bind(GraphPlan &G, const hpvm_program_desc *Program);
   /// Admits a frame with a copy of Args, once fewer than Capacity frames
-  /// are unpopped; throws RtError (a bad argument, an ended stream).
+  /// are unpopped; throws RtError (a bad argument, an ended stream). The
+  /// stream is bound.
   void push(void *const *Args);
   /// Waits for the oldest unpopped frame: its status (Message: why it
   /// failed) and number; HPVM_END_OF_STREAM once the stream has ended and
@@ -57,7 +60,10 @@ public:
   /// Returns once no stage is running or will run (after cancel).
   void drain();
 
-  const hpvm_program_desc *program() const { return Program; }
+  const hpvm_program_desc *program() const {
+    std::lock_guard<std::mutex> L(M);
+    return Program;
+  }
   Runtime &runtime() const { return RT; }
   /// For the statistics: frames, time from the first push to the last
   /// frame done, and how busy each stage was over that time.
@@ -74,9 +80,10 @@ private:
   };
 
   Runtime &RT;
-  GraphPlan &G;
-  const NodePlan &Root;
-  const hpvm_program_desc *Program;
+  /// Set once by bind(), under M.
+  GraphPlan *G = nullptr;
+  const NodePlan *Root = nullptr;
+  const hpvm_program_desc *Program = nullptr;
   unsigned Capacity;
   std::optional<LaunchOptions> Options;
   /// Names kept for messages and statistics, which may come after the
@@ -84,7 +91,7 @@ private:
   std::string GraphName;
   std::vector<std::string> StageNames;
   /// The root's children, or the root itself when it is a leaf.
-  unsigned NumStages;
+  unsigned NumStages = 0;
   /// Per stage: its streaming edges, as (destination, capacity).
   std::vector<std::vector<std::pair<unsigned, unsigned>>> StreamOut;
 

@@ -18,6 +18,8 @@
 static_assert(HPVM_CPU == HPVM_ABI_TARGET_CPU, "hpvm.h's HPVM_CPU");
 static_assert(HPVM_NVPTX == HPVM_ABI_TARGET_NVPTX, "hpvm.h's HPVM_NVPTX");
 static_assert(HPVM_SPIRV == HPVM_ABI_TARGET_SPIRV, "hpvm.h's HPVM_SPIRV");
+static_assert(HPVM_STREAM_END == HPVM_END_OF_STREAM,
+              "hpvm.h's HPVM_STREAM_END");
 static_assert(HPVM_TARGET_CPU == hpvm::TargetCPU, "hpvm_rt.h and Graph.h");
 static_assert(HPVM_TARGET_NVPTX == hpvm::TargetNVPTX, "hpvm_rt.h and Graph.h");
 static_assert(HPVM_TARGET_SPIRV == hpvm::TargetSPIRV, "hpvm_rt.h and Graph.h");

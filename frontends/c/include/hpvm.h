@@ -84,6 +84,10 @@ enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 #define HPVM_AFTER(handle) HPVM_TAG_AFTER, (void *)(handle)
 #define HPVM_NOWAIT HPVM_TAG_NOWAIT
 
+/* hpvm_stream_pop's "ended, every frame popped" (hpvm_rt.h's
+ * HPVM_END_OF_STREAM, spelled so that both headers may be included). */
+#define HPVM_STREAM_END 10
+
 #ifdef __HPVM__
 /* hpvm-clang lowers these calls into region markers; they have no
  * definition and must not be called through a pointer. */
@@ -101,6 +105,19 @@ void hpvm_exit_on_error(int status);
 /* What `#pragma hpvm taskwait` becomes: waits for the `nowait` launches of
  * this thread (hpvm_rt.h). */
 int hpvm_wait_all(void);
+/* Streams (docs/c-frontend.md, "Streams"), declared as in hpvm_rt.h: with
+ * hpvm_set_thread_stream(s), each `nowait` launch of this thread is a frame
+ * of stream s; hpvm_stream_pop returns frames in order, HPVM_STREAM_END
+ * once the stream has ended and every frame is popped. */
+typedef struct hpvm_stream hpvm_stream;
+int hpvm_stream_create(unsigned capacity, hpvm_stream **stream);
+int hpvm_set_thread_stream(hpvm_stream *stream);
+int hpvm_stream_pop(hpvm_stream *stream, __UINT64_TYPE__ *frame);
+int hpvm_stream_end(hpvm_stream *stream);
+int hpvm_stream_cancel(hpvm_stream *stream);
+int hpvm_stream_close(hpvm_stream *stream);
+const char *hpvm_error_message(void);
+void hpvm_print_stats(void);
 #else
 /* Any other compiler: the sequential program. */
 static inline void *__hpvm_region_begin(const char *name, ...) {

@@ -476,6 +476,70 @@ TEST_F(StreamTest, ALeafGraphStreamsToo) {
   EXPECT_EQ(hpvm_stream_close(S), HPVM_OK); // not ended: close ends it
 }
 
+TEST_F(StreamTest, NoWaitLaunchesBecomeFramesOfTheThreadsStream) {
+  // What hpvm-clang's `nowait` launches call, with a stream set: frames.
+  Graph G = pipelineGraph("stream_nowait", 2);
+  TestProgram P({&G}, pipelineArtifacts("stream_nowait"));
+  hpvm_stream *S = nullptr;
+  ASSERT_EQ(hpvm_stream_create(3, &S), HPVM_OK);
+  Frames F(3, 64);
+  std::vector<void *> Args = F.args(0);
+  EXPECT_EQ(hpvm_stream_push(S, Args.data()), HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hpvm_error_message()).find("no graph yet"),
+            std::string::npos)
+      << hpvm_error_message();
+  ASSERT_EQ(hpvm_set_thread_stream(S), HPVM_OK);
+  for (int64_t K = 0; K != 9; ++K) {
+    if (K >= 3) {
+      uint64_t Index;
+      ASSERT_EQ(hpvm_stream_pop(S, &Index), HPVM_OK) << hpvm_error_message();
+      ASSERT_EQ(Index, static_cast<uint64_t>(K - 3));
+      ASSERT_EQ(F.sum(K - 3), reference(K - 3, F.N));
+    }
+    Args = F.args(K);
+    hpvm_launch_nowait_or_exit(&P.Desc, "stream_nowait", Args.data());
+  }
+  ASSERT_EQ(hpvm_stream_end(S), HPVM_OK);
+  for (int64_t K = 6; K != 9; ++K) {
+    ASSERT_EQ(hpvm_stream_pop(S, nullptr), HPVM_OK);
+    EXPECT_EQ(F.sum(K), reference(K, F.N));
+  }
+  EXPECT_EQ(hpvm_stream_close(S), HPVM_OK); // and the thread's stream unset
+  // Back to asynchronous launches.
+  Args = F.args(20);
+  hpvm_launch_nowait_or_exit(&P.Desc, "stream_nowait", Args.data());
+  ASSERT_EQ(hpvm_wait_all(), HPVM_OK);
+  EXPECT_EQ(F.sum(20), reference(20, F.N));
+}
+
+/// Pushes a frame of stream_a, then a `nowait` launch of stream_b while the
+/// stream is still set: the second exits.
+void nowaitOfAnotherGraph() {
+  Hooks Local;
+  H = &Local;
+  Graph A = pipelineGraph("stream_a", 1);
+  Graph B = pipelineGraph("stream_b", 1);
+  std::vector<ArtifactSpec> Arts = pipelineArtifacts("stream_a");
+  for (ArtifactSpec &X : pipelineArtifacts("stream_b"))
+    Arts.push_back(X);
+  TestProgram P({&A, &B}, Arts);
+  hpvm_stream *S = nullptr;
+  hpvm_stream_create(2, &S);
+  hpvm_set_thread_stream(S);
+  Frames F(2, 8);
+  std::vector<void *> Args = F.args(0);
+  hpvm_launch_nowait_or_exit(&P.Desc, "stream_a", Args.data());
+  Args = F.args(1);
+  hpvm_launch_nowait_or_exit(&P.Desc, "stream_b", Args.data());
+}
+
+TEST(StreamDeathTest, ANoWaitLaunchOfAnotherGraphExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(nowaitOfAnotherGraph(), testing::ExitedWithCode(1),
+              "the stream runs graph 'stream_a'; a frame of graph 'stream_b' "
+              "cannot join it");
+}
+
 TEST_F(StreamTest, BadCallsAreErrorsWithMessages) {
   Graph G = pipelineGraph("stream_bad", 1);
   TestProgram P({&G}, pipelineArtifacts("stream_bad"));

@@ -181,6 +181,15 @@ int hpvm_stream_pop(hpvm_stream *stream, uint64_t *frame);
 int hpvm_stream_end(hpvm_stream *stream);
 int hpvm_stream_cancel(hpvm_stream *stream);
 int hpvm_stream_close(hpvm_stream *stream);
+/* The C frontend's form (docs/c-frontend.md): hpvm_stream_create makes a
+ * stream of no graph yet; once hpvm_set_thread_stream(stream) is called,
+ * the `nowait` launches of this thread (hpvm_launch_nowait_or_exit) push
+ * frames into it instead of starting asynchronous launches, the first one
+ * choosing its graph; a launch of another graph is an error then.
+ * hpvm_set_thread_stream(NULL), or closing the stream, goes back to
+ * asynchronous launches. */
+int hpvm_stream_create(uint32_t capacity, hpvm_stream **stream);
+int hpvm_set_thread_stream(hpvm_stream *stream);
 
 /* Chooses the scheduling policy ("hint", "round-robin", "heft", "dmda",
  * "auto"; docs/runtime.md §6) of the launches this thread starts from now

@@ -118,6 +118,12 @@ public:
   /// until it closes it (it must, before the runtime goes).
   Stream *openStream(const hpvm_program_desc *Program, const char *Graph,
                      unsigned Capacity);
+  /// hpvm_stream_create: a stream of no graph yet, which the first frame
+  /// pushed by pushFrame binds.
+  Stream *createStream(unsigned Capacity);
+  /// A frame of Graph of Program with Args into S.
+  void pushFrame(Stream &S, const hpvm_program_desc *Program, const char *Graph,
+                 void *const *Args);
   void closeStream(Stream *S);
   void releaseProgram(const hpvm_program_desc *Program);
   /// The data-region calls of hpvm_rt.h without the C wrapping (they
