@@ -25,7 +25,7 @@ VK_VARIANTS = ["cpu", "vulkan"]
 TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM",
           "cpu": "HPVM, HPVM_DEVICES=cpu", "vulkan": "HPVM, HPVM_DEVICES=vulkan"}
 ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "sweeps",
-         "launch", "async"]
+         "launch", "async", "frames"]
 # Kernels whose speed is set by memory bandwidth: compared with STREAM.
 MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
 # Kernels for which a ratio to the sequential loop means nothing (a loop that
@@ -43,11 +43,13 @@ WHAT = {
     "sweeps": "1-D 3-point stencil, launches too small to share out",
     "launch": "launch of a near-empty node / parallel loop",
     "async": "nowait launch of a one-instance graph / OpenMP task, then one wait",
+    "frames": "decode -> filter -> reduce per frame: a stream / one frame at a time",
 }
 # Kernels whose HPVM build also reports a second variant, the baseline its
 # HPVM time is compared with: async's synchronous launches of the same
-# graphs.
-HPVM_BASELINE = {"async": ("hpvm-sync", "nowait launches")}
+# graphs, the frames launched one at a time instead of streamed.
+HPVM_BASELINE = {"async": ("hpvm-sync", "nowait launches"),
+                 "frames": ("hpvm-serial", "streamed frames")}
 
 
 def parse(path):

@@ -53,7 +53,7 @@ BIN=$OUT/bin
 LOG=$OUT/logs
 RESULTS=$OUT/results.txt
 RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
-BENCHES="saxpy stencil pipeline sgemm sweeps launch async"
+BENCHES="saxpy stencil pipeline sgemm sweeps launch async frames"
 
 # --- tools -----------------------------------------------------------------
 require_tools
@@ -167,11 +167,15 @@ variant_env() { # $1 = bench, $2 = variant
   esac
 }
 
-# The async benchmark's HPVM build also times synchronous launches of the
-# same graphs: its second RESULT line, the baseline of the first.
+# The HPVM builds of async and frames also time their baselines (the same
+# graphs launched synchronously, one frame at a time): their second RESULT
+# line.
 variant_extra() { # $1 = bench, $2 = variant, $3 = stdout
-  if [ "$1" = async ] && [ "$2" = hpvm ]; then
-    grep '^RESULT async hpvm-sync ' "$3" || true
+  if [ "$2" = hpvm ]; then
+    case $1 in
+    async) grep '^RESULT async hpvm-sync ' "$3" || true ;;
+    frames) grep '^RESULT frames hpvm-serial ' "$3" || true ;;
+    esac
   fi
 }
 
@@ -186,7 +190,7 @@ for round in $(seq 1 "$ROUNDS"); do
   say "round $round of $ROUNDS (order: $order)"
   wait_quiet "round$round-stream"
   run_variant stream-triad omp
-  for k in saxpy stencil pipeline sgemm-ikj sgemm sweeps launch async; do
+  for k in saxpy stencil pipeline sgemm-ikj sgemm sweeps launch async frames; do
     wait_quiet "round$round-$k"
     for v in $order; do
       # sgemm i-j-k sequentially takes ~20 s a round: once is enough.
