@@ -116,21 +116,13 @@ Executor::Executor(Runtime &RT)
     : RT(RT), Pool(RT.pool()), Coh(RT.coherence()), TheTrace(RT.trace()) {}
 
 void Executor::run(const GraphPlan &G, void *const *Args, LaunchContext &Ctx) {
-  const NodePlan &Root = *G.Root;
-  // The root's outputs go nowhere, but a leaf still writes them.
-  size_t NumOuts = Root.N->Outputs.size();
-  SmallArray<uint64_t, 4> Scratch(NumOuts);
-  SmallArray<void *, 4> Outs(NumOuts);
-  for (size_t I = 0; I != NumOuts; ++I)
-    Outs[I] = &Scratch[I];
   try {
     noteRootBuffers(G, Args, Ctx);
-    runNode(Root, Args, NumOuts ? Outs.data() : nullptr, nullptr, Ctx);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
-  } catch (const std::exception &E) {
-    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+    return;
   }
+  runRoot(*G.Root, Args, Ctx);
 }
 
 void Executor::noteRootBuffers(const GraphPlan &G, void *const *Args,
@@ -152,10 +144,11 @@ void Executor::bindRootFrame(Frame &F, void *const *Args, LaunchContext &Ctx) {
   F.OuterIds[0] = F.OuterIds[1] = F.OuterIds[2] = 0;
 }
 
-void Executor::runRootLeaf(const NodePlan &Root, void *const *Args,
-                           LaunchContext &Ctx) {
+void Executor::runRoot(const NodePlan &Root, void *const *Args,
+                       LaunchContext &Ctx) {
   if (Ctx.Failed.load(std::memory_order_relaxed))
     return;
+  // The root's outputs go nowhere, but a leaf still writes them.
   size_t NumOuts = Root.N->Outputs.size();
   SmallArray<uint64_t, 4> Scratch(NumOuts);
   SmallArray<void *, 4> Outs(NumOuts);

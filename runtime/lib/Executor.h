@@ -36,13 +36,13 @@ public:
   /// What run() does, in the pieces a stream (Stream.cpp) calls itself to
   /// run the root's children one frame at a time: the root buffers of a
   /// launch with Args go into Ctx; a frame of the (internal) root is bound
-  /// to Args; one child of it runs; a leaf root runs. Failures go to the
-  /// frame's context, as in run().
+  /// to Args; one child of it runs; the whole root runs (run()'s last step,
+  /// a leaf root's only stage). Failures go to Ctx, as in run().
   void noteRootBuffers(const GraphPlan &G, void *const *Args,
                        LaunchContext &Ctx);
   void bindRootFrame(Frame &F, void *const *Args, LaunchContext &Ctx);
   void runStage(Frame &F, unsigned Child) { runChild(F, Child); }
-  void runRootLeaf(const NodePlan &Root, void *const *Args, LaunchContext &Ctx);
+  void runRoot(const NodePlan &Root, void *const *Args, LaunchContext &Ctx);
 
 private:
   Runtime &RT;

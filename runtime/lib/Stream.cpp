@@ -319,7 +319,7 @@ void Stream::runStage(FrameState &F, unsigned S) {
   if (F.RootFrame)
     RT.Exec->runStage(*F.RootFrame, S);
   else
-    RT.Exec->runRootLeaf(*Root, F.Args.data(), F.Ctx);
+    RT.Exec->runRoot(*Root, F.Args.data(), F.Ctx);
   uint64_t End = nowNanos();
 
   std::vector<ThreadPool::Job *> Start;
