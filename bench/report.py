@@ -355,7 +355,10 @@ MOVEMENT_BEGIN = "<!-- data movement section: written by bench/movement/run.sh -
 MOVEMENT_END = "<!-- end of the data movement section -->"
 GPU_BEGIN = "<!-- GPU section: written by bench/gpu/run.sh -->"
 GPU_END = "<!-- end of the GPU section -->"
-SECTIONS = [(MOVEMENT_BEGIN, MOVEMENT_END), (GPU_BEGIN, GPU_END)]
+GRAPH_BEGIN = "<!-- graph scale section: written by bench/graph/run.sh -->"
+GRAPH_END = "<!-- end of the graph scale section -->"
+SECTIONS = [(MOVEMENT_BEGIN, MOVEMENT_END), (GRAPH_BEGIN, GRAPH_END),
+            (GPU_BEGIN, GPU_END)]
 
 
 def split_section(text, begin, end_marker):

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <functional>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 using namespace hpvm;
 
@@ -185,6 +187,10 @@ private:
   }
 
   void checkChildNames(const Node &N) {
+    // The first child of each name, so that a graph of many children is
+    // checked in linear time.
+    std::unordered_map<std::string_view, size_t> First;
+    First.reserve(N.Children.size());
     for (size_t I = 0, E = N.Children.size(); I != E; ++I) {
       const std::string &Name = N.Children[I]->name();
       if (Name.empty()) {
@@ -194,14 +200,11 @@ private:
       // Paths join names with '/', so a name containing one is ambiguous.
       if (Name.find('/') != std::string::npos)
         report(N, "child-name", "child name " + quote(Name) + " contains '/'");
-      for (size_t J = 0; J != I; ++J) {
-        if (N.Children[J]->name() == Name) {
-          report(N, "child-name",
-                 "children #" + std::to_string(J) + " and #" +
-                     std::to_string(I) + " are both named " + quote(Name));
-          break;
-        }
-      }
+      auto [It, New] = First.emplace(Name, I);
+      if (!New)
+        report(N, "child-name",
+               "children #" + std::to_string(It->second) + " and #" +
+                   std::to_string(I) + " are both named " + quote(Name));
     }
   }
 
