@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 using namespace hpvm;
 using namespace hpvm::rt;
@@ -96,8 +97,9 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
     bad(Message);
   }
 
-  // Every graph verified, so the builder may follow every index.
-  std::map<std::string, NodePlan *, std::less<>> LeafByPath;
+  // Every graph verified, so the builder may follow every index. (Hashed:
+  // paths of many siblings share long prefixes.)
+  std::unordered_map<std::string, NodePlan *> LeafByPath;
   for (const Graph &G : Graphs) {
     Plans.push_back(buildGraphPlan(G, S, NextLeafId));
     GraphPlan *Plan = Plans.back().get();
@@ -107,7 +109,7 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
   }
 
   // The path of each internal node too, to tell "not a leaf" from "unknown".
-  std::map<std::string, bool, std::less<>> AnyPath;
+  std::unordered_map<std::string, bool> AnyPath;
   for (const Graph &G : Graphs)
     forEachNode(G.root(),
                 [&](const Node &N) { AnyPath[N.path()] = N.isLeaf(); });
@@ -122,9 +124,9 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
     if (!A.node)
       bad(Which + " names no node");
     Which += " (node '" + std::string(A.node) + "')";
-    auto It = LeafByPath.find(std::string_view(A.node));
+    auto It = LeafByPath.find(A.node);
     if (It == LeafByPath.end()) {
-      if (AnyPath.count(std::string_view(A.node)))
+      if (AnyPath.count(A.node))
         bad(Which + " is for an internal node; only leaves have artifacts");
       bad(Which + " is for a node that no graph has");
     }

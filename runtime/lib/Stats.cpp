@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using namespace hpvm::rt;
@@ -122,6 +123,9 @@ std::vector<Stats::Row> Stats::rows() const {
                        E->Nanos.load(std::memory_order_relaxed), BytesIn,
                        E->CompileNanos.load(std::memory_order_relaxed)});
   }
+  std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
+    return std::tie(A.Path, A.Device) < std::tie(B.Path, B.Device);
+  });
   return Rows;
 }
 

@@ -32,7 +32,7 @@ from . import _hpvm, _targets
 from ._hpvm import DeviceFallbackWarning
 from .frontend import KernelError
 from .launch import launch_options, submit
-from .program import Program
+from .program import Program, Stream
 from .runtime import Runtime
 from .observe import (
     BufferStat,
@@ -104,6 +104,7 @@ __all__ = [
     "Program",
     "Runtime",
     "Scalar",
+    "Stream",
     "Statistics",
     "Trace",
     "atomic_add",

@@ -17,6 +17,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -531,12 +532,14 @@ CType rootParamType(const hpvm::Param &P, const std::string &Pointee) {
   return T;
 }
 
-/// Launches graph Name of P with Args in its root's parameter order
-/// (arrays for buffers, numbers for values), checking that every array
-/// holds the bytes the graph will touch.
-void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
-                 const py::sequence &Args,
-                 const std::vector<std::string> &Pointees) {
+/// The arguments of a launch of graph Name of P, Args in its root's
+/// parameter order (arrays for buffers, numbers for values), checking that
+/// every array holds the bytes the graph will touch. Call holds the arrays'
+/// buffers while it lives.
+void graphArguments(const std::shared_ptr<CProgram> &P, const std::string &Name,
+                    const py::sequence &Args,
+                    const std::vector<std::string> &Pointees,
+                    CallArguments &Call) {
   const hpvm::Graph *G = nullptr;
   for (const hpvm::Graph &Candidate : P->graphs())
     if (Candidate.name() == Name)
@@ -555,7 +558,6 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
     throw py::type_error(F.Name + " takes " + std::to_string(Params.size()) +
                          " arguments, " + std::to_string(Args.size()) +
                          " were given");
-  CallArguments Call;
   Call.Values.assign(Params.size(), 0);
   std::vector<int64_t> Lengths(Params.size(), -1);
   for (size_t I = 0; I < Params.size(); ++I) {
@@ -581,6 +583,14 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
                         " bytes of it, the array has " +
                         std::to_string(Lengths[I]));
   }
+}
+
+/// Launches graph Name of P with Args (graphArguments).
+void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
+                 const py::sequence &Args,
+                 const std::vector<std::string> &Pointees) {
+  CallArguments Call;
+  graphArguments(P, Name, Args, Pointees, Call);
   takeLaunchFailure();
   int Status;
   std::string Message;
@@ -594,6 +604,99 @@ void launchGraph(const std::shared_ptr<CProgram> &P, const std::string &Name,
     raiseLaunchError({Status, Message});
   warnFallbacks();
 }
+
+/// A stream of a graph of a program (docs/runtime.md §1.3): each push is a
+/// frame, whose arrays stay held until its pop. One thread pushes (frames
+/// are queued here before the runtime sees them, so that a pop on another
+/// thread finds its frame's arrays); any thread pops.
+class GraphStream {
+public:
+  GraphStream(std::shared_ptr<CProgram> P, std::string Name, unsigned Capacity)
+      : P(std::move(P)), Name(std::move(Name)) {
+    int Status = hpvm_stream_open(&this->P->descriptor(), this->Name.c_str(),
+                                  Capacity, &S);
+    if (Status != HPVM_OK)
+      raiseLaunchError({Status, hpvm_error_message()});
+  }
+  ~GraphStream() { close(); }
+
+  void push(const py::sequence &Args,
+            const std::vector<std::string> &Pointees) {
+    requireOpen();
+    Frames.emplace_back();
+    try {
+      graphArguments(P, Name, Args, Pointees, Frames.back());
+    } catch (...) {
+      Frames.pop_back();
+      throw;
+    }
+    void **Pointers = Frames.back().Pointers.data();
+    int Status;
+    std::string Message;
+    {
+      py::gil_scoped_release Unlocked; // waits while the stream is full
+      Status = hpvm_stream_push(S, Pointers);
+      if (Status != HPVM_OK)
+        Message = hpvm_error_message();
+    }
+    if (Status != HPVM_OK) {
+      Frames.pop_back();
+      raiseLaunchError({Status, Message});
+    }
+  }
+
+  /// The next frame's number, or None once the stream has ended and every
+  /// frame is popped; a frame that failed raises LaunchError.
+  py::object pop() {
+    requireOpen();
+    uint64_t Frame = 0;
+    int Status;
+    std::string Message;
+    {
+      py::gil_scoped_release Unlocked;
+      Status = hpvm_stream_pop(S, &Frame);
+      if (Status != HPVM_OK && Status != HPVM_END_OF_STREAM)
+        Message = hpvm_error_message();
+    }
+    if (Status == HPVM_END_OF_STREAM)
+      return py::none();
+    if (!Frames.empty())
+      Frames.pop_front(); // its arrays may go
+    if (Status != HPVM_OK)
+      raiseLaunchError({Status, Message});
+    return py::int_(Frame);
+  }
+
+  void end() { call(hpvm_stream_end(requireOpen())); }
+  void cancel() { call(hpvm_stream_cancel(requireOpen())); }
+  void close() {
+    if (!S)
+      return;
+    hpvm_stream *Closing = S;
+    S = nullptr;
+    {
+      py::gil_scoped_release Unlocked; // running frames finish
+      hpvm_stream_close(Closing);
+    }
+    Frames.clear();
+  }
+
+private:
+  std::shared_ptr<CProgram> P;
+  std::string Name;
+  hpvm_stream *S = nullptr;
+  std::deque<CallArguments> Frames;
+
+  hpvm_stream *requireOpen() {
+    if (!S)
+      throw py::value_error("the stream of graph '" + Name + "' is closed");
+    return S;
+  }
+  static void call(int Status) {
+    if (Status != HPVM_OK)
+      raiseLaunchError({Status, hpvm_error_message()});
+  }
+};
 
 std::shared_ptr<CProgram> compileGraph(const std::string &IR,
                                        const std::string &GraphText,
@@ -803,7 +906,24 @@ PYBIND11_MODULE(_hpvm, m) {
       .def("launch", &launchGraph, py::arg("graph"), py::arg("args"),
            py::arg("pointees") = std::vector<std::string>(),
            "Launches a graph with its root's arguments, in order; pointees "
-           "optionally names each buffer's element type (f32, ...) to check.");
+           "optionally names each buffer's element type (f32, ...) to check.")
+      .def(
+          "stream",
+          [](const std::shared_ptr<CProgram> &P, const std::string &Graph,
+             unsigned Capacity) {
+            return std::make_unique<GraphStream>(P, Graph, Capacity);
+          },
+          py::arg("graph"), py::arg("capacity"),
+          "A stream of the graph: frames pushed, popped in order.");
+
+  py::class_<GraphStream>(m, "GraphStream",
+                          "A graph run once per frame (docs/python.md).")
+      .def("push", &GraphStream::push, py::arg("args"),
+           py::arg("pointees") = std::vector<std::string>())
+      .def("pop", &GraphStream::pop)
+      .def("end", &GraphStream::end)
+      .def("cancel", &GraphStream::cancel)
+      .def("close", &GraphStream::close);
 
   m.def("compile_c", &compileC, py::arg("source"), py::arg("name"),
         py::arg("flags"), py::arg("targets"), py::arg("cache_dir") = "");

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -178,7 +179,16 @@ public:
 private:
   mutable std::mutex M;
   std::deque<NodeStats> Entries;
-  std::map<std::pair<std::string, std::string>, NodeStats *> Index;
+  /// (path, device) -> entry; hashed, since a program of many nodes makes
+  /// as many entries at load (rows() sorts).
+  struct KeyHash {
+    size_t operator()(const std::pair<std::string, std::string> &K) const {
+      return std::hash<std::string>()(K.first) * 31 +
+             std::hash<std::string>()(K.second);
+    }
+  };
+  std::unordered_map<std::pair<std::string, std::string>, NodeStats *, KeyHash>
+      Index;
   std::deque<BufferStats> Buffers;
   std::map<std::string, BufferStats *> BufferIndex;
   /// Loaded models of entries not made yet: (path, device) -> (bucket,
