@@ -160,7 +160,6 @@ public:
   void wait(LaunchToken &T) override;
   bool canLaunchGrid(const KernelLaunch &L) const override;
   // Pinned copies over PCIe 4 x16, about what staging sustains.
-  double bytesPerSecond() const override { return 20e9; }
   std::string description() const override;
 
   Counters counters() const override;

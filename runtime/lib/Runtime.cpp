@@ -297,6 +297,7 @@ std::unique_ptr<Device> Runtime::removeDevice(const Device &D) {
     if (It->get() != &D)
       continue;
     Coh.dropDevice(D);
+    HostLinks.erase(&D);
     std::unique_ptr<Device> Removed = std::move(*It);
     Devices.erase(It);
     DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
@@ -419,7 +420,8 @@ bool sameCandidates(const std::vector<Candidate> &A,
   return std::equal(A.begin(), A.end(), B.begin(), B.end(),
                     [](const Candidate &X, const Candidate &Y) {
                       return X.Dev == Y.Dev && X.DeviceIndex == Y.DeviceIndex &&
-                             X.Artifact == Y.Artifact && X.History == Y.History;
+                             X.Artifact == Y.Artifact &&
+                             X.History == Y.History && X.HostLink == Y.HostLink;
                     });
 }
 
@@ -453,9 +455,12 @@ void Runtime::prepare(GraphPlan &G) {
             Refused += "; " + Devices[I]->name() + " cannot run it: " + Why;
             continue;
           }
-          Found.push_back(
-              Candidate{Devices[I].get(), static_cast<unsigned>(I), A,
-                        &TheStats.entry(Leaf->Path, Devices[I]->name())});
+          std::unique_ptr<Link> &HostLink = HostLinks[Devices[I].get()];
+          if (!HostLink)
+            HostLink = std::make_unique<Link>(*Devices[I], TheStats);
+          Found.push_back(Candidate{
+              Devices[I].get(), static_cast<unsigned>(I), A,
+              &TheStats.entry(Leaf->Path, Devices[I]->name()), HostLink.get()});
         }
       // Lazy discovery bumps the generation while other threads may be
       // running this graph and reading the candidates; it never changes

@@ -4,6 +4,7 @@
 #include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Coherence.h"
 #include "hpvm/rt/Device.h"
+#include "hpvm/rt/Link.h"
 #include "hpvm/rt/Stats.h"
 
 #include <limits>
@@ -69,6 +70,10 @@ public:
         return reserve(Q.Candidates[I], I);
       }
 
+    // Links before the lock: the first use of one measures it (copies).
+    std::vector<double> Rates(Q.NumBuffers ? Q.NumCandidates : 0);
+    for (size_t I = 0; I != Rates.size(); ++I)
+      Rates[I] = uploadBytesPerSecond(Q.Candidates[I]);
     uint64_t Now = nowNanos();
     size_t Best = 0;
     double BestFinish = std::numeric_limits<double>::infinity();
@@ -82,7 +87,7 @@ public:
       uint64_t Bytes = 0;
       for (size_t B = 0; B != Q.NumBuffers; ++B)
         Bytes += C.bytesToAcquire(Q.Buffers[B], Cand.Dev->memorySpace());
-      double Transfer = Bytes / Cand.Dev->bytesPerSecond() * 1e9;
+      double Transfer = Bytes ? Bytes / Rates[I] * 1e9 : 0;
       double Run = predict(*Cand.History, Q.Instances);
       double Finish = Start + Transfer + Run;
       if (Finish < BestFinish) {
@@ -111,6 +116,14 @@ private:
   std::mutex M;
   std::vector<double> BusyUntil; // by device, in nowNanos() time
   std::vector<unsigned> InFlight;
+
+  /// The candidate's measured link (measured on first use, outside the
+  /// lock: it copies), else what its device states, else a guess.
+  static double uploadBytesPerSecond(const Candidate &Cand) {
+    double Rate =
+        Cand.HostLink ? Cand.HostLink->up() : Cand.Dev->bytesPerSecond();
+    return Rate > 0 ? Rate : 8e9;
+  }
 
   bool measured(const Candidate &Cand, uint64_t Instances) const {
     const NodeStats &H = *Cand.History;

@@ -46,9 +46,21 @@ std::string Stats::loadModels(const std::string &Path) {
            "' are not in this runtime's format; starting without them";
   unsigned Skipped = 0;
   std::lock_guard<std::mutex> L(M);
-  // Each line: samples, mean nanoseconds, size bucket, device, node path.
+  // Each line: samples, mean nanoseconds, size bucket, device, node path;
+  // or "link", up and down bytes per second, device description.
   while (std::getline(In, Line)) {
     std::istringstream Fields(Line);
+    if (Line.rfind("link ", 0) == 0) {
+      std::string Word, Device;
+      double Up, Down;
+      if (!(Fields >> Word >> Up >> Down) || !(Up > 0) || !(Down > 0) ||
+          !std::getline(Fields >> std::ws, Device) || Device.empty()) {
+        ++Skipped;
+        continue;
+      }
+      Links[Device] = {Up, Down};
+      continue;
+    }
     uint64_t Samples;
     double Mean;
     unsigned Bucket;
@@ -71,6 +83,20 @@ std::string Stats::loadModels(const std::string &Path) {
          " line(s) that mean nothing were skipped";
 }
 
+bool Stats::link(const std::string &Device, double &Up, double &Down) const {
+  std::lock_guard<std::mutex> L(M);
+  auto It = Links.find(Device);
+  if (It == Links.end())
+    return false;
+  std::tie(Up, Down) = It->second;
+  return true;
+}
+
+void Stats::setLink(const std::string &Device, double Up, double Down) {
+  std::lock_guard<std::mutex> L(M);
+  Links[Device] = {Up, Down};
+}
+
 std::string Stats::saveModels(const std::string &Path) const {
   std::ostringstream Out;
   Out << ModelsHeader << "\n";
@@ -87,6 +113,9 @@ std::string Stats::saveModels(const std::string &Path) const {
       for (auto [Bucket, Samples, Mean] : Models)
         Out << Samples << " " << Mean << " " << Bucket << " " << Key.second
             << " " << Key.first << "\n";
+    for (const auto &[Device, Bandwidth] : Links)
+      Out << "link " << Bandwidth.first << " " << Bandwidth.second << " "
+          << Device << "\n";
   }
   std::string Tmp = Path + ".tmp." + std::to_string(::getpid());
   {

@@ -158,11 +158,13 @@ public:
   void copyFromHost(void *Dst, uint64_t Offset, const void *Src,
                     size_t Bytes) override {
     BytesIn += Bytes;
+    slowLink(Bytes);
     std::memcpy(static_cast<char *>(Dst) + Offset, Src, Bytes);
   }
   void copyToHost(void *Dst, const void *Src, uint64_t Offset,
                   size_t Bytes) override {
     BytesOut += Bytes;
+    slowLink(Bytes);
     std::memcpy(Dst, static_cast<const char *>(Src) + Offset, Bytes);
   }
   /// "Compiles" each artifact once, taking CompileDelay.
@@ -183,16 +185,24 @@ public:
       std::this_thread::sleep_for(Delay);
   }
   void wait(rt::LaunchToken &T) override { EXPECT_EQ(T.Value, 42u); }
-  // Fast transfers, so that heft's choices depend on run times alone.
-  double bytesPerSecond() const override { return 1e15; }
+  // Fast transfers, so that heft's choices depend on run times alone,
+  // unless a test sets another figure (0: measure the link).
+  double bytesPerSecond() const override { return StatedBytesPerSecond; }
 
   std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
   std::atomic<uint64_t> BytesIn{0}, BytesOut{0};
   /// Leaves of this name the device says it cannot run (Device::cannotRun).
   std::string RefuseLeaf;
   std::chrono::milliseconds CompileDelay{0};
+  double StatedBytesPerSecond = 1e15;
+  /// Copies of a MiB or more take this much longer per MiB.
+  std::chrono::microseconds DelayPerMiB{0};
 
 private:
+  void slowLink(size_t Bytes) {
+    if (DelayPerMiB.count() && Bytes >= (size_t(1) << 20))
+      std::this_thread::sleep_for(DelayPerMiB * (Bytes >> 20));
+  }
   std::mutex CompiledM;
   std::set<const hpvm_artifact *> Compiled;
   std::string Name;

@@ -140,8 +140,10 @@ public:
   /// artifact that has one. The executor then launches the variant.
   virtual bool useStreamingVariant(const KernelLaunch &) const { return false; }
 
-  /// Host<->device bandwidth, for the heft policy's transfer estimates.
-  virtual double bytesPerSecond() const { return 8e9; }
+  /// Host<->device bandwidth in bytes per second, for the transfer
+  /// estimates of the heft, dmda and auto policies, if the device knows it;
+  /// 0 (the default): measured once instead (Link.h).
+  virtual double bytesPerSecond() const { return 0; }
   /// One line for the stats header ("cpu (16 threads)").
   virtual std::string description() const { return name(); }
 };

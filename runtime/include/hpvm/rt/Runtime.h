@@ -12,6 +12,7 @@
 
 #include "hpvm/rt/Coherence.h"
 #include "hpvm/rt/Device.h"
+#include "hpvm/rt/Link.h"
 #include "hpvm/rt/RuntimeConfig.h"
 #include "hpvm/rt/Scheduler.h"
 #include "hpvm/rt/Stats.h"
@@ -192,6 +193,9 @@ private:
 
   mutable std::mutex DevicesM;
   std::vector<std::unique_ptr<Device>> Devices;
+  /// Each device's link from the host, made with its first candidate
+  /// (guarded by DevicesM).
+  std::unordered_map<const Device *, std::unique_ptr<Link>> HostLinks;
   std::atomic<uint64_t> DeviceGeneration{1};
   std::atomic<MemorySpace> NextSpace{1};
   /// Guarded by DevicesM: lazy discovery adds to them.

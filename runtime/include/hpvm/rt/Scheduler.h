@@ -36,6 +36,7 @@ namespace hpvm::rt {
 
 class Coherence;
 class Device;
+class Link;
 struct BufferUse;
 struct NodeStats;
 
@@ -46,6 +47,9 @@ struct Candidate {
   const hpvm_artifact *Artifact = nullptr;
   /// This leaf's history on this device.
   NodeStats *History = nullptr;
+  /// The device's link from the host (null: Dev->bytesPerSecond(), or a
+  /// fixed estimate).
+  Link *HostLink = nullptr;
 };
 
 struct ScheduleQuery {

@@ -175,6 +175,11 @@ public:
   /// a rename, so that processes finishing at once leave one whole file);
   /// returns why it could not, or "".
   std::string saveModels(const std::string &Path) const;
+  /// A device's measured link bandwidths (bytes per second, host to device
+  /// and back), kept with the models by the device's description: false if
+  /// none is known.
+  bool link(const std::string &Device, double &Up, double &Down) const;
+  void setLink(const std::string &Device, double Up, double Down);
 
 private:
   mutable std::mutex M;
@@ -196,6 +201,8 @@ private:
   std::map<std::pair<std::string, std::string>,
            std::vector<std::tuple<unsigned, uint64_t, double>>>
       PendingModels;
+  /// Device description -> (up, down) bytes per second.
+  std::map<std::string, std::pair<double, double>> Links;
 };
 
 } // namespace hpvm::rt
