@@ -178,6 +178,20 @@ struct Frames {
   std::vector<double> Sums;
 };
 
+/// A runtime of its own with the CPU alone and Threads threads, current
+/// on this thread for the scope: stages need threads to overlap.
+struct CpuRuntime {
+  explicit CpuRuntime(unsigned Threads) : RT(config(Threads)), Scope(RT) {}
+  static rt::RuntimeConfig config(unsigned Threads) {
+    rt::RuntimeConfig Config;
+    Config.Threads = Threads;
+    Config.Devices = "cpu";
+    return Config;
+  }
+  rt::Runtime RT;
+  CurrentRuntime Scope;
+};
+
 class StreamTest : public testing::Test {
 protected:
   void SetUp() override { H = &Hooks_; }
@@ -226,11 +240,7 @@ TEST_F(StreamTest, EveryFrameRunsInOrderAndMatchesTheReference) {
 TEST_F(StreamTest, StagesOfDifferentFramesRunAtTheSameTime) {
   // reduce of frame 0 waits until decode of frame 1 has started: it can
   // only come while reduce runs, from another thread.
-  rt::RuntimeConfig Config;
-  Config.Threads = 3;
-  Config.Devices = "cpu";
-  rt::Runtime RT(Config);
-  CurrentRuntime Scope(RT);
+  CpuRuntime Own(3);
   Hooks_.WaitInReduce = true;
   Graph G = pipelineGraph("stream_overlap", 2);
   TestProgram P({&G}, pipelineArtifacts("stream_overlap"));
@@ -241,17 +251,13 @@ TEST_F(StreamTest, StagesOfDifferentFramesRunAtTheSameTime) {
   runFrames(S, F, 4, 4);
   EXPECT_TRUE(Hooks_.Overlapped.load());
   EXPECT_EQ(hpvm_stream_close(S), HPVM_OK);
-  EXPECT_NE(RT.statsText().find("stream 'stream_overlap': 4 frames"),
+  EXPECT_NE(Own.RT.statsText().find("stream 'stream_overlap': 4 frames"),
             std::string::npos)
-      << RT.statsText();
+      << Own.RT.statsText();
 }
 
 TEST_F(StreamTest, AStreamingEdgeBoundsHowFarItsSourceRunsAhead) {
-  rt::RuntimeConfig Config;
-  Config.Threads = 4;
-  Config.Devices = "cpu";
-  rt::Runtime RT(Config);
-  CurrentRuntime Scope(RT);
+  CpuRuntime Own(4);
   Hooks_.FilterDelay = std::chrono::milliseconds(3);
   for (unsigned Cap : {1u, 2u}) {
     Hooks_.DecodeStarted = 0;
@@ -404,11 +410,7 @@ TEST_F(StreamTest, CancelDropsTheFramesNotStarted) {
 }
 
 TEST_F(StreamTest, FramesOnOneBufferRunOneAfterAnother) {
-  rt::RuntimeConfig Config;
-  Config.Threads = 4;
-  Config.Devices = "cpu";
-  rt::Runtime RT(Config);
-  CurrentRuntime Scope(RT);
+  CpuRuntime Own(4);
   Hooks_.FilterDelay = std::chrono::milliseconds(2);
   Graph G = pipelineGraph("stream_shared", 4);
   TestProgram P({&G}, pipelineArtifacts("stream_shared"));
