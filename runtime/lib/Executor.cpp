@@ -164,16 +164,17 @@ void Executor::runRoot(const NodePlan &Root, void *const *Args,
 }
 
 void Executor::runNode(const NodePlan &P, void *const *Args, void *const *Outs,
-                       const uint64_t *OuterIds, LaunchContext &Ctx) {
+                       const uint64_t *OuterIds, LaunchContext &Ctx,
+                       size_t Planned) {
   if (P.N->isLeaf())
-    runLeaf(P, Args, Outs, OuterIds, Ctx);
+    runLeaf(P, Args, Outs, OuterIds, Ctx, nullptr, Planned);
   else
     runInternal(P, Args, Outs, OuterIds, Ctx);
 }
 
 bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
                        const uint64_t *OuterIds, LaunchContext &Ctx,
-                       const uint64_t *ParentDims) {
+                       const uint64_t *ParentDims, size_t Planned) {
   KernelLaunch L;
   uint64_t Instances = evalDims(P, Args, L.Dims);
   if (ParentDims) {
@@ -282,6 +283,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     Q.Instances = Instances;
     Q.Buffers = Uses.data();
     Q.NumBuffers = NumBuffers;
+    Q.Planned = Planned;
     Sched = Ctx.Sched ? Ctx.Sched : &RT.scheduler();
     Choice = Sched->choose(Q);
     if (Choice >= NumCands)
@@ -494,9 +496,70 @@ void Executor::runInternal(const NodePlan &P, void *const *Args,
     TheTrace.record(*P.Stats, Start, End, Instances);
 }
 
+void Executor::planFrame(Frame &F) {
+  const NodePlan &P = F.P;
+  size_t N = P.Children.size();
+  F.Planned.assign(N, SIZE_MAX);
+  Scheduler &Sched = F.Ctx->Sched ? *F.Ctx->Sched : RT.scheduler();
+  // Worth a plan: a policy that makes them, and two leaves with a choice.
+  if (!Sched.plansFrames())
+    return;
+  size_t Choices = 0;
+  for (const auto &C : P.Children)
+    Choices += C->N->isLeaf() && C->Candidates.size() > 1;
+  if (Choices < 2)
+    return;
+  std::vector<FrameChild> Children(N);
+  try {
+    for (size_t I = 0; I != N; ++I) {
+      const NodePlan &C = *P.Children[I];
+      void *const *Args = F.ChildArgs.data() + P.ParamBase[I];
+      FrameChild &FC = Children[I];
+      if (C.N->isLeaf()) {
+        FC.Candidates = C.Candidates.data();
+        FC.NumCandidates = C.Candidates.size();
+        uint64_t Dims[3];
+        // (A dimension fed by a value edge reads its slot before the
+        // producer has run: an estimate, as every prediction here is.)
+        FC.Instances = evalDims(C, Args, Dims);
+      }
+      // What it writes that each successor reads: buffers bound to the same
+      // parameter of this node.
+      for (unsigned S : P.Succ[I]) {
+        uint64_t Bytes = 0;
+        const NodePlan &D = *P.Children[S];
+        for (unsigned J : D.BufferParams) {
+          const ArgSource &To = P.ArgSources[P.ParamBase[S] + J];
+          if (To.From != ArgSource::Parent)
+            continue;
+          for (unsigned K : C.BufferParams) {
+            const ArgSource &From = P.ArgSources[P.ParamBase[I] + K];
+            if (From.From == ArgSource::Parent && From.Index == To.Index &&
+                writes(C.N->Params[K].Mode))
+              Bytes += extentOf(D, D.N->Params[J].Bytes,
+                                F.ChildArgs.data() + P.ParamBase[S]);
+          }
+        }
+        FC.Succ.push_back(S);
+        FC.SuccBytes.push_back(Bytes);
+      }
+    }
+  } catch (const RtError &) {
+    return; // an argument the launch will report; no plan
+  }
+  Sched.planFrame(Children);
+  for (size_t I = 0; I != N; ++I)
+    F.Planned[I] = Children[I].Choice;
+}
+
 void Executor::runFrame(Frame &F) {
   const NodePlan &P = F.P;
   unsigned N = static_cast<unsigned>(P.Children.size());
+  // A graph's frames, not every instance of a replicated node's.
+  if (P.Replicated)
+    F.Planned.clear();
+  else
+    planFrame(F);
   F.Done.store(0, std::memory_order_relaxed);
   for (unsigned C = 0; C != N; ++C)
     F.Remaining[C].store(P.PredCount[C], std::memory_order_relaxed);
@@ -545,7 +608,8 @@ void Executor::runChild(Frame &F, unsigned Child) {
   const NodePlan &C = *P.Children[Child];
   try {
     runNode(C, F.ChildArgs.data() + P.ParamBase[Child],
-            F.ChildOuts.data() + P.OutBase[Child], F.OuterIds.data(), Ctx);
+            F.ChildOuts.data() + P.OutBase[Child], F.OuterIds.data(), Ctx,
+            F.Planned.empty() ? SIZE_MAX : F.Planned[Child]);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
   } catch (const std::exception &E) {

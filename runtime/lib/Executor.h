@@ -50,14 +50,17 @@ private:
   Coherence &Coh;
   Trace &TheTrace;
 
+  /// Planned: the candidate a plan of the node's frame chose for it, if
+  /// any (planFrame).
   void runNode(const NodePlan &P, void *const *Args, void *const *Outs,
-               const uint64_t *OuterIds, LaunchContext &Ctx);
+               const uint64_t *OuterIds, LaunchContext &Ctx,
+               size_t Planned = SIZE_MAX);
   /// With ParentDims, runs the leaf for every instance of its parent as one
   /// grid launch, or returns false, having done nothing, when the device
   /// the scheduler picks cannot.
   bool runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
                const uint64_t *OuterIds, LaunchContext &Ctx,
-               const uint64_t *ParentDims = nullptr);
+               const uint64_t *ParentDims = nullptr, size_t Planned = SIZE_MAX);
   bool runGrid(const NodePlan &P, void *const *Args, const uint64_t Dims[3],
                const uint64_t *OuterIds, LaunchContext &Ctx);
   void runInternal(const NodePlan &P, void *const *Args, void *const *Outs,
@@ -65,6 +68,9 @@ private:
   void bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
                  LaunchContext &Ctx);
   void runFrame(Frame &F);
+  /// Asks a policy that places frames together (Scheduler::plansFrames)
+  /// to place F's children, into F.Planned.
+  void planFrame(Frame &F);
   void runChain(Frame &F, unsigned Child);
   void runChild(Frame &F, unsigned Child);
   static void taskEntry(void *Task, uint64_t, uint64_t);

@@ -211,6 +211,9 @@ struct Frame {
   /// This instance's ids, then the node's own outer ids: what its children
   /// receive as outer_ids.
   std::vector<uint64_t> OuterIds;
+  /// Per child, the candidate a plan of the frame chose (SIZE_MAX: none;
+  /// empty: no plan).
+  std::vector<size_t> Planned;
 };
 
 } // namespace hpvm::rt

@@ -7,6 +7,7 @@
 #include "hpvm/rt/Link.h"
 #include "hpvm/rt/Stats.h"
 
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -61,6 +62,12 @@ public:
   const char *name() const override { return Name; }
 
   size_t choose(const ScheduleQuery &Q) override {
+    if (Q.Planned < Q.NumCandidates) { // placed with its frame
+      const Candidate &Cand = Q.Candidates[Q.Planned];
+      std::lock_guard<std::mutex> L(M);
+      bookLocked(Cand, nowNanos(), predict(*Cand.History, Q.Instances));
+      return Q.Planned;
+    }
     // Without a measurement a device cannot be compared: explore it first
     // (heft, dmda) or keep to the program's order (auto).
     for (size_t I = 0; I != Q.NumCandidates; ++I)
@@ -100,6 +107,108 @@ public:
     return Best;
   }
 
+  bool plansFrames() const override { return true; }
+
+  /// HEFT over a frame's children (Topcuoglu, Hariri and Wu, 2002): each
+  /// child's upward rank is its mean predicted run time over its devices
+  /// plus the largest, over its successors, of the mean cost of moving what
+  /// it writes to them plus their rank; children are placed in decreasing
+  /// rank, each on the device where it would finish first given what is
+  /// placed already, moves between memory spaces costed over the measured
+  /// links. Only when every leaf has a prediction on every device:
+  /// otherwise choose() explores, one leaf at a time.
+  void planFrame(std::vector<FrameChild> &Children) override {
+    size_t N = Children.size();
+    size_t Leaves = 0;
+    for (const FrameChild &C : Children) {
+      for (size_t K = 0; K != C.NumCandidates; ++K)
+        if (!measured(C.Candidates[K], C.Instances))
+          return;
+      Leaves += C.NumCandidates > 1;
+    }
+    if (Leaves < 2)
+      return; // one choice to make: choose() makes it as well
+    std::vector<std::vector<double>> Run(N);
+    std::vector<double> Mean(N, 0), Rank(N, 0);
+    for (size_t I = 0; I != N; ++I) {
+      const FrameChild &C = Children[I];
+      for (size_t K = 0; K != C.NumCandidates; ++K)
+        Run[I].push_back(predict(*C.Candidates[K].History, C.Instances));
+      for (double T : Run[I])
+        Mean[I] += T / double(Run[I].size());
+    }
+    // Ranks, successors first: a topological order (the edges make no
+    // cycle), walked backwards.
+    std::vector<unsigned> Waiting(N, 0);
+    for (const FrameChild &C : Children)
+      for (unsigned S : C.Succ)
+        ++Waiting[S];
+    std::vector<size_t> Topo;
+    for (size_t I = 0; I != N; ++I)
+      if (!Waiting[I])
+        Topo.push_back(I);
+    for (size_t Next = 0; Next != Topo.size(); ++Next)
+      for (unsigned S : Children[Topo[Next]].Succ)
+        if (--Waiting[S] == 0)
+          Topo.push_back(S);
+    if (Topo.size() != N)
+      return;
+    for (auto It = Topo.rbegin(); It != Topo.rend(); ++It) {
+      const FrameChild &C = Children[*It];
+      double Below = 0;
+      for (size_t E = 0; E != C.Succ.size(); ++E)
+        Below =
+            std::max(Below, meanMove(C, Children[C.Succ[E]], C.SuccBytes[E]) +
+                                Rank[C.Succ[E]]);
+      Rank[*It] = Mean[*It] + Below;
+    }
+    // Decreasing rank; ties (zero run times) keep the topological order.
+    std::vector<size_t> Order = Topo;
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Rank[A] > Rank[B]; });
+    std::vector<std::vector<std::pair<size_t, uint64_t>>> Pred(N);
+    for (size_t I = 0; I != N; ++I)
+      for (size_t E = 0; E != Children[I].Succ.size(); ++E)
+        Pred[Children[I].Succ[E]].push_back({I, Children[I].SuccBytes[E]});
+    std::vector<double> Finish(N, 0);
+    std::vector<const Candidate *> Placed(N, nullptr);
+    std::vector<double> Free;
+    {
+      std::lock_guard<std::mutex> L(M);
+      Free = BusyUntil;
+    }
+    double Now = static_cast<double>(nowNanos());
+    for (size_t I : Order) {
+      FrameChild &C = Children[I];
+      double Ready = Now;
+      for (auto [P, Bytes] : Pred[I])
+        Ready = std::max(Ready, Finish[P]);
+      if (!C.NumCandidates) { // not a leaf: placed when it runs
+        Finish[I] = Ready;
+        continue;
+      }
+      double Best = std::numeric_limits<double>::infinity();
+      for (size_t K = 0; K != C.NumCandidates; ++K) {
+        const Candidate &Cand = C.Candidates[K];
+        double Start = Now;
+        for (auto [P, Bytes] : Pred[I])
+          Start = std::max(Start, Finish[P] + move(Placed[P], &Cand, Bytes));
+        if (Cand.DeviceIndex < Free.size())
+          Start = std::max(Start, Free[Cand.DeviceIndex]);
+        if (Start + Run[I][K] < Best) {
+          Best = Start + Run[I][K];
+          C.Choice = K;
+        }
+      }
+      const Candidate &Chosen = C.Candidates[C.Choice];
+      Placed[I] = &Chosen;
+      Finish[I] = Best;
+      if (Chosen.DeviceIndex >= Free.size())
+        Free.resize(Chosen.DeviceIndex + 1, 0);
+      Free[Chosen.DeviceIndex] = Best;
+    }
+  }
+
   void finished(const ScheduleQuery &Q, size_t Choice, uint64_t) override {
     // Estimates may be off; once a device has nothing in flight, it is free
     // now whatever was booked.
@@ -122,6 +231,37 @@ private:
   static double uploadBytesPerSecond(const Candidate &Cand) {
     double Rate =
         Cand.HostLink ? Cand.HostLink->up() : Cand.Dev->bytesPerSecond();
+    return Rate > 0 ? Rate : 8e9;
+  }
+
+  /// Nanoseconds to move Bytes from where From runs to where To runs:
+  /// nothing within one memory space (or when From is not placed), else
+  /// down From's link and up To's.
+  static double move(const Candidate *From, const Candidate *To,
+                     uint64_t Bytes) {
+    if (!From || !Bytes || From->Dev->memorySpace() == To->Dev->memorySpace())
+      return 0;
+    double T = 0;
+    if (From->Dev->memorySpace() != HostSpace)
+      T += Bytes / downloadBytesPerSecond(*From) * 1e9;
+    if (To->Dev->memorySpace() != HostSpace)
+      T += Bytes / uploadBytesPerSecond(*To) * 1e9;
+    return T;
+  }
+  /// The mean of move() over the two children's candidate pairs.
+  static double meanMove(const FrameChild &From, const FrameChild &To,
+                         uint64_t Bytes) {
+    if (!From.NumCandidates || !To.NumCandidates || !Bytes)
+      return 0;
+    double Sum = 0;
+    for (size_t A = 0; A != From.NumCandidates; ++A)
+      for (size_t B = 0; B != To.NumCandidates; ++B)
+        Sum += move(&From.Candidates[A], &To.Candidates[B], Bytes);
+    return Sum / double(From.NumCandidates * To.NumCandidates);
+  }
+  static double downloadBytesPerSecond(const Candidate &Cand) {
+    double Rate =
+        Cand.HostLink ? Cand.HostLink->down() : Cand.Dev->bytesPerSecond();
     return Rate > 0 ? Rate : 8e9;
   }
 

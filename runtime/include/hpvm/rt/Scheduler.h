@@ -19,6 +19,10 @@
 //   auto         dmda when every candidate has a model for the size,
 //                otherwise hint
 //
+// heft, dmda and auto also place a graph node's children together when
+// every leaf among them has a prediction on each of its devices (planFrame:
+// HEFT's upward ranks, moves costed over the measured links, Link.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef HPVM_RT_SCHEDULER_H
 #define HPVM_RT_SCHEDULER_H
@@ -31,6 +35,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hpvm::rt {
 
@@ -61,6 +66,24 @@ struct ScheduleQuery {
   uint64_t Instances = 0;
   const BufferUse *Buffers = nullptr;
   size_t NumBuffers = 0;
+  /// The candidate planFrame chose for this leaf in its frame, if it did
+  /// (SIZE_MAX: none).
+  size_t Planned = SIZE_MAX;
+};
+
+/// One child of a node whose children are about to run together (a
+/// frame), for a policy that places them as a graph (planFrame).
+struct FrameChild {
+  /// Its candidates; none for a child that is not a leaf.
+  const Candidate *Candidates = nullptr;
+  size_t NumCandidates = 0;
+  uint64_t Instances = 0;
+  /// The children that wait for it, and for each the bytes it writes that
+  /// that child reads (what moves if they run in different memory).
+  std::vector<unsigned> Succ;
+  std::vector<uint64_t> SuccBytes;
+  /// Out: the candidate chosen for it (SIZE_MAX: none, choose() decides).
+  size_t Choice = SIZE_MAX;
 };
 
 class Scheduler {
@@ -72,6 +95,12 @@ public:
   /// The chosen launch has finished after Nanos.
   virtual void finished(const ScheduleQuery &Q, size_t Choice, uint64_t Nanos) {
   }
+  /// Whether the policy places a frame's children together: then the
+  /// executor calls planFrame when a frame starts, and choose() gets each
+  /// leaf's planned choice in ScheduleQuery::Planned.
+  virtual bool plansFrames() const { return false; }
+  /// Sets Choice of the children it places (a frame's children, in order).
+  virtual void planFrame(std::vector<FrameChild> &Children) {}
 };
 
 /// "hint", "round-robin" or "heft"; null for any other name.
