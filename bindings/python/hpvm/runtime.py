@@ -32,7 +32,7 @@ class Runtime:
     nest; a runtime must outlive the launches made on it.
     """
 
-    def __init__(self, devices=None, threads=None, scheduler="hint",
+    def __init__(self, devices=None, threads=None, scheduler="auto",
                  strict=False, trace=None):
         if isinstance(devices, (list, tuple)):
             devices = ",".join(devices)

@@ -265,7 +265,7 @@ TEST(Stats, SummaryListsNodesDevicesAndCoherence) {
   testing::internal::CaptureStderr();
   hpvm_print_stats();
   std::string Text = testing::internal::GetCapturedStderr();
-  EXPECT_NE(Text.find("hpvm-rt stats: scheduler hint; devices: cpu ("),
+  EXPECT_NE(Text.find("hpvm-rt stats: scheduler auto; devices: cpu ("),
             std::string::npos)
       << Text;
   for (const char *Column :

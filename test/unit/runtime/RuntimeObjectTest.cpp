@@ -144,7 +144,7 @@ TEST(RuntimeObject, TheEnvironmentIsOnlyTheDefault) {
   ::setenv("HPVM_SCHEDULER", "heft", 1);
   rt::Runtime Explicit(rt::RuntimeConfig{});
   ::unsetenv("HPVM_SCHEDULER");
-  EXPECT_STREQ(Explicit.scheduler().name(), "hint");
+  EXPECT_STREQ(Explicit.scheduler().name(), "auto"); // the default
 
   ::setenv("HPVM_NUM_THREADS", "many", 1);
   rt::RuntimeConfig Bad = rt::RuntimeConfig::fromEnvironment();

@@ -232,9 +232,10 @@ public:
     rt::Runtime &RT = rt::Runtime::get();
     RT.setScheduler(rt::makeScheduler(Name, RT.coherence()));
   }
-  ~ScopedScheduler() {
+  ~ScopedScheduler() { // back to the default
     rt::Runtime &RT = rt::Runtime::get();
-    RT.setScheduler(rt::makeScheduler("hint", RT.coherence()));
+    RT.setScheduler(
+        rt::makeScheduler(rt::RuntimeConfig().Scheduler, RT.coherence()));
   }
 };
 

@@ -25,8 +25,9 @@ struct RuntimeConfig {
   /// How long idle workers spin before sleeping (HPVM_SPIN_US), at most
   /// 10^6.
   unsigned SpinMicros = 100;
-  /// The scheduling policy (HPVM_SCHEDULER): makeScheduler's names.
-  std::string Scheduler = "hint";
+  /// The scheduling policy (HPVM_SCHEDULER): makeScheduler's names. auto
+  /// places as hint until performance models exist (docs/runtime.md §6).
+  std::string Scheduler = "auto";
   /// Where the Chrome trace goes (HPVM_TRACE); empty: no trace.
   std::string TracePath;
   /// The performance-model file (HPVM_PERF_MODELS): read when the runtime
