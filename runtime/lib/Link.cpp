@@ -15,8 +15,6 @@ namespace {
 
 /// What a copy of this size shows without taking long on any device.
 constexpr size_t CalibrationBytes = size_t(1) << 20;
-/// When nothing better is known (a measurement that failed).
-constexpr double FallbackBytesPerSecond = 8e9;
 
 } // namespace
 

@@ -80,7 +80,7 @@ public:
     // Links before the lock: the first use of one measures it (copies).
     std::vector<double> Rates(Q.NumBuffers ? Q.NumCandidates : 0);
     for (size_t I = 0; I != Rates.size(); ++I)
-      Rates[I] = uploadBytesPerSecond(Q.Candidates[I]);
+      Rates[I] = linkRate(Q.Candidates[I], /*Up=*/true);
     uint64_t Now = nowNanos();
     size_t Best = 0;
     double BestFinish = std::numeric_limits<double>::infinity();
@@ -226,12 +226,14 @@ private:
   std::vector<double> BusyUntil; // by device, in nowNanos() time
   std::vector<unsigned> InFlight;
 
-  /// The candidate's measured link (measured on first use, outside the
-  /// lock: it copies), else what its device states, else a guess.
-  static double uploadBytesPerSecond(const Candidate &Cand) {
-    double Rate =
-        Cand.HostLink ? Cand.HostLink->up() : Cand.Dev->bytesPerSecond();
-    return Rate > 0 ? Rate : 8e9;
+  /// Bytes per second to (Up) or from the candidate's device: its
+  /// measured link (measured on first use, so called outside the lock: it
+  /// copies), else what the device states, else Link's fallback.
+  static double linkRate(const Candidate &Cand, bool Up) {
+    double Rate = !Cand.HostLink ? Cand.Dev->bytesPerSecond()
+                  : Up           ? Cand.HostLink->up()
+                                 : Cand.HostLink->down();
+    return Rate > 0 ? Rate : Link::FallbackBytesPerSecond;
   }
 
   /// Nanoseconds to move Bytes from where From runs to where To runs:
@@ -243,9 +245,9 @@ private:
       return 0;
     double T = 0;
     if (From->Dev->memorySpace() != HostSpace)
-      T += Bytes / downloadBytesPerSecond(*From) * 1e9;
+      T += Bytes / linkRate(*From, /*Up=*/false) * 1e9;
     if (To->Dev->memorySpace() != HostSpace)
-      T += Bytes / uploadBytesPerSecond(*To) * 1e9;
+      T += Bytes / linkRate(*To, /*Up=*/true) * 1e9;
     return T;
   }
   /// The mean of move() over the two children's candidate pairs.
@@ -259,12 +261,6 @@ private:
         Sum += move(&From.Candidates[A], &To.Candidates[B], Bytes);
     return Sum / double(From.NumCandidates * To.NumCandidates);
   }
-  static double downloadBytesPerSecond(const Candidate &Cand) {
-    double Rate =
-        Cand.HostLink ? Cand.HostLink->down() : Cand.Dev->bytesPerSecond();
-    return Rate > 0 ? Rate : 8e9;
-  }
-
   bool measured(const Candidate &Cand, uint64_t Instances) const {
     const NodeStats &H = *Cand.History;
     if (How == Estimate::PerInstance)

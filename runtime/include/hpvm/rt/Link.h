@@ -20,6 +20,10 @@ class Stats;
 
 class Link {
 public:
+  /// What an estimate uses when nothing better is known (a device with no
+  /// link, a measurement that failed).
+  static constexpr double FallbackBytesPerSecond = 8e9;
+
   Link(Device &D, Stats &S) : D(D), S(S) {}
   /// Bytes per second host -> device and device -> host; infinite for a
   /// device in host memory.
