@@ -38,6 +38,12 @@ template <typename Fn> int guarded(Fn &&F) {
   }
 }
 
+/// What a NULL pointer argument that the call needs returns.
+int nullArgument(const char *Call, const char *Name) {
+  setErrorMessage(std::string(Call) + ": " + Name + " is NULL");
+  return HPVM_ERR_INVALID_ARGUMENT;
+}
+
 } // namespace
 
 extern "C" int hpvm_launch(const hpvm_program_desc *Program, const char *Graph,
@@ -50,10 +56,8 @@ extern "C" int hpvm_launch_async(const hpvm_program_desc *Program,
                                  const char *Graph, void *const *Args,
                                  hpvm_handle *Handle) {
   clearErrorMessage();
-  if (!Handle) {
-    setErrorMessage("hpvm_launch_async: handle is NULL");
-    return HPVM_ERR_INVALID_ARGUMENT;
-  }
+  if (!Handle)
+    return nullArgument("hpvm_launch_async", "handle");
   return guarded(
       [&] { *Handle = Runtime::current().launchAsync(Program, Graph, Args); });
 }
@@ -80,10 +84,8 @@ extern "C" int hpvm_wait(hpvm_handle Handle) {
 
 extern "C" int hpvm_test(hpvm_handle Handle, int *Done) {
   clearErrorMessage();
-  if (!Done) {
-    setErrorMessage("hpvm_test: done is NULL");
-    return HPVM_ERR_INVALID_ARGUMENT;
-  }
+  if (!Done)
+    return nullArgument("hpvm_test", "done");
   return guarded([&] { *Done = Runtime::current().finished(Handle); });
 }
 
@@ -209,39 +211,32 @@ static Stream *asStream(hpvm_stream *S) {
 template <typename Fn>
 static int onStream(const char *Call, hpvm_stream *S, Fn &&F) {
   clearErrorMessage();
-  if (!S) {
-    setErrorMessage(std::string(Call) + ": stream is NULL");
-    return HPVM_ERR_INVALID_ARGUMENT;
-  }
+  if (!S)
+    return nullArgument(Call, "stream");
   return guarded([&] { F(*asStream(S)); });
+}
+
+/// Makes a stream with Make() into *Out (NULL on failure).
+template <typename Fn>
+static int newStream(const char *Call, hpvm_stream **Out, Fn &&Make) {
+  clearErrorMessage();
+  if (!Out)
+    return nullArgument(Call, "stream");
+  *Out = nullptr;
+  return guarded([&] { *Out = reinterpret_cast<hpvm_stream *>(Make()); });
 }
 
 extern "C" int hpvm_stream_open(const hpvm_program_desc *Program,
                                 const char *Graph, uint32_t Capacity,
                                 hpvm_stream **Out) {
-  clearErrorMessage();
-  if (!Out) {
-    setErrorMessage("hpvm_stream_open: stream is NULL");
-    return HPVM_ERR_INVALID_ARGUMENT;
-  }
-  *Out = nullptr;
-  return guarded([&] {
-    *Out = reinterpret_cast<hpvm_stream *>(
-        Runtime::current().openStream(Program, Graph, Capacity));
+  return newStream("hpvm_stream_open", Out, [&] {
+    return Runtime::current().openStream(Program, Graph, Capacity);
   });
 }
 
 extern "C" int hpvm_stream_create(uint32_t Capacity, hpvm_stream **Out) {
-  clearErrorMessage();
-  if (!Out) {
-    setErrorMessage("hpvm_stream_create: stream is NULL");
-    return HPVM_ERR_INVALID_ARGUMENT;
-  }
-  *Out = nullptr;
-  return guarded([&] {
-    *Out = reinterpret_cast<hpvm_stream *>(
-        Runtime::current().createStream(Capacity));
-  });
+  return newStream("hpvm_stream_create", Out,
+                   [&] { return Runtime::current().createStream(Capacity); });
 }
 
 extern "C" int hpvm_set_thread_stream(hpvm_stream *S) {
