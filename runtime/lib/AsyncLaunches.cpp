@@ -127,14 +127,8 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
   auto L = std::make_shared<Launch>(Params.size());
   L->Owner = this;
   L->G = &G;
-  for (size_t K = 0; K != Params.size(); ++K) {
-    if (!Args[K])
-      continue; // the launch reports it when it runs
-    std::memcpy(&L->Values[K], Args[K],
-                Params[K].isBuffer() ? sizeof(void *)
-                                     : typeSize(Params[K].Type));
-    L->Args[K] = &L->Values[K];
-  }
+  // (A NULL argument stays NULL: the launch reports it when it runs.)
+  copyArguments(G, Args, L->Values.data(), L->Args.data());
   if (Options) {
     L->Options = *Options;
     // The caller's list of fallbacks may be gone by the time the launch

@@ -42,6 +42,29 @@ uint64_t hpvm::rt::extentOf(const NodePlan &P, const Extent &E,
   return V < 0 ? 0 : static_cast<uint64_t>(V);
 }
 
+void hpvm::rt::requireArguments(const char *Call, const GraphPlan &G,
+                                void *const *Args) {
+  size_t NumParams = G.Root->N->Params.size();
+  if (NumParams && !Args)
+    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                  std::string(Call) + ": graph '" + G.Name + "' takes " +
+                      std::to_string(NumParams) +
+                      " arguments, but args is NULL");
+}
+
+void hpvm::rt::copyArguments(const GraphPlan &G, void *const *Args,
+                             uint64_t *Values, void **Copy) {
+  const std::vector<Param> &Params = G.Root->N->Params;
+  for (size_t K = 0; K != Params.size(); ++K) {
+    if (!Args[K])
+      continue;
+    std::memcpy(&Values[K], Args[K],
+                Params[K].isBuffer() ? sizeof(void *)
+                                     : typeSize(Params[K].Type));
+    Copy[K] = &Values[K];
+  }
+}
+
 namespace {
 
 /// Dims[0..2] (missing ones 1) and the number of instances.

@@ -25,6 +25,17 @@ uint64_t extentOf(const NodePlan &P, const Extent &E, void *const *Args);
 /// The data pointer of buffer argument K (Args[K] points to it).
 void *bufferPointer(void *const *Args, unsigned K);
 
+/// Throws RtError (HPVM_ERR_INVALID_ARGUMENT) for a NULL Args when G's root
+/// has parameters; Call names the C function in the message.
+void requireArguments(const char *Call, const GraphPlan &G, void *const *Args);
+
+/// A launch's own copy of its argument values, for one that runs after its
+/// caller has moved on: Values gets one 8-byte slot per root parameter (a
+/// buffer's: its data pointer) and Copy[K] points to slot K, or stays NULL
+/// where Args[K] is NULL.
+void copyArguments(const GraphPlan &G, void *const *Args, uint64_t *Values,
+                   void **Copy);
+
 class Executor {
 public:
   explicit Executor(Runtime &RT);

@@ -571,12 +571,7 @@ hpvm_status Runtime::waitAll(std::string &Message, bool AllThreads) {
 GraphPlan &Runtime::plan(const char *Call, const hpvm_program_desc *D,
                          const char *GraphName, void *const *Args) {
   GraphPlan &G = plan(Call, D, GraphName);
-  size_t NumParams = G.Root->N->Params.size();
-  if (NumParams && !Args)
-    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                  std::string(Call) + ": graph '" + G.Name + "' takes " +
-                      std::to_string(NumParams) +
-                      " arguments, but args is NULL");
+  requireArguments(Call, G, Args);
   return G;
 }
 

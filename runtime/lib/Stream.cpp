@@ -125,23 +125,16 @@ void Stream::push(void *const *Args) {
                         "; no frame may follow");
   }
   const std::vector<Param> &Params = Root->N->Params;
-  if (!Params.empty() && !Args)
-    throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                  "hpvm_stream_push: graph '" + GraphName + "' takes " +
-                      std::to_string(Params.size()) +
-                      " arguments, but args is NULL");
-  auto F = std::make_shared<FrameState>(Params.size(), NumStages);
-  for (size_t K = 0; K != Params.size(); ++K) {
+  requireArguments("hpvm_stream_push", *G, Args);
+  // Checked now: a frame's stages run after the push has returned.
+  for (size_t K = 0; K != Params.size(); ++K)
     if (!Args[K])
       throw RtError(HPVM_ERR_INVALID_ARGUMENT,
                     "hpvm_stream_push: the argument for parameter '" +
                         Params[K].Name + "' of graph '" + GraphName +
                         "' is NULL");
-    std::memcpy(&F->Values[K], Args[K],
-                Params[K].isBuffer() ? sizeof(void *)
-                                     : typeSize(Params[K].Type));
-    F->Args[K] = &F->Values[K];
-  }
+  auto F = std::make_shared<FrameState>(Params.size(), NumStages);
+  copyArguments(*G, Args, F->Values.data(), F->Args.data());
   F->NumRanges = rootRanges(*G, F->Args.data(), F->Ranges.data());
   RT.prepare(*G); // devices found since the last frame become candidates
   // Asynchronous launches on these buffers come first, as they would
