@@ -130,6 +130,8 @@ template <typename T> using Fn = T;
   X(cuStreamDestroy, "cuStreamDestroy_v2", nullptr, CUresult (*)(CUstream))    \
   X(cuStreamSynchronize, "cuStreamSynchronize", nullptr,                       \
     CUresult (*)(CUstream))                                                    \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent", nullptr,                           \
+    CUresult (*)(CUstream, CUevent, unsigned))                                 \
   X(cuEventCreate, "cuEventCreate", nullptr,                                   \
     CUresult (*)(CUevent *, unsigned))                                         \
   X(cuEventDestroy, "cuEventDestroy_v2", nullptr, CUresult (*)(CUevent))       \

@@ -8,11 +8,15 @@
 // * Every entry point pushes the context and pops it on the way out: the
 //   calling thread is the program's, which may have a context of its own
 //   current.
-// * One non-blocking stream per device carries uploads, launches and
-//   downloads, so stream order alone puts a kernel after the uploads of its
-//   inputs; launch() returns once the kernel is queued and wait() waits on
-//   an event recorded after it, not on the stream, so that a thread waits
-//   for its own launch only.
+// * One non-blocking stream carries the copies, and four more take turns
+//   with the kernels, so that independent kernels can run at once (kernels
+//   that depend on each other are ordered by the executor: one is launched
+//   when the other is done). A kernel's stream waits on an event recorded
+//   on the copy stream when uploads were queued since its last kernel, so
+//   that a kernel runs after the uploads of its inputs. launch() returns
+//   once the kernel is queued; wait() waits on an event recorded after it,
+//   not on a stream, so that a thread waits for its own launch only, and
+//   whenDone hands that wait to one thread of the device's.
 // * Copies go through pinned staging buffers (cuMemHostAlloc): an upload
 //   copies the host data into one and queues an asynchronous copy from it,
 //   so copyFromHost returns at once and the host buffer is free to change;
@@ -36,6 +40,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompletionThread.h"
 #include "CudaApi.h"
 #include "DeviceSupport.h"
 #include "PlanBuilder.h"
@@ -138,7 +143,11 @@ struct Record {
   std::shared_ptr<Anchor> From; // set when traced
   const char *Name = "";        // the trace event's (a node path outlives it)
   uint64_t Instances = 0, Bytes = 0, Submitted = 0;
+  uint64_t Finished = 0; // when the completion thread saw End complete
 };
+
+/// Streams kernels take turns on.
+constexpr unsigned LaunchStreams = 4;
 
 class CudaDeviceImpl final : public CudaDevice {
 public:
@@ -158,6 +167,9 @@ public:
   bool prepare(KernelLaunch &L) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
+  bool whenDone(LaunchToken &T, void (*Done)(void *), void *Ctx) override {
+    return T.Handle && Completions.add(T.Handle, Done, Ctx);
+  }
   bool canLaunchGrid(const KernelLaunch &L) const override;
   // Pinned copies over PCIe 4 x16, about what staging sustains.
   std::string description() const override;
@@ -179,7 +191,8 @@ private:
   CUdevice Dev = 0;
   CUcontext Ctx = nullptr;
   bool Retained = false;
-  CUstream Stream = nullptr;
+  CUstream Stream = nullptr; // the copies
+  CUstream Launches[LaunchStreams] = {};
   std::string DevName;
   unsigned CC = 0;
   int SMs = 0;
@@ -213,6 +226,25 @@ private:
   std::shared_ptr<Anchor> Current, Next;
   DeviceClock Clock;
 
+  // Uploads counts the uploads queued so far; a kernel stream has waited
+  // for the first Synced[k] of them (through UploadsDone[k]).
+  std::mutex SyncM;
+  uint64_t Uploads = 0;
+  uint64_t Synced[LaunchStreams] = {};
+  CUevent UploadsDone[LaunchStreams] = {};
+  std::atomic<unsigned> NextLaunch{0};
+
+  // Kernels in flight for whenDone, waited for oldest first.
+  CompletionThread Completions{[this](void *H) {
+    auto *R = static_cast<Record *>(H);
+    if (F.cuCtxPushCurrent(Ctx) != CUDA_SUCCESS)
+      return; // wait() will say why
+    F.cuEventSynchronize(R->End);
+    R->Finished = nowNanos();
+    CUcontext Popped;
+    F.cuCtxPopCurrent(&Popped);
+  }};
+
   std::atomic<uint64_t> NumModules{0}, NumHits{0}, NumLaunches{0},
       NumGridLaunches{0}, NumStagingBytes{0}, NumStagingAllocs{0},
       NumAllocations{0};
@@ -243,7 +275,7 @@ private:
   void poolStaging(StagingBuf *S);
   Record *takeRecord();
   void releaseRecord(Record *R);
-  void beginTraced(Record *R);
+  void beginTraced(Record *R, CUstream On);
   void traceRecord(Record *R, uint64_t Done);
   void drainTracedUploads();
   Module &module(const KernelLaunch &L, bool *Created = nullptr);
@@ -322,6 +354,12 @@ void CudaDeviceImpl::init() {
   Retained = true;
   ScopedContext C(*this);
   check(F.cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  for (unsigned K = 0; K != LaunchStreams; ++K) {
+    check(F.cuStreamCreate(&Launches[K], CU_STREAM_NON_BLOCKING),
+          "cuStreamCreate");
+    check(F.cuEventCreate(&UploadsDone[K], CU_EVENT_DISABLE_TIMING),
+          "cuEventCreate");
+  }
 }
 
 CudaDeviceImpl::~CudaDeviceImpl() { destroy(); }
@@ -329,8 +367,12 @@ CudaDeviceImpl::~CudaDeviceImpl() { destroy(); }
 void CudaDeviceImpl::destroy() {
   if (!Retained)
     return;
+  Completions.stop();
   // Nothing here may throw; failures leave memory to the context's end.
   if (F.cuCtxPushCurrent(Ctx) == CUDA_SUCCESS) {
+    for (CUstream S : Launches)
+      if (S)
+        F.cuStreamSynchronize(S);
     if (Stream)
       F.cuStreamSynchronize(Stream);
     Current.reset();
@@ -351,6 +393,14 @@ void CudaDeviceImpl::destroy() {
     for (auto &Bucket : Modules)
       for (auto &M : Bucket.second)
         F.cuModuleUnload(M->Handle);
+    for (unsigned K = 0; K != LaunchStreams; ++K) {
+      if (Launches[K])
+        F.cuStreamDestroy(Launches[K]);
+      if (UploadsDone[K])
+        F.cuEventDestroy(UploadsDone[K]);
+      Launches[K] = nullptr;
+      UploadsDone[K] = nullptr;
+    }
     if (Stream)
       F.cuStreamDestroy(Stream);
     CUcontext Popped;
@@ -423,8 +473,9 @@ void CudaDeviceImpl::free(void *Ptr) {
       return; // not ours
     size_t Class = It->second;
     Live.erase(It);
-    // Reuse is safe even while queued work still uses the buffer: whatever
-    // uses it next is queued after that work on the same stream.
+    // Reuse is safe even while queued copies still use the buffer: its
+    // kernels have finished (coherence frees copies after them), the next
+    // user's copies queue behind those, and its kernels wait for them.
     if (FreeBuffers.give(P, Class))
       return;
   }
@@ -553,7 +604,7 @@ void CudaDeviceImpl::releaseRecord(Record *R) {
   FreeRecords.push_back(R);
 }
 
-void CudaDeviceImpl::beginTraced(Record *R) {
+void CudaDeviceImpl::beginTraced(Record *R, CUstream On) {
   std::lock_guard<std::mutex> L(ClockM);
   uint64_t Now = nowNanos();
   auto NewAnchor = [&] {
@@ -571,7 +622,7 @@ void CudaDeviceImpl::beginTraced(Record *R) {
   R->From = Current;
   // Read before the start is queued: the work cannot start earlier.
   R->Submitted = nowNanos();
-  check(F.cuEventRecord(R->Start, Stream), "cuEventRecord");
+  check(F.cuEventRecord(R->Start, On), "cuEventRecord");
 }
 
 void CudaDeviceImpl::traceRecord(Record *R, uint64_t Done) {
@@ -643,7 +694,7 @@ void CudaDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
       R = takeRecord();
       R->Name = "upload";
       R->Bytes = Bytes;
-      beginTraced(R);
+      beginTraced(R, Stream);
     }
     for (size_t Off = 0; Off < Bytes;) {
       size_t N = std::min(StagingChunk, Bytes - Off);
@@ -656,6 +707,11 @@ void CudaDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
       check(E, "cuMemcpyHtoDAsync_v2", std::to_string(N) + " bytes");
       NumStagingBytes.fetch_add(N, std::memory_order_relaxed);
       Off += N;
+    }
+    {
+      // The next kernel on each stream waits for this upload.
+      std::lock_guard<std::mutex> L(SyncM);
+      ++Uploads;
     }
     if (R) {
       check(F.cuEventRecord(R->End, Stream), "cuEventRecord");
@@ -687,7 +743,7 @@ void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, uint64_t Offset,
       R = takeRecord();
       R->Name = "download";
       R->Bytes = Bytes;
-      beginTraced(R);
+      beginTraced(R, Stream);
     }
     size_t Issued = 0;
     while (Issued < Bytes || Count) {
@@ -892,15 +948,26 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     R->Instances = L.Dims[0] * L.Dims[1] * L.Dims[2];
     if (L.Grid)
       R->Instances *= L.ParentDims[0] * L.ParentDims[1] * L.ParentDims[2];
+    unsigned K =
+        NextLaunch.fetch_add(1, std::memory_order_relaxed) % LaunchStreams;
+    CUstream On = Launches[K];
+    {
+      std::lock_guard<std::mutex> Sync(SyncM);
+      if (Synced[K] != Uploads) {
+        check(F.cuEventRecord(UploadsDone[K], Stream), "cuEventRecord");
+        check(F.cuStreamWaitEvent(On, UploadsDone[K], 0), "cuStreamWaitEvent");
+        Synced[K] = Uploads;
+      }
+    }
     if (tracing())
-      beginTraced(R);
+      beginTraced(R, On);
     check(F.cuLaunchKernel(M.Fn, Shape.Grid[0], Shape.Grid[1], Shape.Grid[2],
                            Shape.Block[0], Shape.Block[1], Shape.Block[2], 0,
-                           Stream, Ptrs.data(), nullptr),
+                           On, Ptrs.data(), nullptr),
           "cuLaunchKernel",
           Where() + "entry '" + M.Entry + "', grid " + dim3Text(Shape.Grid) +
               ", block " + dim3Text(Shape.Block));
-    check(F.cuEventRecord(R->End, Stream), "cuEventRecord");
+    check(F.cuEventRecord(R->End, On), "cuEventRecord");
   } catch (...) {
     releaseRecord(R);
     throw;
@@ -918,7 +985,8 @@ void CudaDeviceImpl::wait(LaunchToken &T) {
   T.Handle = nullptr;
   ScopedContext C(*this);
   CUresult E = F.cuEventSynchronize(R->End);
-  uint64_t Done = nowNanos();
+  uint64_t Done = R->Finished ? R->Finished : nowNanos();
+  R->Finished = 0;
   if (E != CUDA_SUCCESS) {
     std::string Path = R->Name;
     // Its events may still be pending: the record is not reused.

@@ -186,18 +186,22 @@ void Executor::runRoot(const NodePlan &Root, void *const *Args,
   }
 }
 
-void Executor::runNode(const NodePlan &P, void *const *Args, void *const *Outs,
+bool Executor::runNode(const NodePlan &P, void *const *Args, void *const *Outs,
                        const uint64_t *OuterIds, LaunchContext &Ctx,
-                       size_t Planned) {
-  if (P.N->isLeaf())
-    runLeaf(P, Args, Outs, OuterIds, Ctx, nullptr, Planned);
-  else
+                       size_t Planned, Frame::ChildTask *Then) {
+  if (!P.N->isLeaf()) {
     runInternal(P, Args, Outs, OuterIds, Ctx);
+    return true;
+  }
+  return runLeaf(P, Args, Outs, OuterIds, Ctx, nullptr, Planned, Then) !=
+         LeafRun::InFlight;
 }
 
-bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
-                       const uint64_t *OuterIds, LaunchContext &Ctx,
-                       const uint64_t *ParentDims, size_t Planned) {
+Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
+                                    void *const *Outs, const uint64_t *OuterIds,
+                                    LaunchContext &Ctx,
+                                    const uint64_t *ParentDims, size_t Planned,
+                                    Frame::ChildTask *Then) {
   KernelLaunch L;
   uint64_t Instances = evalDims(P, Args, L.Dims);
   if (ParentDims) {
@@ -207,7 +211,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     // still can.
     uint64_t Parents = ParentDims[0] * ParentDims[1] * ParentDims[2];
     if (__builtin_mul_overflow(Instances, Parents, &Instances))
-      return false;
+      return LeafRun::Declined;
   }
 
   size_t NumBuffers = P.BufferParams.size();
@@ -327,7 +331,17 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   if (L.Grid && !D.canLaunchGrid(L)) {
     if (Sched)
       Sched->finished(Q, Choice, 0);
-    return false;
+    return LeafRun::Declined;
+  }
+
+  // A launch in a frame whose other children may run meanwhile need not
+  // keep this thread while its kernel runs, if the device can say when it
+  // is done. Host devices run launches on the calling thread anyway.
+  LeafInFlight *Async = nullptr;
+  if (Then && Instances && D.memorySpace() != HostSpace) {
+    if (!Then->InFlight)
+      Then->InFlight = std::make_unique<LeafInFlight>();
+    Async = Then->InFlight.get();
   }
 
   // Off the host, in a launch that may put buffers elsewhere, or with
@@ -337,11 +351,15 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
   size_t NumParams = P.N->Params.size();
   SmallArray<void *, 16> DevArgs(NumParams);
   SmallArray<void *, 16> DevPtrs(NumBuffers);
-  struct InFlight {
+  Coherence::Hold OwnHold;
+  struct HoldGuard {
     Coherence &Coh;
-    Coherence::Hold H;
-    ~InFlight() { Coh.complete(H); }
-  } Held{Coh, {}};
+    Coherence::Hold *H;
+    ~HoldGuard() {
+      if (H)
+        Coh.complete(*H);
+    }
+  } Held{Coh, Async ? &Async->Held : &OwnHold};
   try {
     // Compiling the artifact (once per device) is not running it: it is
     // timed apart, so that statistics and heft see run times only.
@@ -360,7 +378,7 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
         (D.memorySpace() != HostSpace || Ctx.TrackHost || !Coh.idle())) {
       FillUses();
       Coh.acquire(Ctx.Buffers, Uses.data(), NumBuffers, D, DevPtrs.data(),
-                  Held.H, Ctx.TrackHost, C.History);
+                  *Held.H, Ctx.TrackHost, C.History);
       for (size_t I = 0; I != NumParams; ++I)
         DevArgs[I] = Args[I];
       for (size_t I = 0; I != NumBuffers; ++I)
@@ -392,29 +410,100 @@ bool Executor::runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
     // Without data to move the run starts where compiling ended: one read
     // of the clock less on the launch's path.
     uint64_t Start = L.Args == Args ? Begin : nowNanos();
-    LaunchToken Token;
+    LaunchToken OwnToken;
+    LaunchToken &Token = Async ? Async->Token : OwnToken;
     if (Instances) {
       L.SerialNanos = C.History->serialNanos(Instances);
+      Token = LaunchToken();
       D.launch(L, Token);
+      if (Async) {
+        LeafInFlight &A = *Async;
+        A.Task = Then;
+        A.Dev = &D;
+        A.History = C.History;
+        A.Instances = Instances;
+        A.Start = Start;
+        A.Variant = Variant;
+        A.Sched = Sched;
+        A.Choice = Choice;
+        if (Sched) {
+          A.Candidates.assign(Cands, Cands + NumCands);
+          A.Buffers.assign(Uses.data(), Uses.data() + NumBuffers);
+          A.Q = Q;
+          A.Q.Candidates = A.Candidates.data();
+          A.Q.Buffers = A.Buffers.data();
+        }
+        // From here on the launch may finish, and its frame with it, at any
+        // moment: nothing of the frame's is touched after this.
+        Held.H = nullptr;
+        if (D.whenDone(Token, leafDone, Async))
+          return LeafRun::InFlight;
+        Held.H = &A.Held;
+      }
       D.wait(Token);
-      Coh.complete(Held.H);
+      Coh.complete(*Held.H);
     }
-    uint64_t End = nowNanos();
-    C.History->record(Instances, End - Start);
-    if (Instances)
-      C.History->Model.learn(Instances, End - Start);
-    C.History->learnSerialCost(Instances, End - Start, Token.HostThreads,
-                               Token.HostWorkNanos);
-    if (TheTrace.enabled())
-      TheTrace.record(*C.History, Start, End, Instances, Variant);
-    if (Sched)
-      Sched->finished(Q, Choice, End - Start);
+    leafRan(*C.History, Instances, Start, Token, Variant, Sched, Q, Choice);
   } catch (...) {
     if (Sched)
       Sched->finished(Q, Choice, 0);
     throw;
   }
-  return true;
+  return LeafRun::Ran;
+}
+
+void Executor::leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
+                       const LaunchToken &Token, const char *Variant,
+                       Scheduler *Sched, const ScheduleQuery &Q,
+                       size_t Choice) {
+  uint64_t End = nowNanos();
+  History.record(Instances, End - Start);
+  if (Instances)
+    History.Model.learn(Instances, End - Start);
+  History.learnSerialCost(Instances, End - Start, Token.HostThreads,
+                          Token.HostWorkNanos);
+  if (TheTrace.enabled())
+    TheTrace.record(History, Start, End, Instances, Variant);
+  if (Sched)
+    Sched->finished(Q, Choice, End - Start);
+}
+
+void Executor::leafDone(void *InFlight) {
+  // On the device's thread. The kernel's buffers are free now: pool threads
+  // may be waiting for them in Coherence::acquire, all of them, so they
+  // are released here and not by a task that needs a pool thread. The rest
+  // calls the device and may go on to run other leaves: a task on the pool.
+  auto &A = *static_cast<LeafInFlight *>(InFlight);
+  Executor &X = *A.Task->F->X;
+  X.Coh.complete(A.Held);
+  A.Job.Fn = finishInFlight;
+  A.Job.Ctx = &A;
+  X.Pool.submit(A.Job);
+}
+
+void Executor::finishInFlight(void *InFlight, uint64_t, uint64_t) {
+  auto &A = *static_cast<LeafInFlight *>(InFlight);
+  Frame &F = *A.Task->F;
+  Executor &X = *F.X;
+  unsigned Child = A.Task->Child;
+  try {
+    try {
+      A.Dev->wait(A.Token);
+    } catch (...) {
+      if (A.Sched)
+        A.Sched->finished(A.Q, A.Choice, 0);
+      throw;
+    }
+    X.leafRan(*A.History, A.Instances, A.Start, A.Token, A.Variant, A.Sched,
+              A.Q, A.Choice);
+  } catch (const RtError &E) {
+    F.Ctx->fail(E.code(), E.what());
+  } catch (const std::exception &E) {
+    F.Ctx->fail(HPVM_ERR_DEVICE, E.what());
+  }
+  int Next = X.childDone(F, Child);
+  if (Next >= 0)
+    X.runChain(F, static_cast<unsigned>(Next));
 }
 
 bool Executor::runGrid(const NodePlan &P, void *const *Args,
@@ -431,7 +520,7 @@ bool Executor::runGrid(const NodePlan &P, void *const *Args,
   bindFrame(F, Args, OuterIds, Ctx);
   F.OuterIds[0] = F.OuterIds[1] = F.OuterIds[2] = 0;
   return runLeaf(*P.Children[0], F.ChildArgs.data() + P.ParamBase[0], nullptr,
-                 F.OuterIds.data(), Ctx, Dims);
+                 F.OuterIds.data(), Ctx, Dims) == LeafRun::Ran;
 }
 
 void Executor::bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
@@ -598,44 +687,52 @@ void Executor::taskEntry(void *Task, uint64_t, uint64_t) {
 }
 
 void Executor::runChain(Frame &F, unsigned Child) {
-  ThreadPool &Pool = this->Pool;
-  unsigned N = static_cast<unsigned>(F.P.Children.size());
-  while (true) {
-    runChild(F, Child);
-    int Next = -1;
-    for (unsigned S : F.P.Succ[Child]) {
-      if (F.Remaining[S].fetch_sub(1, std::memory_order_acq_rel) != 1)
-        continue;
-      if (Next < 0)
-        Next = static_cast<int>(S);
-      else
-        Pool.submit(F.Tasks[S].Job);
-    }
-    // The frame's owner may return as soon as Done reaches N, and F with
-    // it; touch F after this only while a successor is still to run.
-    if (F.Done.fetch_add(1) + 1 == N)
-      Pool.notifyWaiters();
+  // Runs as long as the chain has a next child; a child whose device
+  // launch finishes on its own takes the chain on from there.
+  bool MayDefer = F.P.ParallelChildren;
+  while (runChild(F, Child, MayDefer)) {
+    int Next = childDone(F, Child);
     if (Next < 0)
       return;
     Child = static_cast<unsigned>(Next);
   }
 }
 
-void Executor::runChild(Frame &F, unsigned Child) {
+int Executor::childDone(Frame &F, unsigned Child) {
+  unsigned N = static_cast<unsigned>(F.P.Children.size());
+  int Next = -1;
+  for (unsigned S : F.P.Succ[Child]) {
+    if (F.Remaining[S].fetch_sub(1, std::memory_order_acq_rel) != 1)
+      continue;
+    if (Next < 0)
+      Next = static_cast<int>(S);
+    else
+      Pool.submit(F.Tasks[S].Job);
+  }
+  // The frame's owner may return as soon as Done reaches N, and F with it;
+  // touch F after this only while a successor is still to run.
+  if (F.Done.fetch_add(1) + 1 == N)
+    Pool.notifyWaiters();
+  return Next;
+}
+
+bool Executor::runChild(Frame &F, unsigned Child, bool MayDefer) {
   LaunchContext &Ctx = *F.Ctx;
   // After a failure the rest of the graph is skipped, but still counted,
   // so that every frame finishes.
   if (Ctx.Failed.load(std::memory_order_relaxed))
-    return;
+    return true;
   const NodePlan &P = F.P;
   const NodePlan &C = *P.Children[Child];
   try {
-    runNode(C, F.ChildArgs.data() + P.ParamBase[Child],
-            F.ChildOuts.data() + P.OutBase[Child], F.OuterIds.data(), Ctx,
-            F.Planned.empty() ? SIZE_MAX : F.Planned[Child]);
+    return runNode(C, F.ChildArgs.data() + P.ParamBase[Child],
+                   F.ChildOuts.data() + P.OutBase[Child], F.OuterIds.data(),
+                   Ctx, F.Planned.empty() ? SIZE_MAX : F.Planned[Child],
+                   MayDefer ? &F.Tasks[Child] : nullptr);
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
   } catch (const std::exception &E) {
     Ctx.fail(HPVM_ERR_DEVICE, E.what());
   }
+  return true;
 }

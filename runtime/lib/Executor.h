@@ -36,6 +36,28 @@ void requireArguments(const char *Call, const GraphPlan &G, void *const *Args);
 void copyArguments(const GraphPlan &G, void *const *Args, uint64_t *Values,
                    void **Copy);
 
+/// A leaf's device launch that finishes without its launching thread
+/// (Device::whenDone): what finishing it needs, kept with the frame's
+/// child, whose chain it then continues (Executor::leafDone).
+struct LeafInFlight {
+  ThreadPool::Job Job;
+  Frame::ChildTask *Task = nullptr;
+  Device *Dev = nullptr;
+  LaunchToken Token;
+  Coherence::Hold Held;
+  NodeStats *History = nullptr;
+  uint64_t Instances = 0, Start = 0;
+  const char *Variant = nullptr;
+  /// The policy that chose the device, told when the launch has finished;
+  /// the query's candidates and buffers are copied here, as the launching
+  /// thread's are gone by then.
+  Scheduler *Sched = nullptr;
+  ScheduleQuery Q;
+  size_t Choice = 0;
+  std::vector<Candidate> Candidates;
+  std::vector<BufferUse> Buffers;
+};
+
 class Executor {
 public:
   explicit Executor(Runtime &RT);
@@ -61,17 +83,33 @@ private:
   Coherence &Coh;
   Trace &TheTrace;
 
+  /// How runLeaf ended: the leaf ran; a grid launch the device cannot run
+  /// was declined, having done nothing; the leaf's device launch will
+  /// finish on its own and then continue its frame's chain (Then).
+  enum class LeafRun { Ran, Declined, InFlight };
+
   /// Planned: the candidate a plan of the node's frame chose for it, if
-  /// any (planFrame).
-  void runNode(const NodePlan &P, void *const *Args, void *const *Outs,
+  /// any (planFrame). With Then, a leaf's device launch may finish without
+  /// this thread: then it returns false, and the launch continues Then's
+  /// chain when it is done; otherwise true.
+  bool runNode(const NodePlan &P, void *const *Args, void *const *Outs,
                const uint64_t *OuterIds, LaunchContext &Ctx,
-               size_t Planned = SIZE_MAX);
+               size_t Planned = SIZE_MAX, Frame::ChildTask *Then = nullptr);
   /// With ParentDims, runs the leaf for every instance of its parent as one
-  /// grid launch, or returns false, having done nothing, when the device
-  /// the scheduler picks cannot.
-  bool runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
-               const uint64_t *OuterIds, LaunchContext &Ctx,
-               const uint64_t *ParentDims = nullptr, size_t Planned = SIZE_MAX);
+  /// grid launch, or declines when the device the scheduler picks cannot.
+  LeafRun runLeaf(const NodePlan &P, void *const *Args, void *const *Outs,
+                  const uint64_t *OuterIds, LaunchContext &Ctx,
+                  const uint64_t *ParentDims = nullptr,
+                  size_t Planned = SIZE_MAX, Frame::ChildTask *Then = nullptr);
+  /// What follows a leaf's run: its statistics, trace event and the
+  /// policy's feedback.
+  void leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
+               const LaunchToken &Token, const char *Variant, Scheduler *Sched,
+               const ScheduleQuery &Q, size_t Choice);
+  /// Device::whenDone's callback, and the pool task it starts, which
+  /// finishes the launch and goes on along its chain.
+  static void leafDone(void *InFlight);
+  static void finishInFlight(void *InFlight, uint64_t, uint64_t);
   bool runGrid(const NodePlan &P, void *const *Args, const uint64_t Dims[3],
                const uint64_t *OuterIds, LaunchContext &Ctx);
   void runInternal(const NodePlan &P, void *const *Args, void *const *Outs,
@@ -83,7 +121,11 @@ private:
   /// to place F's children, into F.Planned.
   void planFrame(Frame &F);
   void runChain(Frame &F, unsigned Child);
-  void runChild(Frame &F, unsigned Child);
+  /// Starts the successors that Child's end makes ready and counts it
+  /// done; returns one of them to run next on this thread, or -1.
+  int childDone(Frame &F, unsigned Child);
+  /// False when the child's device launch finishes on its own (MayDefer).
+  bool runChild(Frame &F, unsigned Child, bool MayDefer = false);
   static void taskEntry(void *Task, uint64_t, uint64_t);
 };
 

@@ -93,6 +93,7 @@ constexpr Uint ProfilingCommandEnd = 0x1283;
   X(clCreateCommandQueue, CommandQueue, (Context, DeviceId, Bitfield, Int *))  \
   X(clReleaseCommandQueue, Int, (CommandQueue))                                \
   X(clFinish, Int, (CommandQueue))                                             \
+  X(clFlush, Int, (CommandQueue))                                              \
   X(clCreateBuffer, Mem, (Context, Bitfield, size_t, void *, Int *))           \
   X(clReleaseMemObject, Int, (Mem))                                            \
   X(clEnqueueWriteBuffer, Int,                                                 \
@@ -115,7 +116,10 @@ constexpr Uint ProfilingCommandEnd = 0x1283;
      const size_t *, Uint, const Event *, Event *))                            \
   X(clWaitForEvents, Int, (Uint, const Event *))                               \
   X(clGetEventProfilingInfo, Int, (Event, Uint, size_t, void *, size_t *))     \
+  X(clRetainEvent, Int, (Event))                                               \
   X(clReleaseEvent, Int, (Event))                                              \
+  X(clSetEventCallback, Int,                                                   \
+    (Event, Int, void (*)(Event, Int, void *), void *))                        \
   X(clGetExtensionFunctionAddressForPlatform, void *,                          \
     (PlatformId, const char *))
 

@@ -27,10 +27,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompletionThread.h"
 #include "DeviceSupport.h"
 #include "Env.h"
 #include "OpenCLApi.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 #include "SpirvModuleCache.h"
 #include "VulkanSpirv.h"
 
@@ -245,6 +247,12 @@ Probe probe(const cl::Library &CL, cl::PlatformId P,
 struct ClBuf {
   cl::Mem Mem = nullptr;
   size_t Capacity = 0;
+  /// The commands that wrote it since the last one that waited for all the
+  /// others (retained; under the device's BufM). A command that uses the
+  /// buffer waits for them: that is how OpenCL makes one queue's changes
+  /// to a buffer visible to another. Kernels of sibling instances that
+  /// write their own rows of one buffer add themselves side by side.
+  std::vector<cl::Event> Writers;
 };
 
 /// One built module: its program and the kernel of its entry point.
@@ -260,10 +268,22 @@ struct Built : SpirvModule {
 /// A launch between launch() and wait(); reused.
 struct InFlight {
   cl::Event Ev = nullptr;
+  cl::CommandQueue Queue = nullptr;
   const char *Name = "";
   uint64_t Instances = 0;
   uint64_t Submitted = 0;
+  /// whenDone's callback, and when the event's callback saw the kernel end.
+  void (*Done)(void *) = nullptr;
+  void *DoneCtx = nullptr;
+  uint64_t Finished = 0;
+  class OpenCLDeviceImpl *Dev = nullptr;
 };
+
+/// Queues launches go to in turn, so that as many kernels can run at once:
+/// launches that depend on each other are ordered by the executor (one
+/// starts when the other is done) and copies are blocking; what crosses
+/// queues is the state of buffers, through ClBuf::Writers.
+constexpr unsigned LaunchQueues = 4;
 
 class OpenCLDeviceImpl final : public OpenCLDevice {
 public:
@@ -283,6 +303,7 @@ public:
   bool prepare(KernelLaunch &L) override;
   void launch(const KernelLaunch &L, LaunchToken &T) override;
   void wait(LaunchToken &T) override;
+  bool whenDone(LaunchToken &T, void (*Done)(void *), void *Ctx) override;
   std::string description() const override;
 
   Counters counters() const override;
@@ -297,7 +318,10 @@ private:
   MemorySpace Space;
   Trace *Events;
   cl::Context Ctx = nullptr;
-  cl::CommandQueue Queue = nullptr;
+  /// Queues[0] also carries the copies.
+  cl::CommandQueue Queues[LaunchQueues] = {};
+  cl::CommandQueue &Queue = Queues[0];
+  std::atomic<unsigned> NextQueue{0};
   bool Profiling = false;
   DeviceClock Clock;
   /// SPIR-V capabilities the device lacks, with the end of the message
@@ -314,6 +338,8 @@ private:
   std::vector<InFlight *> FreeFlights;
 
   std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0};
+  /// Runs whenDone's callbacks, posted by the event callbacks.
+  CompletionThread Completions{[](void *) {}};
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);
@@ -324,11 +350,17 @@ private:
            (What.empty() ? "" : " (" + What + ")"));
   }
   bool tracing() const { return Profiling && Events && Events->enabled(); }
-  /// A copy that returns once done; Enqueue(Event *) makes the call, with
-  /// an event to trace it by when tracing.
+  /// Appends B's writers to Wait, retained for the caller to release.
+  void writersOf(ClBuf *B, std::vector<cl::Event> &Wait);
+  /// Ev, which waited for Waited, wrote B: it replaces those of B's
+  /// writers it waited for.
+  void wrote(ClBuf *B, const std::vector<cl::Event> &Waited, cl::Event Ev);
+  void releaseAll(std::vector<cl::Event> &Events);
+  /// A copy of B that returns once done; Enqueue(NumWait, WaitList, Event *)
+  /// makes the call, after B's last writer.
   template <class EnqueueFn>
-  void blockingCopy(const char *What, const char *Call, size_t Bytes,
-                    EnqueueFn Enqueue);
+  void blockingCopy(const char *What, const char *Call, ClBuf *B, bool Writes,
+                    size_t Bytes, EnqueueFn Enqueue);
   Built &program(const KernelLaunch &L, bool *Created = nullptr);
   std::string buildLog(cl::Program Prog) const;
   void traceEvent(cl::Event Ev, const char *What, uint64_t Submitted,
@@ -369,24 +401,27 @@ void OpenCLDeviceImpl::init() {
     check(R == cl::Success ? -6 : R, "clCreateContext");
   }
   // Profiling where the queue allows it; without, launches still run.
-  for (bool Profile : {true, false}) {
+  auto NewQueue = [&](bool Profile) {
     cl::Bitfield Flags = Profile ? cl::QueueProfilingEnable : 0;
+    cl::CommandQueue Q;
     if (P.DeviceVersion >= 20 && P.PlatformVersion >= 20 &&
         CL.clCreateCommandQueueWithProperties) {
       const cl::Bitfield QueueProps[] = {cl::QueueProperties, Flags, 0};
-      Queue =
-          CL.clCreateCommandQueueWithProperties(Ctx, P.Device, QueueProps, &R);
+      Q = CL.clCreateCommandQueueWithProperties(Ctx, P.Device, QueueProps, &R);
     } else {
-      Queue = CL.clCreateCommandQueue(Ctx, P.Device, Flags, &R);
+      Q = CL.clCreateCommandQueue(Ctx, P.Device, Flags, &R);
     }
-    if (Queue && R == cl::Success) {
-      Profiling = Profile;
-      break;
-    }
-    Queue = nullptr;
-  }
+    return R == cl::Success ? Q : nullptr;
+  };
+  Profiling = (Queue = NewQueue(true)) != nullptr;
   if (!Queue)
-    check(R == cl::Success ? -6 : R, "clCreateCommandQueue");
+    Queue = NewQueue(false);
+  for (unsigned Q = 1; Queue && Q != LaunchQueues; ++Q)
+    if (!(Queues[Q] = NewQueue(Profiling)))
+      break;
+  for (cl::CommandQueue Q : Queues)
+    if (!Q)
+      check(R == cl::Success ? -6 : R, "clCreateCommandQueue");
 
   // What a module may not ask for here (SPIR-V capability numbers from the
   // specification's Capability table); the rest OpenCL devices have.
@@ -412,31 +447,36 @@ void OpenCLDeviceImpl::init() {
 OpenCLDeviceImpl::~OpenCLDeviceImpl() { destroy(); }
 
 void OpenCLDeviceImpl::destroy() {
+  Completions.stop();
   // Whatever is still queued must finish before its objects go.
-  if (Queue)
-    CL.clFinish(Queue);
+  for (cl::CommandQueue Q : Queues)
+    if (Q)
+      CL.clFinish(Q);
   Programs.clear([&](Built &B) {
     if (B.Kern)
       CL.clReleaseKernel(B.Kern);
     if (B.Prog)
       CL.clReleaseProgram(B.Prog);
   });
-  for (ClBuf *B : Live) {
+  auto Release = [&](ClBuf *B) {
+    releaseAll(B->Writers);
     CL.clReleaseMemObject(B->Mem);
     delete B;
-  }
+  };
+  for (ClBuf *B : Live)
+    Release(B);
   Live.clear();
-  for (ClBuf *B : FreeBuffers.drain()) {
-    CL.clReleaseMemObject(B->Mem);
-    delete B;
-  }
+  for (ClBuf *B : FreeBuffers.drain())
+    Release(B);
   for (auto &F : Flights)
     if (F->Ev)
       CL.clReleaseEvent(F->Ev);
   Flights.clear();
-  if (Queue)
-    CL.clReleaseCommandQueue(Queue);
-  Queue = nullptr;
+  for (cl::CommandQueue &Q : Queues) {
+    if (Q)
+      CL.clReleaseCommandQueue(Q);
+    Q = nullptr;
+  }
   if (Ctx)
     CL.clReleaseContext(Ctx);
   Ctx = nullptr;
@@ -497,39 +537,87 @@ void OpenCLDeviceImpl::free(void *Ptr) {
       return;
   }
   // OpenCL keeps the memory until the commands using it have finished.
+  releaseAll(B->Writers);
   CL.clReleaseMemObject(B->Mem);
   delete B;
 }
 
+void OpenCLDeviceImpl::writersOf(ClBuf *B, std::vector<cl::Event> &Wait) {
+  std::lock_guard<std::mutex> L(BufM);
+  for (cl::Event E : B->Writers) {
+    CL.clRetainEvent(E);
+    Wait.push_back(E);
+  }
+}
+
+void OpenCLDeviceImpl::wrote(ClBuf *B, const std::vector<cl::Event> &Waited,
+                             cl::Event Ev) {
+  CL.clRetainEvent(Ev);
+  std::vector<cl::Event> Done;
+  {
+    std::lock_guard<std::mutex> L(BufM);
+    auto WasWaitedFor = [&](cl::Event E) {
+      return std::find(Waited.begin(), Waited.end(), E) != Waited.end();
+    };
+    for (cl::Event E : B->Writers)
+      if (WasWaitedFor(E))
+        Done.push_back(E);
+    B->Writers.erase(
+        std::remove_if(B->Writers.begin(), B->Writers.end(), WasWaitedFor),
+        B->Writers.end());
+    B->Writers.push_back(Ev);
+  }
+  releaseAll(Done);
+}
+
+void OpenCLDeviceImpl::releaseAll(std::vector<cl::Event> &Events) {
+  for (cl::Event E : Events)
+    CL.clReleaseEvent(E);
+  Events.clear();
+}
+
 template <class EnqueueFn>
 void OpenCLDeviceImpl::blockingCopy(const char *What, const char *Call,
-                                    size_t Bytes, EnqueueFn Enqueue) {
+                                    ClBuf *B, bool Writes, size_t Bytes,
+                                    EnqueueFn Enqueue) {
   if (!Bytes)
     return;
+  std::vector<cl::Event> Wait;
+  writersOf(B, Wait);
   cl::Event Ev = nullptr;
   uint64_t Submitted = nowNanos();
-  check(Enqueue(tracing() ? &Ev : nullptr), Call,
-        std::to_string(Bytes) + " bytes");
-  if (Ev)
+  cl::Int R = Enqueue(static_cast<cl::Uint>(Wait.size()),
+                      Wait.empty() ? nullptr : Wait.data(), &Ev);
+  if (R == cl::Success && Writes)
+    wrote(B, Wait, Ev);
+  releaseAll(Wait);
+  check(R, Call, std::to_string(Bytes) + " bytes");
+  if (tracing())
     traceEvent(Ev, What, Submitted, nowNanos(), 0, Bytes);
+  else
+    CL.clReleaseEvent(Ev);
 }
 
 void OpenCLDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
                                     const void *HostSrc, size_t Bytes) {
-  blockingCopy("upload", "clEnqueueWriteBuffer", Bytes, [&](cl::Event *Ev) {
-    return CL.clEnqueueWriteBuffer(Queue, static_cast<ClBuf *>(Dst)->Mem,
-                                   /*blocking=*/1, Offset, Bytes, HostSrc, 0,
-                                   nullptr, Ev);
-  });
+  auto *B = static_cast<ClBuf *>(Dst);
+  blockingCopy("upload", "clEnqueueWriteBuffer", B, /*Writes=*/true, Bytes,
+               [&](cl::Uint NumWait, const cl::Event *Wait, cl::Event *Ev) {
+                 return CL.clEnqueueWriteBuffer(Queue, B->Mem, /*blocking=*/1,
+                                                Offset, Bytes, HostSrc, NumWait,
+                                                Wait, Ev);
+               });
 }
 
 void OpenCLDeviceImpl::copyToHost(void *HostDst, const void *Src,
                                   uint64_t Offset, size_t Bytes) {
-  blockingCopy("download", "clEnqueueReadBuffer", Bytes, [&](cl::Event *Ev) {
-    return CL.clEnqueueReadBuffer(Queue, static_cast<const ClBuf *>(Src)->Mem,
-                                  /*blocking=*/1, Offset, Bytes, HostDst, 0,
-                                  nullptr, Ev);
-  });
+  auto *B = static_cast<ClBuf *>(const_cast<void *>(Src));
+  blockingCopy("download", "clEnqueueReadBuffer", B, /*Writes=*/false, Bytes,
+               [&](cl::Uint NumWait, const cl::Event *Wait, cl::Event *Ev) {
+                 return CL.clEnqueueReadBuffer(Queue, B->Mem, /*blocking=*/1,
+                                               Offset, Bytes, HostDst, NumWait,
+                                               Wait, Ev);
+               });
 }
 
 void OpenCLDeviceImpl::traceEvent(cl::Event Ev, const char *What,
@@ -674,6 +762,13 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   InFlight *F = takeFlight();
   F->Name = L.Path;
   F->Instances = Instances;
+  // The buffers' writers, to wait for (a list kept per thread, so that
+  // launching does not allocate), and the buffers it writes.
+  thread_local std::vector<cl::Event> Wait;
+  Wait.clear();
+  SmallArray<ClBuf *, 16> Writes(Leaf.Params.size());
+  cl::Uint NumWrites = 0;
+  auto ReleaseWait = [&] { releaseAll(Wait); };
   cl::Int R;
   try {
     std::lock_guard<std::mutex> Lock(B.ArgsM);
@@ -693,7 +788,11 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
           Ours = Live.count(static_cast<ClBuf *>(Copy)) != 0;
         }
         if (Ours) {
-          M = static_cast<ClBuf *>(Copy)->Mem;
+          auto *Buf = static_cast<ClBuf *>(Copy);
+          M = Buf->Mem;
+          writersOf(Buf, Wait);
+          if (writes(Par.Mode))
+            Writes[NumWrites++] = Buf;
         } else {
           // Coherence leaves empty and null buffers alone; the kernel gets
           // a null pointer it must not dereference.
@@ -736,17 +835,25 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       check(CL.clSetKernelArg(B.Kern, Arg, sizeof(Id), &Id), "clSetKernelArg",
             "ancestor ids");
     }
+    F->Queue = Queues[NextQueue.fetch_add(1, std::memory_order_relaxed) %
+                      LaunchQueues];
     F->Submitted = nowNanos();
-    R = CL.clEnqueueNDRangeKernel(Queue, B.Kern, 3, nullptr, Global, LocalSize,
-                                  0, nullptr, &F->Ev);
+    R = CL.clEnqueueNDRangeKernel(F->Queue, B.Kern, 3, nullptr, Global,
+                                  LocalSize, static_cast<cl::Uint>(Wait.size()),
+                                  Wait.empty() ? nullptr : Wait.data(), &F->Ev);
   } catch (...) {
+    ReleaseWait();
     releaseFlight(F);
     throw;
   }
   if (R != cl::Success) {
+    ReleaseWait();
     releaseFlight(F);
     check(R, "clEnqueueNDRangeKernel", std::string("node '") + L.Path + "'");
   }
+  for (cl::Uint I = 0; I != NumWrites; ++I)
+    wrote(Writes[I], Wait, F->Ev);
+  ReleaseWait();
   NumLaunches.fetch_add(1, std::memory_order_relaxed);
   T.Handle = F;
 }
@@ -757,7 +864,8 @@ void OpenCLDeviceImpl::wait(LaunchToken &T) {
     return;
   T.Handle = nullptr;
   cl::Int R = CL.clWaitForEvents(1, &F->Ev);
-  uint64_t Done = nowNanos();
+  uint64_t Done = F->Finished ? F->Finished : nowNanos();
+  F->Finished = 0;
   if (R != cl::Success) {
     CL.clReleaseEvent(F->Ev);
     std::string Path = F->Name;
@@ -770,6 +878,31 @@ void OpenCLDeviceImpl::wait(LaunchToken &T) {
   else
     CL.clReleaseEvent(F->Ev);
   releaseFlight(F);
+}
+
+bool OpenCLDeviceImpl::whenDone(LaunchToken &T, void (*Done)(void *),
+                                void *Ctx) {
+  auto *F = static_cast<InFlight *>(T.Handle);
+  if (!F)
+    return false;
+  if (!Completions.start())
+    return false;
+  F->Done = Done;
+  F->DoneCtx = Ctx;
+  F->Dev = this;
+  // Called on the platform's thread once the kernel is complete, or has
+  // failed (a negative status, which wait() then reports).
+  auto Callback = [](cl::Event, cl::Int, void *P) {
+    auto *F = static_cast<InFlight *>(P);
+    F->Finished = nowNanos();
+    F->Dev->Completions.post(F->Done, F->DoneCtx);
+  };
+  if (CL.clSetEventCallback(F->Ev, /*CL_COMPLETE*/ 0, Callback, F) !=
+      cl::Success)
+    return false;
+  // Without a wait to push it, the command must be sent to the device.
+  CL.clFlush(F->Queue);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

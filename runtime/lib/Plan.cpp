@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plan.h"
+#include "Executor.h"
 #include "PlanBuilder.h"
 
 #include "hpvm/rt/Stats.h"
@@ -46,6 +47,8 @@ Frame::Frame(const NodePlan &P)
   for (unsigned I = 0; I != P.NumSlots; ++I)
     ChildOuts[I] = &Slots[I];
 }
+
+Frame::~Frame() = default;
 
 int64_t hpvm::rt::readInteger(const void *V, ScalarType T) {
   switch (T) {
@@ -234,6 +237,10 @@ public:
     for (unsigned C = 0; C != NumChildren; ++C)
       if (P->PredCount[C] == 0)
         P->Roots.push_back(C);
+    // One root and no child with two successors: a chain.
+    P->ParallelChildren = P->Roots.size() > 1;
+    for (const std::vector<unsigned> &Succ : P->Succ)
+      P->ParallelChildren |= Succ.size() > 1;
     // Dependency and value edges make no cycle (the verifier says so);
     // streaming edges may, and a cycle needs a first value on it that
     // nothing gives.

@@ -26,6 +26,7 @@ namespace hpvm::rt {
 
 class Executor;
 struct Frame;
+struct LeafInFlight;
 struct NodeStats;
 
 /// Where a child's parameter value lives while its parent runs.
@@ -82,6 +83,10 @@ struct NodePlan {
   std::vector<unsigned> PredCount;
   std::vector<std::vector<unsigned>> Succ;
   std::vector<unsigned> Roots;
+  /// Some two children may run at the same time (the children are not one
+  /// chain): then a child's device launch lets its thread go on to other
+  /// children while the kernel runs (Device::whenDone).
+  bool ParallelChildren = false;
   /// Per output of this node: the slot holding it when the children finish.
   std::vector<unsigned> OutputSlots;
   /// A replicated node whose child graph is one replicated leaf without
@@ -195,9 +200,13 @@ struct Frame {
     ThreadPool::Job Job;
     Frame *F = nullptr;
     unsigned Child = 0;
+    /// The child's device launch while it finishes on its own (made on
+    /// first use, reused by later frames).
+    std::unique_ptr<LeafInFlight> InFlight;
   };
 
   explicit Frame(const NodePlan &P);
+  ~Frame();
 
   const NodePlan &P;
   Executor *X = nullptr;

@@ -540,8 +540,9 @@ TEST_F(CudaTest, CopiesLargerThanAStagingBufferGoInPieces) {
 }
 
 TEST_F(CudaTest, IndependentLeavesLaunchFromSeveralThreads) {
-  // Four vadds with no edges between them run as concurrent tasks; each
-  // waits for its own kernel on the shared stream.
+  // Four vadds with no edges between them: the launching thread goes on
+  // while each kernel runs, on streams of their own, each after the
+  // uploads of its inputs (queued on the copy stream).
   Graph G("cu_four");
   Node &R = G.root();
   for (unsigned K = 0; K != 4; ++K) {
@@ -594,6 +595,8 @@ TEST_F(CudaTest, IndependentLeavesLaunchFromSeveralThreads) {
         ASSERT_EQ(Data[3 * K + 2][I], Data[3 * K][I] + Data[3 * K + 1][I])
             << "leaf " << K << " element " << I;
   }
+  if (!Real) // every kernel follows uploads: its stream waits for them
+    EXPECT_GE(fakeStats().StreamWaits, 20u);
 }
 
 TEST_F(CudaTest, ValuesAndAncestorIdsAreMarshalledByTheAbi) {

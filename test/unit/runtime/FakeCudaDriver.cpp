@@ -110,7 +110,8 @@ struct Stream {
 
 struct Event {
   unsigned Generation = 0;
-  bool Done = true; // never recorded: complete
+  unsigned Completed = 0; // the latest generation whose record has run
+  bool Done = true;       // never recorded: complete
   Clock::time_point When{};
 };
 
@@ -541,10 +542,26 @@ FAKE_EXPORT CUresult cuEventRecord(void *EP, void *S) {
   E->Done = false;
   enqueue(static_cast<Stream *>(S), [E, Gen] {
     std::lock_guard<std::mutex> L(M);
+    E->Completed = Gen;
     if (E->Generation == Gen) {
       E->When = Clock::now();
       E->Done = true;
     }
+  });
+  return OK;
+}
+
+FAKE_EXPORT CUresult cuStreamWaitEvent(void *S, void *EP, unsigned) {
+  auto *E = static_cast<Event *>(EP);
+  std::lock_guard<std::mutex> L(M);
+  if (Sticky)
+    return Sticky;
+  ++Stats.StreamWaits;
+  // Work queued on S after this waits for the event's latest record.
+  unsigned Gen = E->Generation;
+  enqueue(static_cast<Stream *>(S), [E, Gen] {
+    std::unique_lock<std::mutex> L(M);
+    Progress.wait(L, [&] { return E->Completed >= Gen || Sticky != OK; });
   });
   return OK;
 }

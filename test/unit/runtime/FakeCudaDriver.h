@@ -54,6 +54,8 @@ struct FakeCudaStats {
   uint64_t LiveDeviceAllocations;
   /// Calls made without the device's context current.
   uint64_t CallsWithoutContext;
+  /// cuStreamWaitEvent calls: a kernel stream waiting for uploads.
+  uint64_t StreamWaits;
   unsigned LastGrid[3], LastBlock[3];
 };
 }

@@ -11,6 +11,7 @@
 #include "hpvm/ir/Graph.h"
 #include "hpvm/ir/GraphText.h"
 #include "hpvm/rt/Device.h"
+#include "hpvm/rt/Error.h"
 #include "hpvm/rt/Runtime.h"
 #include "hpvm/rt/hpvm_rt.h"
 
@@ -18,6 +19,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -139,6 +141,15 @@ public:
              std::chrono::milliseconds Delay = std::chrono::milliseconds(0))
       : Name(std::move(Name)), Target(Target),
         Space(rt::Runtime::get().newMemorySpace()), Delay(Delay) {}
+  ~FakeDevice() override {
+    {
+      std::lock_guard<std::mutex> L(DoneM);
+      Stopping = true;
+    }
+    DoneCV.notify_all();
+    if (Reporter.joinable())
+      Reporter.join();
+  }
 
   const std::string &name() const override { return Name; }
   uint32_t target() const override { return Target; }
@@ -184,12 +195,37 @@ public:
     if (Delay.count())
       std::this_thread::sleep_for(Delay);
   }
-  void wait(rt::LaunchToken &T) override { EXPECT_EQ(T.Value, 42u); }
+  void wait(rt::LaunchToken &T) override {
+    EXPECT_EQ(T.Value, 42u);
+    if (FailWaits)
+      throw rt::RtError(HPVM_ERR_DEVICE, Name + ": the kernel failed");
+  }
+  /// With ReportsDone, the device says itself when launches end
+  /// (Device::whenDone), from a thread of its own, and holds them "running"
+  /// until HoldUntil launches are in flight at once (or 2 s have passed:
+  /// HeldTooLong). The kernel itself has run in launch().
+  bool whenDone(rt::LaunchToken &, void (*Done)(void *), void *Ctx) override {
+    if (!ReportsDone)
+      return false;
+    std::lock_guard<std::mutex> L(DoneM);
+    Pending.push_back({Done, Ctx});
+    MaxInFlight = std::max<uint64_t>(MaxInFlight, Pending.size());
+    if (!Reporter.joinable())
+      Reporter = std::thread([this] { report(); });
+    DoneCV.notify_all();
+    return true;
+  }
   // Fast transfers, so that heft's choices depend on run times alone,
   // unless a test sets another figure (0: measure the link).
   double bytesPerSecond() const override { return StatedBytesPerSecond; }
 
   std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
+  bool ReportsDone = false;
+  size_t HoldUntil = 1;
+  bool FailWaits = false;
+  /// The most launches in flight at once, and whether one was held 2 s.
+  std::atomic<uint64_t> MaxInFlight{0};
+  std::atomic<bool> HeldTooLong{false};
   std::atomic<uint64_t> BytesIn{0}, BytesOut{0};
   /// Leaves of this name the device says it cannot run (Device::cannotRun).
   std::string RefuseLeaf;
@@ -199,6 +235,34 @@ public:
   std::chrono::microseconds DelayPerMiB{0};
 
 private:
+  void report() {
+    std::unique_lock<std::mutex> L(DoneM);
+    while (true) {
+      bool Full = DoneCV.wait_for(L, std::chrono::seconds(2), [&] {
+        return Stopping || Pending.size() >= HoldUntil;
+      });
+      if (Pending.empty()) {
+        if (Stopping)
+          return;
+        continue;
+      }
+      if (!Full)
+        HeldTooLong = true;
+      // Once released, everything in flight ends.
+      HoldUntil = 1;
+      auto [Done, Ctx] = Pending.front();
+      Pending.erase(Pending.begin());
+      L.unlock();
+      Done(Ctx);
+      L.lock();
+    }
+  }
+  std::mutex DoneM;
+  std::condition_variable DoneCV;
+  std::vector<std::pair<void (*)(void *), void *>> Pending;
+  bool Stopping = false;
+  std::thread Reporter;
+
   void slowLink(size_t Bytes) {
     if (DelayPerMiB.count() && Bytes >= (size_t(1) << 20))
       std::this_thread::sleep_for(DelayPerMiB * (Bytes >> 20));

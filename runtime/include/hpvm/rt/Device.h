@@ -122,6 +122,19 @@ public:
   virtual void launch(const KernelLaunch &L, LaunchToken &T) = 0;
   virtual void wait(LaunchToken &T) = 0;
 
+  /// Arranges for Done(Ctx) to be called once, from a thread of the
+  /// device's, when the launch behind T has finished on the device (or
+  /// failed); returns false, having arranged nothing, when the device
+  /// cannot, and then the caller calls wait(T) itself. Done must be quick
+  /// and must not call the device: it hands the rest of the launch on, and
+  /// that calls wait(T), which then returns at once (or reports the
+  /// failure). Devices that offer it have consumed everything L points to
+  /// by the time launch() returns, so that the caller's thread is free
+  /// while the kernel runs and several launches can be in flight.
+  virtual bool whenDone(LaunchToken &T, void (*Done)(void *Ctx), void *Ctx) {
+    return false;
+  }
+
   /// Why this device can never run Leaf (a node OuterLevels deep), or ""
   /// if it can: a limit of the device that no launch of the leaf fits
   /// (Vulkan's push-constant bytes). The runtime then does not offer the
