@@ -454,8 +454,8 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
 
 void Executor::leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
                        const LaunchToken &Token, const char *Variant,
-                       Scheduler *Sched, const ScheduleQuery &Q,
-                       size_t Choice) {
+                       Scheduler *Sched, const ScheduleQuery &Q, size_t Choice,
+                       bool InFlight) {
   uint64_t End = nowNanos();
   History.record(Instances, End - Start);
   if (Instances)
@@ -463,7 +463,7 @@ void Executor::leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
   History.learnSerialCost(Instances, End - Start, Token.HostThreads,
                           Token.HostWorkNanos);
   if (TheTrace.enabled())
-    TheTrace.record(History, Start, End, Instances, Variant);
+    TheTrace.record(History, Start, End, Instances, Variant, InFlight);
   if (Sched)
     Sched->finished(Q, Choice, End - Start);
 }
@@ -495,7 +495,7 @@ void Executor::finishInFlight(void *InFlight, uint64_t, uint64_t) {
       throw;
     }
     X.leafRan(*A.History, A.Instances, A.Start, A.Token, A.Variant, A.Sched,
-              A.Q, A.Choice);
+              A.Q, A.Choice, /*InFlight=*/true);
   } catch (const RtError &E) {
     F.Ctx->fail(E.code(), E.what());
   } catch (const std::exception &E) {

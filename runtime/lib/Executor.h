@@ -102,10 +102,10 @@ private:
                   const uint64_t *ParentDims = nullptr,
                   size_t Planned = SIZE_MAX, Frame::ChildTask *Then = nullptr);
   /// What follows a leaf's run: its statistics, trace event and the
-  /// policy's feedback.
+  /// policy's feedback; InFlight when it ended without its launching thread.
   void leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
                const LaunchToken &Token, const char *Variant, Scheduler *Sched,
-               const ScheduleQuery &Q, size_t Choice);
+               const ScheduleQuery &Q, size_t Choice, bool InFlight = false);
   /// Device::whenDone's callback, and the pool task it starts, which
   /// finishes the launch and goes on along its chain.
   static void leafDone(void *InFlight);

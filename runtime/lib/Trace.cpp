@@ -5,6 +5,7 @@
 #include "hpvm/rt/Error.h"
 #include "hpvm/rt/Stats.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,30 @@ void appendJsonString(std::string &Out, const std::string &S) {
 // that they never collide and sort after the host threads.
 constexpr uint32_t FirstDeviceTrack = 1u << 20;
 
+/// The lane of each span (Start, End) on a track: the first lane that is
+/// free when it starts, taking spans in order of start.
+std::vector<unsigned>
+lanesOf(const std::vector<std::pair<uint64_t, uint64_t>> &Spans) {
+  std::vector<size_t> Order(Spans.size());
+  for (size_t I = 0; I != Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Spans[A].first < Spans[B].first;
+  });
+  std::vector<unsigned> Lane(Spans.size());
+  std::vector<uint64_t> FreeAt; // per lane
+  for (size_t I : Order) {
+    unsigned L = 0;
+    while (L != FreeAt.size() && FreeAt[L] > Spans[I].first)
+      ++L;
+    if (L == FreeAt.size())
+      FreeAt.push_back(0);
+    FreeAt[L] = std::max(Spans[I].second, Spans[I].first);
+    Lane[I] = L;
+  }
+  return Lane;
+}
+
 void appendMicros(std::string &Out, uint64_t Nanos) {
   char Buf[40];
   std::snprintf(Buf, sizeof(Buf), "%llu.%03llu",
@@ -79,8 +104,9 @@ std::string Trace::path() const {
 }
 
 void Trace::record(const NodeStats &Node, uint64_t Start, uint64_t End,
-                   uint64_t Instances, const char *Variant) {
-  Event E{&Node, Start, End, Instances, traceThreadId(), Variant};
+                   uint64_t Instances, const char *Variant, bool InFlight) {
+  Event E{&Node,  Start, End, Instances, InFlight ? 0 : traceThreadId(),
+          Variant};
   std::lock_guard<std::mutex> L(M);
   Events.push_back(E);
 }
@@ -121,7 +147,60 @@ std::string Trace::json() const {
   std::string Pid = std::to_string(static_cast<long>(getpid()));
   Out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + Pid +
          ",\"tid\":0,\"args\":{\"name\":\"hpvm-rt\"}}";
-  for (const Event &E : Events) {
+
+  // Tracks of their own, above the host threads' numbers: per device its
+  // clock's events, then per device its launches in flight, each in as
+  // many lanes as its spans overlap.
+  uint32_t NextTid = FirstDeviceTrack;
+  auto LayOut = [&](const std::string &Name, size_t Count, auto &&InTrack,
+                    auto &&SpanOf, std::vector<uint32_t> &Tids) {
+    std::vector<std::pair<uint64_t, uint64_t>> Spans;
+    std::vector<size_t> Which;
+    for (size_t I = 0; I != Count; ++I)
+      if (InTrack(I)) {
+        Spans.push_back(SpanOf(I));
+        Which.push_back(I);
+      }
+    std::vector<unsigned> Lanes = lanesOf(Spans);
+    unsigned NumLanes = 0;
+    for (size_t K = 0; K != Lanes.size(); ++K) {
+      Tids[Which[K]] = NextTid + Lanes[K];
+      NumLanes = std::max(NumLanes, Lanes[K] + 1);
+    }
+    for (unsigned L = 0; L != NumLanes; ++L) {
+      Out += ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + Pid +
+             ",\"tid\":" + std::to_string(NextTid + L) + ",\"args\":{\"name\":";
+      appendJsonString(Out, L ? Name + " #" + std::to_string(L + 1) : Name);
+      Out += "}}";
+    }
+    NextTid += NumLanes;
+  };
+  std::vector<uint32_t> DeviceTids(DeviceEvents.size());
+  for (unsigned T = 0; T != Tracks.size(); ++T)
+    LayOut(
+        Tracks[T] + " (device clock)", DeviceEvents.size(),
+        [&](size_t I) { return DeviceEvents[I].Track == T; },
+        [&](size_t I) {
+          return std::pair(DeviceEvents[I].Start, DeviceEvents[I].End);
+        },
+        DeviceTids);
+  std::vector<uint32_t> EventTids(Events.size());
+  std::vector<std::string> InFlightDevices;
+  for (const Event &E : Events)
+    if (!E.Tid && std::find(InFlightDevices.begin(), InFlightDevices.end(),
+                            E.Node->Device) == InFlightDevices.end())
+      InFlightDevices.push_back(E.Node->Device);
+  for (const std::string &Device : InFlightDevices)
+    LayOut(
+        Device + " launches in flight", Events.size(),
+        [&](size_t I) {
+          return !Events[I].Tid && Events[I].Node->Device == Device;
+        },
+        [&](size_t I) { return std::pair(Events[I].Start, Events[I].End); },
+        EventTids);
+
+  for (size_t I = 0; I != Events.size(); ++I) {
+    const Event &E = Events[I];
     Out += ",\n{\"name\":";
     appendJsonString(Out, E.Node->Path);
     Out += ",\"cat\":";
@@ -130,7 +209,8 @@ std::string Trace::json() const {
     appendMicros(Out, E.Start >= Origin ? E.Start - Origin : 0);
     Out += ",\"dur\":";
     appendMicros(Out, E.End >= E.Start ? E.End - E.Start : 0);
-    Out += ",\"pid\":" + Pid + ",\"tid\":" + std::to_string(E.Tid);
+    Out += ",\"pid\":" + Pid +
+           ",\"tid\":" + std::to_string(E.Tid ? E.Tid : EventTids[I]);
     Out += ",\"args\":{\"instances\":" + std::to_string(E.Instances) +
            ",\"device\":";
     appendJsonString(Out, E.Node->Device);
@@ -162,14 +242,8 @@ std::string Trace::json() const {
       Out += ",\"bytes\":" + std::to_string(E.Bytes);
     Out += "}}";
   }
-  for (size_t T = 0; T != Tracks.size(); ++T) {
-    Out += ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + Pid +
-           ",\"tid\":" + std::to_string(FirstDeviceTrack + T) +
-           ",\"args\":{\"name\":";
-    appendJsonString(Out, Tracks[T] + " (device clock)");
-    Out += "}}";
-  }
-  for (const DeviceEvent &E : DeviceEvents) {
+  for (size_t I = 0; I != DeviceEvents.size(); ++I) {
+    const DeviceEvent &E = DeviceEvents[I];
     const std::string &Device = Tracks[E.Track];
     Out += ",\n{\"name\":";
     appendJsonString(Out, E.Name);
@@ -179,8 +253,7 @@ std::string Trace::json() const {
     appendMicros(Out, E.Start >= Origin ? E.Start - Origin : 0);
     Out += ",\"dur\":";
     appendMicros(Out, E.End >= E.Start ? E.End - E.Start : 0);
-    Out += ",\"pid\":" + Pid +
-           ",\"tid\":" + std::to_string(FirstDeviceTrack + E.Track);
+    Out += ",\"pid\":" + Pid + ",\"tid\":" + std::to_string(DeviceTids[I]);
     Out += ",\"args\":{\"instances\":" + std::to_string(E.Instances) +
            ",\"device\":";
     appendJsonString(Out, Device);

@@ -5,7 +5,9 @@
 # leaf (the trace events' args.variant, "streaming-stores" or "normal"), and
 # no node in another. With MAX_BYTES, hpvm-rt may have moved at most that
 # many bytes between memory spaces (the statistics' "coherence: N bytes
-# moved"): what data regions save.
+# moved"): what data regions save. With IN_FLIGHT, the trace must show two
+# launches of one device in flight at once (a lane "... launches in flight
+# #2"): the launching thread went on while a kernel ran.
 #
 # The program's exit status says whether its results match the reference.
 # That alone cannot tell a working HPVM from a compiler that dropped the
@@ -15,8 +17,8 @@
 # ARGS and NODES come '|'-separated (see CMakeLists.txt).
 string(REPLACE "|" ";" ARGS "${ARGS}")
 string(REPLACE "|" ";" NODES "${NODES}")
-if(VARIANT)
-  set(trace "${PROGRAM}.${VARIANT}.trace.json")
+if(VARIANT OR IN_FLIGHT)
+  set(trace "${PROGRAM}.${VARIANT}${DEVICE}.trace.json")
   file(REMOVE "${trace}")
   set(ENV{HPVM_TRACE} "${trace}")
 endif()
@@ -81,4 +83,11 @@ if(VARIANT)
   if(NOT variants STREQUAL "\"variant\":\"${VARIANT}\"")
     message(FATAL_ERROR "nodes ran in other forms than '${VARIANT}': ${variants}")
   endif()
+endif()
+if(IN_FLIGHT)
+  file(READ "${trace}" events)
+  if(NOT events MATCHES "\"name\":\"[^\"]* launches in flight #2\"")
+    message(FATAL_ERROR "the trace shows no two launches in flight at once")
+  endif()
+  message("two launches were in flight at once")
 endif()

@@ -92,9 +92,10 @@ std::vector<ArtifactSpec> forkArtifacts(TargetMask SumTargets) {
 
 /// Launches fork on a one-thread runtime with a fake device that reports
 /// its launches' ends and holds them until HoldUntil are in flight;
-/// returns the launch's status and checks z when it succeeds.
+/// returns the launch's status and checks z when it succeeds. With
+/// TraceJson, the launch is traced and the trace left there.
 int runFork(const char *Policy, TargetMask SumTargets, size_t HoldUntil,
-            bool FailWaits) {
+            bool FailWaits, std::string *TraceJson = nullptr) {
   rt::RuntimeConfig Config;
   Config.Threads = 1;
   Config.Devices = "cpu";
@@ -107,6 +108,8 @@ int runFork(const char *Policy, TargetMask SumTargets, size_t HoldUntil,
   Dev.HoldUntil = HoldUntil;
   Dev.FailWaits = FailWaits;
   RT.addDevice(std::move(Owned));
+  if (TraceJson)
+    RT.trace().enable(tempPath("device-completion"));
 
   Graph G = forkGraph(SumTargets);
   int Status;
@@ -124,6 +127,10 @@ int runFork(const char *Policy, TargetMask SumTargets, size_t HoldUntil,
     EXPECT_TRUE(RT.coherence().idle());
   }
   EXPECT_FALSE(Dev.HeldTooLong.load()) << Policy;
+  if (TraceJson) {
+    *TraceJson = RT.trace().json();
+    RT.trace().disable(); // no file
+  }
   EXPECT_EQ(Dev.Launches.load(), SumTargets == TargetNVPTX ? 4u : 3u);
   EXPECT_EQ(Dev.MaxInFlight.load(), HoldUntil) << Policy;
   RT.removeDevice(Dev);
@@ -147,6 +154,40 @@ TEST_P(DeviceCompletion, ASuccessorOnTheCpuRunsWhenTheyEnd) {
 TEST_P(DeviceCompletion, AFailingKernelFailsTheLaunchWithoutAHang) {
   int Status = runFork(GetParam(), TargetCPU, 3, true);
   expectError(Status, HPVM_ERR_DEVICE, "fake-queue: the kernel failed");
+}
+
+TEST(DeviceCompletionTrace, LaunchesInFlightAtOnceGetALaneEach) {
+  std::string Text;
+  ASSERT_EQ(runFork("hint", TargetCPU, 3, false, &Text), HPVM_OK)
+      << hpvm_error_message();
+  Json Root;
+  std::string Error;
+  ASSERT_TRUE(parseJson(Text, Root, Error)) << Error;
+  // a, b and c were in flight together: three lanes of the device's track
+  // of launches in flight, one launch in each, and their spans overlap.
+  std::map<double, std::string> Lanes; // tid -> name
+  for (const Json &E : Root.get("traceEvents")->Items)
+    if (E.get("ph")->Str == "M" && E.get("name")->Str == "thread_name")
+      Lanes[E.get("tid")->Num] = E.get("args")->get("name")->Str;
+  std::map<std::string, std::pair<double, double>> Spans; // lane -> span
+  for (const Json &E : Root.get("traceEvents")->Items) {
+    if (E.get("ph")->Str != "X" || !Lanes.count(E.get("tid")->Num))
+      continue;
+    double Start = E.get("ts")->Num;
+    Spans[Lanes[E.get("tid")->Num]] = {Start, Start + E.get("dur")->Num};
+  }
+  const char *Names[] = {"fake-queue launches in flight",
+                         "fake-queue launches in flight #2",
+                         "fake-queue launches in flight #3"};
+  for (const char *Name : Names)
+    ASSERT_EQ(Spans.count(Name), 1u) << Name << "\n" << Text;
+  EXPECT_EQ(Spans.count("fake-queue launches in flight #4"), 0u) << Text;
+  double LastStart = 0, FirstEnd = 1e300;
+  for (const char *Name : Names) {
+    LastStart = std::max(LastStart, Spans[Name].first);
+    FirstEnd = std::min(FirstEnd, Spans[Name].second);
+  }
+  EXPECT_LE(LastStart, FirstEnd) << Text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, DeviceCompletion,

@@ -10,7 +10,12 @@
 // events of the thread that waited for them, for every device kind.
 // Devices with their own clocks (Vulkan timestamps, CUDA events) add
 // device-side events: the same kind of event on a track of its own per
-// device, placed on the host time line by the device. The file is written
+// device, placed on the host time line by the device. Device launches that
+// ended without their launching thread (Device::whenDone) go on a track of
+// launches in flight per device instead of a thread's. Spans on one track
+// that overlap (several launches in flight, kernels running side by side
+// on one device) are spread over lanes, tracks named "... #2" and on, so
+// that a viewer shows each one. The file is written
 // at exit and whenever hpvm_flush_trace() is called, each time complete, so
 // it is well formed whenever it exists.
 //
@@ -44,8 +49,10 @@ public:
   /// form of a leaf that ran where it has several (args.variant:
   /// "streaming-stores" or "normal" for a CPU leaf with a streaming-store
   /// variant).
+  /// InFlight: a device launch that ended without the thread that made it.
   void record(const NodeStats &Node, uint64_t Start, uint64_t End,
-              uint64_t Instances, const char *Variant = nullptr);
+              uint64_t Instances, const char *Variant = nullptr,
+              bool InFlight = false);
   /// A span measured by Device on its own clock (a kernel, a copy), already
   /// converted to nowNanos() time. It goes on Device's own track, so that
   /// device time and the host threads waiting for it are seen side by side.
@@ -77,7 +84,7 @@ private:
   struct Event {
     const NodeStats *Node;
     uint64_t Start, End, Instances;
-    uint32_t Tid;
+    uint32_t Tid; // 0: in flight, on a track of the device's
     const char *Variant;
   };
   std::atomic<bool> On{false};
