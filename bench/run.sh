@@ -143,6 +143,12 @@ else
     ln -f "$BIN/$k.spirv" "$BIN/$k.cpu"
     ln -f "$BIN/$k.spirv" "$BIN/$k.vulkan"
   done
+  # The floor under a launch on this device: a minimal hand-written Vulkan
+  # program (record, submit, wait for a 2-invocation store), blocking on the
+  # fence as hpvm-rt does and polling it.
+  spirv-as --target-env vulkan1.1 bench/vulkan/store2.spvasm -o "$BIN/store2.spv"
+  "$CLANG" -O2 -Wall bench/vulkan/launch_raw.c "$OUT/bench.o" -ldl -o "$BIN/launch.vulkan-raw"
+  ln -f "$BIN/launch.vulkan-raw" "$BIN/launch.vulkan-raw-poll"
 fi
 # Sizes of the Vulkan comparison: lavapipe runs these kernels 10-150 times
 # slower than the CPU backend, so the main sizes would take minutes. sgemm
@@ -207,7 +213,9 @@ for round in $(seq 1 "$ROUNDS"); do
   [ $((round % 2)) -eq 0 ] && vk_order="vulkan cpu"
   for k in launch saxpy stencil pipeline sgemm-ikj sgemm sweeps; do
     wait_quiet "round$round-$k-vulkan"
-    for v in $vk_order; do
+    extra=""
+    [ "$k" = launch ] && extra="vulkan-raw vulkan-raw-poll"
+    for v in $vk_order $extra; do
       case $k in
       sgemm-ikj) run_variant sgemm "$v" ikj ;;
       *) run_variant "$k" "$v" ;;

@@ -126,6 +126,9 @@ struct Submission {
   VkCommandBuffer Cmd = VK_NULL_HANDLE;
   VkFence Fence = VK_NULL_HANDLE;
   VkQueryPool Queries = VK_NULL_HANDLE;
+  /// Whether it writes its timestamps: only while tracing, which is all
+  /// they are for (on lavapipe each costs a flush of the queue's work).
+  bool Timed = false;
   /// Staging buffers it reads or writes, back to the pool when it is done.
   std::vector<VkBuf *> Staging;
   /// The pending uploads submitted in the same vkQueueSubmit.
@@ -740,7 +743,8 @@ void VulkanDeviceImpl::begin(Submission *S) {
   BI.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   BI.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(F.vkBeginCommandBuffer(S->Cmd, &BI), "vkBeginCommandBuffer");
-  if (S->Queries) {
+  S->Timed = S->Queries && Events && Events->enabled();
+  if (S->Timed) {
     F.vkCmdResetQueryPool(S->Cmd, S->Queries, 0, 2);
     // Written when everything submitted before has finished: the start of
     // this submission's own work.
@@ -771,7 +775,7 @@ constexpr VkAccessFlags WorkAccess =
     WorkWrites | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
 
 void VulkanDeviceImpl::submit(Submission *S) {
-  if (S->Queries)
+  if (S->Timed)
     F.vkCmdWriteTimestamp(S->Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                           S->Queries, 1);
   barrier(S->Cmd, WorkStages, WorkWrites, VK_PIPELINE_STAGE_HOST_BIT,
@@ -788,7 +792,7 @@ void VulkanDeviceImpl::submit(Submission *S) {
   VkCommandBuffer Cmds[2];
   uint32_t N = 0;
   if (Batch) {
-    if (Batch->Queries)
+    if (Batch->Timed)
       F.vkCmdWriteTimestamp(Batch->Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                             Batch->Queries, 1);
     VkResult R = F.vkEndCommandBuffer(Batch->Cmd);
@@ -831,7 +835,7 @@ void VulkanDeviceImpl::finish(Submission *S) {
     Broken.set("vkWaitForFences failed: " + vk::resultName(R));
     check(R, "vkWaitForFences");
   }
-  if (Events && Events->enabled() && S->Queries)
+  if (S->Timed)
     traceSubmission(S, Done);
 }
 
@@ -843,7 +847,7 @@ void VulkanDeviceImpl::traceSubmission(Submission *S, uint64_t Done) {
   } Spans[2];
   unsigned N = 0;
   for (Submission *X : {S->Batch, S}) {
-    if (!X || !X->Queries || !*X->Name)
+    if (!X || !X->Timed || !*X->Name)
       continue;
     uint64_t Ticks[2];
     if (F.vkGetQueryPoolResults(Dev, X->Queries, 0, 2, sizeof(Ticks), Ticks,
