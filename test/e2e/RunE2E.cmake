@@ -7,7 +7,9 @@
 # many bytes between memory spaces (the statistics' "coherence: N bytes
 # moved"): what data regions save. With IN_FLIGHT, the trace must show two
 # launches of one device in flight at once (a lane "... launches in flight
-# #2"): the launching thread went on while a kernel ran.
+# #2"): the launching thread went on while a kernel ran; with
+# IN_FLIGHT=device, also two kernels running at once on the device's clock
+# (a lane "... (device clock) #2").
 #
 # The program's exit status says whether its results match the reference.
 # That alone cannot tell a working HPVM from a compiler that dropped the
@@ -90,4 +92,11 @@ if(IN_FLIGHT)
     message(FATAL_ERROR "the trace shows no two launches in flight at once")
   endif()
   message("two launches were in flight at once")
+  if(IN_FLIGHT STREQUAL "device")
+    if(NOT events MATCHES "\"name\":\"[^\"]* \\(device clock\\) #2\"")
+      message(FATAL_ERROR "the trace shows no two kernels running at once "
+              "on the device")
+    endif()
+    message("two kernels ran at once on the device")
+  endif()
 endif()
