@@ -265,8 +265,7 @@ private:
     const NodeStats &H = *Cand.History;
     if (How == Estimate::PerInstance)
       return H.Launches.load(std::memory_order_relaxed) != 0;
-    return H.Model.BySize[PerfModel::bucket(Instances)].Samples.load(
-               std::memory_order_relaxed) != 0;
+    return H.Model.samples(PerfModel::bucket(Instances)) != 0;
   }
 
   double predict(const NodeStats &H, uint64_t Instances) const {

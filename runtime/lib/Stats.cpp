@@ -12,12 +12,6 @@
 
 using namespace hpvm::rt;
 
-static void seed(PerfModel &Model, unsigned Bucket, uint64_t Samples,
-                 double Mean) {
-  Model.BySize[Bucket].Samples = Samples;
-  Model.BySize[Bucket].MeanNanos = Mean;
-}
-
 NodeStats &Stats::entry(const std::string &Path, const std::string &Device) {
   std::lock_guard<std::mutex> L(M);
   NodeStats *&Slot = Index[{Path, Device}];
@@ -26,7 +20,7 @@ NodeStats &Stats::entry(const std::string &Path, const std::string &Device) {
     auto Pending = PendingModels.find({Path, Device});
     if (Pending != PendingModels.end()) {
       for (auto [Bucket, Samples, Mean] : Pending->second)
-        seed(Slot->Model, Bucket, Samples, Mean);
+        Slot->Model.set(Bucket, Samples, Mean);
       PendingModels.erase(Pending);
     }
   }
@@ -73,7 +67,7 @@ std::string Stats::loadModels(const std::string &Path) {
     }
     auto It = Index.find({NodePath, Device});
     if (It != Index.end())
-      seed(It->second->Model, Bucket, Samples, Mean);
+      It->second->Model.set(Bucket, Samples, Mean);
     else
       PendingModels[{NodePath, Device}].emplace_back(Bucket, Samples, Mean);
   }
@@ -104,10 +98,10 @@ std::string Stats::saveModels(const std::string &Path) const {
   {
     std::lock_guard<std::mutex> L(M);
     for (const NodeStats &E : Entries)
-      for (unsigned B = 0; B != PerfModel::Buckets; ++B)
-        if (uint64_t N = E.Model.BySize[B].Samples.load())
-          Out << N << " " << E.Model.BySize[B].MeanNanos.load() << " " << B
-              << " " << E.Device << " " << E.Path << "\n";
+      E.Model.forEach([&](unsigned B, uint64_t N, double Mean) {
+        Out << N << " " << Mean << " " << B << " " << E.Device << " " << E.Path
+            << "\n";
+      });
     // Models loaded for nodes this process never ran stay in the file.
     for (const auto &[Key, Models] : PendingModels)
       for (auto [Bucket, Samples, Mean] : Models)

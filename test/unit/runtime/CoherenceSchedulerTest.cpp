@@ -2,6 +2,8 @@
 
 #include "RuntimeTestSupport.h"
 
+#include <thread>
+
 #include "hpvm/rt/Coherence.h"
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Scheduler.h"
@@ -453,11 +455,54 @@ TEST(Scheduler, DmdaAndAutoFollowTheModelsOfTheLaunchSize) {
   rt::Stats Fresh;
   EXPECT_EQ(Fresh.loadModels(Saved), "");
   const rt::PerfModel &BigGpu = Fresh.entry("model_big", "fake-model").Model;
-  EXPECT_EQ(BigGpu.BySize[10].Samples.load(), 5u + 6u);
+  EXPECT_EQ(BigGpu.samples(10), 5u + 6u);
   EXPECT_GT(BigGpu.predict(1000), 0.0);
-  EXPECT_EQ(Fresh.entry("model_none", "fake-model").Model.BySize[6].Samples,
-            1u);
+  EXPECT_EQ(Fresh.entry("model_none", "fake-model").Model.samples(6), 1u);
   Stats.reset();
+}
+
+TEST(PerfModel, EverySizeHasItsOwnModelHoweverManyThereAre) {
+  rt::PerfModel M;
+  EXPECT_EQ(M.predict(100), 0.0);
+  // Two sizes, then five more: each keeps its own mean.
+  for (unsigned K = 0; K != 7; ++K)
+    for (int I = 0; I != 3; ++I)
+      M.learn(uint64_t(1) << (3 * K), 1000 * (K + 1));
+  for (unsigned K = 0; K != 7; ++K) {
+    EXPECT_EQ(M.predict(uint64_t(1) << (3 * K)), 1000.0 * (K + 1)) << K;
+    EXPECT_EQ(M.samples(rt::PerfModel::bucket(uint64_t(1) << (3 * K))), 3u);
+  }
+  EXPECT_EQ(M.predict(uint64_t(1) << 50), 0.0);
+  unsigned Listed = 0;
+  M.forEach([&](unsigned, uint64_t N, double) {
+    EXPECT_EQ(N, 3u);
+    ++Listed;
+  });
+  EXPECT_EQ(Listed, 7u);
+  M.set(rt::PerfModel::bucket(1), 9, 42.0);
+  EXPECT_EQ(M.predict(1), 42.0);
+  M.clear();
+  Listed = 0;
+  M.forEach([&](unsigned, uint64_t, double) { ++Listed; });
+  EXPECT_EQ(Listed, 0u);
+}
+
+TEST(PerfModel, ThreadsLearningNewSizesAtOnceLoseNoSample) {
+  // Four threads, each learning the same eight sizes in its own order:
+  // slots and the table are claimed while others claim them too.
+  rt::PerfModel M;
+  std::vector<std::thread> Threads;
+  for (unsigned T = 0; T != 4; ++T)
+    Threads.emplace_back([&M, T] {
+      for (int I = 0; I != 100; ++I)
+        for (unsigned K = 0; K != 8; ++K)
+          M.learn(uint64_t(1) << ((K + T) % 8 * 4), 500);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (unsigned K = 0; K != 8; ++K)
+    EXPECT_EQ(M.samples(rt::PerfModel::bucket(uint64_t(1) << (K * 4))), 400u)
+        << K;
 }
 
 TEST(Scheduler, ModelsLeaveCompileTimeOut) {
@@ -471,7 +516,7 @@ TEST(Scheduler, ModelsLeaveCompileTimeOut) {
   runTimes(P, "model_compile", 2);
   const rt::PerfModel &M =
       Runtime::get().stats().entry("model_compile", "fake-compile").Model;
-  ASSERT_GT(M.BySize[rt::PerfModel::bucket(N)].Samples.load(), 0u);
+  ASSERT_GT(M.samples(rt::PerfModel::bucket(N)), 0u);
   EXPECT_LT(M.predict(N), 100e6); // the 200 ms compile is not in it
 }
 

@@ -43,12 +43,16 @@ struct PerfModel {
     std::atomic<uint64_t> Samples{0};
     std::atomic<double> MeanNanos{0};
   };
-  std::array<Size, Buckets> BySize;
+
+  PerfModel() = default;
+  ~PerfModel() { delete[] More.load(std::memory_order_relaxed); }
+  PerfModel(const PerfModel &) = delete;
+  PerfModel &operator=(const PerfModel &) = delete;
 
   /// A launch of Instances took Ns: the mean of the first 16 samples, then
   /// a moving average that follows changes within a few dozen launches.
   void learn(uint64_t Instances, uint64_t Ns) {
-    Size &S = BySize[bucket(Instances)];
+    Size &S = at(bucket(Instances));
     uint64_t N = S.Samples.fetch_add(1, std::memory_order_relaxed) + 1;
     double Old = S.MeanNanos.load(std::memory_order_relaxed);
     double Weight = 1.0 / double(std::min<uint64_t>(N, 16));
@@ -58,16 +62,76 @@ struct PerfModel {
   /// The predicted run time of a launch of Instances; 0 when no launch of
   /// that size was measured (or loaded).
   double predict(uint64_t Instances) const {
-    const Size &S = BySize[bucket(Instances)];
-    return S.Samples.load(std::memory_order_relaxed)
-               ? S.MeanNanos.load(std::memory_order_relaxed)
+    const Size *S = find(bucket(Instances));
+    return S && S->Samples.load(std::memory_order_relaxed)
+               ? S->MeanNanos.load(std::memory_order_relaxed)
                : 0.0;
   }
+  /// Launches measured (or loaded) in Bucket.
+  uint64_t samples(unsigned Bucket) const {
+    const Size *S = find(Bucket);
+    return S ? S->Samples.load(std::memory_order_relaxed) : 0;
+  }
+  /// Sets Bucket's model (what a model file said).
+  void set(unsigned Bucket, uint64_t Samples, double MeanNanos) {
+    Size &S = at(Bucket);
+    S.Samples.store(Samples, std::memory_order_relaxed);
+    S.MeanNanos.store(MeanNanos, std::memory_order_relaxed);
+  }
+  /// Fn(bucket, samples, mean nanoseconds) for every bucket with samples.
+  template <class FnT> void forEach(FnT Fn) const {
+    for (unsigned B = 0; B != Buckets; ++B)
+      if (const Size *S = find(B))
+        if (uint64_t N = S->Samples.load(std::memory_order_relaxed))
+          Fn(B, N, S->MeanNanos.load(std::memory_order_relaxed));
+  }
   void clear() {
-    for (Size &S : BySize) {
-      S.Samples = 0;
-      S.MeanNanos = 0;
+    for (unsigned B = 0; B != Buckets; ++B)
+      if (Size *S = const_cast<Size *>(find(B))) {
+        S->Samples = 0;
+        S->MeanNanos = 0;
+      }
+  }
+
+private:
+  // A leaf usually launches with one or two sizes, and a program of many
+  // leaves has a model per leaf and device: two buckets live here, a table
+  // of all of them is made when a third shows up (a model of every bucket
+  // in every entry took a kilobyte each, and a 10000-leaf program's first
+  // launch spent more time on that memory than on scheduling).
+  static constexpr uint8_t NoBucket = 0xff;
+  std::atomic<uint8_t> InlineBucket[2] = {NoBucket, NoBucket};
+  Size Inline[2];
+  std::atomic<Size *> More{nullptr};
+
+  const Size *find(unsigned Bucket) const {
+    for (unsigned I = 0; I != 2; ++I)
+      if (InlineBucket[I].load(std::memory_order_acquire) == Bucket)
+        return &Inline[I];
+    Size *Table = More.load(std::memory_order_acquire);
+    return Table ? &Table[Bucket] : nullptr;
+  }
+  /// Bucket's model, made if there is none: an inline slot while one is
+  /// free (claimed once, never given back), else the table.
+  Size &at(unsigned Bucket) {
+    if (const Size *S = find(Bucket))
+      return const_cast<Size &>(*S);
+    for (unsigned I = 0; I != 2; ++I) {
+      uint8_t Free = NoBucket;
+      if (InlineBucket[I].compare_exchange_strong(Free, uint8_t(Bucket),
+                                                  std::memory_order_acq_rel) ||
+          Free == Bucket)
+        return Inline[I];
     }
+    Size *Table = More.load(std::memory_order_acquire);
+    if (!Table) {
+      Size *Made = new Size[Buckets];
+      if (More.compare_exchange_strong(Table, Made, std::memory_order_acq_rel))
+        Table = Made;
+      else
+        delete[] Made; // another thread's table won
+    }
+    return Table[Bucket];
   }
 };
 
