@@ -301,6 +301,38 @@ struct Input {
   enum Kind { C, IR, Other } K;
 };
 
+/// The language of a source file clang would compile with a frontend
+/// other than C's (by its extension, as clang tells them apart), or null.
+/// Passed on to the linker, such a file would be compiled by clang with its
+/// #pragma hpvm ignored, without a word.
+const char *otherSourceLanguage(StringRef Ext) {
+  static const struct {
+    const char *Ext, *Language;
+  } Sources[] = {
+      {".cc", "C++"},
+      {".cp", "C++"},
+      {".cpp", "C++"},
+      {".CPP", "C++"},
+      {".cxx", "C++"},
+      {".c++", "C++"},
+      {".C", "C++"},
+      {".ii", "C++"},
+      {".cppm", "C++"},
+      {".ixx", "C++"},
+      {".m", "Objective-C"},
+      {".mi", "Objective-C"},
+      {".mm", "Objective-C++"},
+      {".mii", "Objective-C++"},
+      {".cu", "CUDA"},
+      {".hip", "HIP"},
+      {".cl", "OpenCL C"},
+  };
+  for (const auto &S : Sources)
+    if (Ext == S.Ext)
+      return S.Language;
+  return nullptr;
+}
+
 struct Options {
   /// --help or --version was answered: nothing else to do.
   bool Done = false;
@@ -578,6 +610,16 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     }
   if (!OK)
     return std::nullopt;
+  for (const Input &In : O.Inputs)
+    if (const char *Language =
+            otherSourceLanguage(sys::path::extension(In.Path))) {
+      error() << "'" << In.Path << "': " << Language
+              << " sources are not supported: hpvm-clang compiles C, and "
+                 "would pass this file to clang, which ignores #pragma hpvm; "
+                 "write the nodes in C, or compile this file into an object "
+                 "with clang++ (without nodes) and link the object\n";
+      return std::nullopt;
+    }
   O.Targets = Targets.empty() ? defaultTargets() : parseTargetList(Targets);
   if (!Targets.empty() && !O.Targets)
     return std::nullopt;
