@@ -1100,6 +1100,10 @@ private:
   void checkWrite(Expr *LHS, SourceLocation Loc, bool ThroughPointer);
   void checkAddressOf(Expr *Sub, SourceLocation Loc);
   std::optional<WriteRoot> rootOf(Expr *E, bool Indirect, unsigned Depth = 0);
+  /// Whether the node stores through V (an assignment, compound assignment
+  /// or increment whose target is reached through it): for the clause an
+  /// unnamed pointer's error suggests.
+  bool writesThrough(const VarDecl *V);
 
   Node &N;
   ASTContext &Ctx;
@@ -1149,6 +1153,28 @@ std::optional<WriteRoot> KernelChecker::rootOf(Expr *E, bool Indirect,
                                                              : BO->getRHS(),
                     Indirect, Depth);
   return std::nullopt;
+}
+
+bool KernelChecker::writesThrough(const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    KernelChecker &K;
+    const VarDecl *V;
+    bool Found = false;
+    Finder(KernelChecker &K, const VarDecl *V) : K(K), V(V) {}
+    bool stores(Expr *Target) {
+      if (std::optional<WriteRoot> R = K.rootOf(Target, false))
+        Found |= R->Var == V && R->Indirect;
+      return !Found; // stop at the first
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      return !B->isAssignmentOp() || stores(B->getLHS());
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      return !U->isIncrementDecrementOp() || stores(U->getSubExpr());
+    }
+  } F(*this, V);
+  F.TraverseStmt(N.Body);
+  return F.Found;
 }
 
 void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
@@ -1212,8 +1238,13 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
       error(E->getLocation(), Diag::GlobalInNode, V->getName().str());
       return;
     }
-    std::string Hint = T->isArrayType() ? "in(" + V->getName().str() + ")"
-                                        : "in(" + V->getName().str() + "[0:n])";
+    // The clause that fits how the node uses it: a buffer it stores into
+    // is out() or inout(), in() would be the next error.
+    std::string Section =
+        T->isArrayType() ? V->getName().str() : V->getName().str() + "[0:n]";
+    std::string Hint = writesThrough(V)
+                           ? "out(" + Section + ") or inout(" + Section + ")"
+                           : "in(" + Section + ")";
     D.report(E->getLocation(), Diag::UnnamedPointer) << V->getName() << Hint;
     N.Valid = false;
     return;

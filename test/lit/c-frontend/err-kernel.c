@@ -156,6 +156,19 @@ void unnamed(float *a, const float *b, int n) {
     // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'b' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(b[0:n])
 }
 
+// A buffer the node stores into (directly, through a derived pointer, by
+// an increment) is suggested out() or inout(), not in().
+void unnamed_written(const float *a, float *c, float *e, int n) {
+#pragma hpvm parallel for in(a[0:n])
+  for (int i = 0; i < n; i++) {
+    c[i] = a[i];
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: 'c' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(c[0:n]) or inout(c[0:n])
+    float *p = e + i;
+    // CHECK: err-kernel.c:[[@LINE-1]]:16: error: 'e' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(e[0:n]) or inout(e[0:n])
+    (*p)++;
+  }
+}
+
 void unnamed_array(float *a, int n) {
   float weights[8] = {0};
 #pragma hpvm parallel for out(a[0:n])
