@@ -139,6 +139,14 @@ struct Node {
   std::vector<Buffer> Buffers;
   std::vector<std::pair<VarDecl *, std::string>> Values;
   std::vector<Reduction> Reductions;
+  /// Variables each instance has its own copy of: private(), firstprivate()
+  /// (First: the copy starts at the variable's value), and scalars the
+  /// node assigns before it reads them (KernelChecker::assignedFirst).
+  struct Private {
+    VarDecl *Var;
+    bool First;
+  };
+  std::vector<Private> Privates;
   unsigned Targets = 0;
   std::vector<Node *> After;
 
@@ -368,6 +376,7 @@ private:
   void addBuffer(Node &N, const Clause &C, const ClauseItem &Item);
   void addValue(Node &N, const ClauseItem &Item);
   void addReduction(Node &N, const Clause &C, const ClauseItem &Item);
+  void addPrivate(Node &N, const Clause &C, const ClauseItem &Item);
   void checkExtents(Node &N);
   void resolveAfter(Node &N);
   void mergeChildBuffers(Node &N);
@@ -870,6 +879,31 @@ void Lowering::addValue(Node &N, const ClauseItem &Item) {
   N.Values.push_back({V, Item.Base.Text});
 }
 
+void Lowering::addPrivate(Node &N, const Clause &C, const ClauseItem &Item) {
+  const char *Name = clauseName(C.Kind);
+  VarDecl *V = varOf(argExpr(N, Item.Base));
+  if (!V || (!V->hasLocalStorage() && !V->hasGlobalStorage()) ||
+      !V->getType()->isArithmeticType() || N.isLoopVar(V)) {
+    D.report(Item.Loc, Diag::PrivateNotScalar) << Name << Item.Base.Text;
+    N.Valid = false;
+    return;
+  }
+  auto Twice = [&](const char *Other) {
+    D.report(Item.Loc, Diag::VariableInTwoClauses)
+        << V->getName() << Name << Other;
+    N.Valid = false;
+  };
+  if (Buffer *B = N.buffer(V))
+    return Twice(clauseName(B->FirstClause));
+  for (const Node::Private &P : N.Privates)
+    if (P.Var == V)
+      return Twice(P.First ? "firstprivate" : "private");
+  for (const auto &[Other, Text] : N.Values)
+    if (Other == V)
+      return Twice("value");
+  N.Privates.push_back({V, C.Kind == ClauseKind::FirstPrivate});
+}
+
 void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
   VarDecl *V = varOf(argExpr(N, Item.Base));
   if (!V || (!V->hasLocalStorage() && !V->hasGlobalStorage()) ||
@@ -968,6 +1002,16 @@ void Lowering::analyzeClauses(Node &N) {
       }
       for (const ClauseItem &Item : C.Items)
         addReduction(N, C, Item);
+      break;
+    case ClauseKind::Private:
+    case ClauseKind::FirstPrivate:
+      if (!N.isLeaf()) {
+        D.report(C.Loc, Diag::PrivateOnInternal) << clauseName(C.Kind);
+        N.Valid = false;
+        break;
+      }
+      for (const ClauseItem &Item : C.Items)
+        addPrivate(N, C, Item);
       break;
     }
   }
@@ -1081,6 +1125,8 @@ public:
     VarDecls Locals;
     Locals.TraverseStmt(N.Body);
     Local = std::move(Locals.Decls);
+    for (const Node::Private &P : N.Privates)
+      Local.insert(P.Var);
     walk(N.Body, 0, 0);
   }
 
@@ -1100,6 +1146,10 @@ private:
   void checkWrite(Expr *LHS, SourceLocation Loc, bool ThroughPointer);
   void checkAddressOf(Expr *Sub, SourceLocation Loc);
   std::optional<WriteRoot> rootOf(Expr *E, bool Indirect, unsigned Depth = 0);
+  /// Whether every use of V in the node is inside a `for` loop whose
+  /// initialisation assigns V (from an expression without V): then each
+  /// instance writes V before it reads it, and V is private by nature.
+  bool assignedFirst(const VarDecl *V);
   /// Whether the node stores through V (an assignment, compound assignment
   /// or increment whose target is reached through it): for the clause an
   /// unnamed pointer's error suggests.
@@ -1155,6 +1205,36 @@ std::optional<WriteRoot> KernelChecker::rootOf(Expr *E, bool Indirect,
   return std::nullopt;
 }
 
+bool KernelChecker::assignedFirst(const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    unsigned Inside = 0; // loops that assign V first
+    bool UsedOutside = false;
+    explicit Finder(const VarDecl *V) : V(V) {}
+    bool TraverseForStmt(ForStmt *F) {
+      bool Assigns = false;
+      if (auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit()))
+        if (B->getOpcode() == BO_Assign)
+          if (auto *L = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+            if (L->getDecl() == V) {
+              Finder InValue(V); // the value may not use V
+              InValue.TraverseStmt(B->getRHS());
+              Assigns = !InValue.UsedOutside;
+            }
+      Inside += Assigns;
+      bool Go = RecursiveASTVisitor::TraverseForStmt(F);
+      Inside -= Assigns;
+      return Go;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      UsedOutside |= E->getDecl() == V && !Inside;
+      return !UsedOutside;
+    }
+  } F(V);
+  F.TraverseStmt(N.Body);
+  return !F.UsedOutside;
+}
+
 bool KernelChecker::writesThrough(const VarDecl *V) {
   struct Finder : RecursiveASTVisitor<Finder> {
     KernelChecker &K;
@@ -1196,6 +1276,14 @@ void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
   }
   if (R->Indirect || V->getType()->isArrayType())
     return; // reported as an unnamed pointer where it is used
+  // A loop counter declared outside the node (`int i, j;` at the top of a
+  // function, as C89 and most OpenMP code have it): each instance's own.
+  if (V->hasLocalStorage() && V->getType()->isArithmeticType() &&
+      !V->getType().isVolatileQualified() && assignedFirst(V)) {
+    N.Privates.push_back({V, false});
+    Local.insert(V);
+    return;
+  }
   if (Reported.insert(V).second) {
     D.report(Loc, Diag::WriteToOutsideVariable) << V->getName();
     N.Valid = false;
@@ -1688,6 +1776,18 @@ std::string Lowering::beginCall(Node &N) {
 void Lowering::rewriteLoops(Node &N) {
   std::string Prologue, Epilogue;
   PrintingPolicy Policy(LO);
+  for (const Node::Private &P : N.Privates) {
+    std::string X = P.Var->getName().str();
+    std::string Ty = "__typeof__(" + X + ")";
+    if (!P.First) {
+      Prologue += Ty + " " + X + "; ";
+      continue;
+    }
+    // `T x = x;` would read the new x: through a temporary.
+    std::string Tmp = "__hpvm_fp" + std::to_string(NextTemp++);
+    Prologue +=
+        Ty + " " + Tmp + " = " + X + "; " + Ty + " " + X + " = " + Tmp + "; ";
+  }
   for (Loop &L : N.Loops) {
     std::string K = std::to_string(L.Temp);
     if (L.Keep) {

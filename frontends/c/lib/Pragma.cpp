@@ -57,6 +57,10 @@ const char *clauseName(ClauseKind K) {
     return "device";
   case ClauseKind::NoWait:
     return "nowait";
+  case ClauseKind::Private:
+    return "private";
+  case ClauseKind::FirstPrivate:
+    return "firstprivate";
   }
   return "?";
 }
@@ -286,6 +290,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
                .Case("host", ClauseKind::Host)
                .Case("device", ClauseKind::Device)
                .Case("nowait", ClauseKind::NoWait)
+               .Case("private", ClauseKind::Private)
+               .Case("firstprivate", ClauseKind::FirstPrivate)
                .Default(std::nullopt);
 
   // The parenthesised argument list, for known and unknown clauses alike,
@@ -416,8 +422,12 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
   case ClauseKind::Host:
   case ClauseKind::Device:
   case ClauseKind::Value:
+  case ClauseKind::Private:
+  case ClauseKind::FirstPrivate:
     for (TokenRange Part : splitTopLevel(Inside, tok::comma))
-      if (!parseItem(C, Part, Args, *K != ClauseKind::Value))
+      if (!parseItem(C, Part, Args,
+                     *K != ClauseKind::Value && *K != ClauseKind::Private &&
+                         *K != ClauseKind::FirstPrivate))
         return false;
     break;
   case ClauseKind::Reduction: {

@@ -70,7 +70,9 @@ enum class ClauseKind {
   Reduction,
   Host,
   Device,
-  NoWait
+  NoWait,
+  Private,
+  FirstPrivate
 };
 const char *clauseName(ClauseKind K);
 

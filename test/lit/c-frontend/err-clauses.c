@@ -198,3 +198,41 @@ void section_per_instance_length(float *x, long R, long n) {
       x[r * n + i] = 0;
   }
 }
+
+// private() and firstprivate() take arithmetic variables other than the
+// loop's own, on leaves, each variable in one clause.
+void private_pointer(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n]) private(a)
+  // CHECK: err-clauses.c:[[@LINE-1]]:47: error: private() takes variables of arithmetic type, other than the loop's own; 'a' is not one
+  for (int i = 0; i < n; i++)
+    a[i] = 0;
+}
+
+void private_loop_var(float *a, int n) {
+  int i;
+#pragma hpvm parallel for out(a[0:n]) firstprivate(i)
+  // CHECK: err-clauses.c:[[@LINE-1]]:52: error: firstprivate() takes variables of arithmetic type, other than the loop's own; 'i' is not one
+  for (i = 0; i < n; i++)
+    a[i] = 0;
+}
+
+void private_twice(float *a, int n) {
+  float t = 1;
+#pragma hpvm parallel for out(a[0:n]) private(t) firstprivate(t)
+  // CHECK: err-clauses.c:[[@LINE-1]]:63: error: 't' is named in both firstprivate() and private()
+  for (int i = 0; i < n; i++) {
+    t = i;
+    a[i] = t;
+  }
+}
+
+void private_internal(float *a, int n) {
+  float t;
+#pragma hpvm task out(a[0:n]) private(t)
+  // CHECK: err-clauses.c:[[@LINE-1]]:31: error: private() is not supported on a node with child nodes
+  {
+#pragma hpvm parallel for out(a[0:n])
+    for (int i = 0; i < n; i++)
+      a[i] = 0;
+  }
+}

@@ -203,7 +203,20 @@ void write_outside(float *a, int n) {
   for (int i = 0; i < n; i++) {
     a[i] = 0;
     last = i;
-    // CHECK: err-kernel.c:[[@LINE-1]]:10: error: the node writes 'last', a variable declared outside it; name it in out(last) or inout(last), or use reduction(op: last)
+    // CHECK: err-kernel.c:[[@LINE-1]]:10: error: the node writes 'last', a variable declared outside it; give each instance its own with private(last) or firstprivate(last), combine the instances' values with reduction(op: last), or name it in out(last) or inout(last)
+  }
+}
+
+// A counter declared outside that the node reads before a loop assigns it
+// is not private by nature: still an error.
+void counter_read_first(float *a, int n) {
+  int j = 3;
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++) {
+    a[i] = j;
+    for (j = 0; j < 2; j++)
+      // CHECK: err-kernel.c:[[@LINE-1]]:12: error: the node writes 'j', a variable declared outside it; give each instance its own with private(j) or firstprivate(j), combine the instances' values with reduction(op: j), or name it in out(j) or inout(j)
+      a[i] += 1;
   }
 }
 
