@@ -736,6 +736,28 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       N.Valid = false;
       return;
     }
+    // Sections of further dimensions need arrays of arrays (a 2-D array, a
+    // VLA parameter `float a[n][m]`). What moves is the whole rows of the
+    // first dimension's section: the buffer starts at `a` (above), and the
+    // rows are contiguous, so a row's columns narrow nothing.
+    QualType Row = Elem;
+    for (const auto &[Lo, Len] : Item.Inner) {
+      const ArrayType *AT = Ctx.getAsArrayType(Row);
+      if (!AT) {
+        D.report(Item.Loc, Diag::SectionNotArrayOfArrays) << Name << Row;
+        N.Valid = false;
+        return;
+      }
+      for (const std::optional<ClauseExpr> *Bound : {&Lo, &Len}) {
+        Expr *E = *Bound ? argExpr(N, **Bound) : nullptr;
+        if (*Bound && (!E || !E->getType()->isIntegerType())) {
+          D.report((*Bound)->Loc, Diag::SectionBoundNotInteger);
+          N.Valid = false;
+          return;
+        }
+      }
+      Row = AT->getElementType();
+    }
     // Bounds known now are checked now: a negative one, or a section
     // whose byte size does not fit in 64 bits, would only fail (or be
     // misread) at run time.

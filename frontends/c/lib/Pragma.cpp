@@ -235,34 +235,55 @@ bool LineParser::parseItem(Clause &C, TokenRange Item,
     C.Items.push_back(std::move(CI));
     return true;
   }
-  // base '[' lo? ':' len? ']' with nothing after the ']'.
+  // base followed by '[' lo? ':' len? ']' groups, one per dimension,
+  // with nothing after the last.
   if (Open == 0 || !Item.back().is(tok::r_square)) {
     Diags.report(CI.Loc, Diag::BadSection) << Name;
     return false;
   }
-  TokenRange Inside = Item.slice(Open + 1, Item.size() - Open - 2);
-  std::vector<TokenRange> Bounds = splitTopLevel(Inside, tok::colon);
-  bool Balanced = true;
-  {
-    int D = 0;
-    for (const Token &T : Inside) {
-      if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
-        ++D;
-      else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
-        Balanced &= --D >= 0;
+  std::vector<TokenRange> Groups;
+  for (size_t I = Open; I < Item.size();) {
+    if (!Item[I].is(tok::l_square)) {
+      Diags.report(CI.Loc, Diag::BadSection) << Name;
+      return false;
     }
-    Balanced &= D == 0;
-  }
-  if (Bounds.size() != 2 || !Balanced) {
-    Diags.report(CI.Loc, Diag::BadSection) << Name;
-    return false;
+    int D = 0;
+    size_t Close = I;
+    for (; Close < Item.size(); ++Close) {
+      if (Item[Close].isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+        ++D;
+      else if (Item[Close].isOneOf(tok::r_paren, tok::r_square,
+                                   tok::r_brace) &&
+               --D == 0)
+        break;
+    }
+    if (Close == Item.size() || !Item[Close].is(tok::r_square)) {
+      Diags.report(CI.Loc, Diag::BadSection) << Name;
+      return false;
+    }
+    Groups.push_back(Item.slice(I + 1, Close - I - 1));
+    I = Close + 1;
   }
   CI.Base = expr(Item.take_front(Open), Args);
   CI.Section = true;
-  if (!Bounds[0].empty())
-    CI.Lo = expr(Bounds[0], Args);
-  if (!Bounds[1].empty())
-    CI.Len = expr(Bounds[1], Args);
+  for (size_t G = 0; G != Groups.size(); ++G) {
+    std::vector<TokenRange> Bounds = splitTopLevel(Groups[G], tok::colon);
+    if (Bounds.size() != 2) {
+      Diags.report(CI.Loc, Diag::BadSection) << Name;
+      return false;
+    }
+    std::optional<ClauseExpr> Lo, Len;
+    if (!Bounds[0].empty())
+      Lo = expr(Bounds[0], Args);
+    if (!Bounds[1].empty())
+      Len = expr(Bounds[1], Args);
+    if (G == 0) {
+      CI.Lo = std::move(Lo);
+      CI.Len = std::move(Len);
+    } else {
+      CI.Inner.push_back({std::move(Lo), std::move(Len)});
+    }
+  }
   C.Items.push_back(std::move(CI));
   return true;
 }

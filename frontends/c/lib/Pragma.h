@@ -88,12 +88,16 @@ struct ClauseExpr {
   unsigned Arg = 0;
 };
 
-/// One item of a list clause: `a`, `a[lo:len]`, `a[:len]`, `a[lo:]`.
+/// One item of a list clause: `a`, `a[lo:len]`, `a[:len]`, `a[lo:]`, and
+/// sections of arrays of arrays, `a[lo:len][lo2:len2]...`.
 struct ClauseItem {
   clang::SourceLocation Loc;
   ClauseExpr Base;
   bool Section = false;
   std::optional<ClauseExpr> Lo, Len;
+  /// The sections of the dimensions after the first (rows' columns, ...).
+  std::vector<std::pair<std::optional<ClauseExpr>, std::optional<ClauseExpr>>>
+      Inner;
 };
 
 struct Clause {

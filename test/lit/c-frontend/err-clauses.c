@@ -236,3 +236,18 @@ void private_internal(float *a, int n) {
       a[i] = 0;
   }
 }
+
+// A section of a second dimension needs rows that are arrays.
+void section_2d_of_pointer(float *p, long n) {
+#pragma hpvm parallel for in(p[0:n][0:2])
+  // CHECK: err-clauses.c:[[@LINE-1]]:30: error: a section of another dimension of 'p' needs rows that are arrays, but its elements are of type 'float' (a 2-D array or a parameter like 'float p[n][m]' has them)
+  for (long i = 0; i < n; ++i)
+    (void)p[i];
+}
+
+void section_2d_bad_bound(long n, long m, float a[n][m]) {
+#pragma hpvm parallel for in(a[0:n][0:1.5])
+  // CHECK: err-clauses.c:[[@LINE-1]]:39: error: the bounds of an array section must be integers
+  for (long i = 0; i < n; ++i)
+    (void)a[i][0];
+}

@@ -28,7 +28,7 @@ void f(float *a, int n) {
   // CHECK: err-data-syntax.c:[[@LINE-1]]:21: error: clause 'host' needs at least one item
   // CHECK: err-data-syntax.c:[[@LINE-2]]:28: error: clause 'device' needs at least one item
 #pragma hpvm update host(a[1])
-  // CHECK: err-data-syntax.c:[[@LINE-1]]:26: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' in clause 'host'
+  // CHECK: err-data-syntax.c:[[@LINE-1]]:26: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'host'
 #pragma hpvm task host(a[0:n])
   // CHECK: err-data-syntax.c:[[@LINE-1]]:19: error: clause 'host' is not allowed on '#pragma hpvm task'
   {}

@@ -45,9 +45,9 @@ void f(float *a, int n) {
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:31: error: unknown target 'gpu'; expected cpu, nvptx or spirv
   {}
 #pragma hpvm task in(a[0])
-  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:22: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' in clause 'in'
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:22: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'in'
   {}
-#pragma hpvm task out(a[0:n][0:1])
+#pragma hpvm task out(a[0:n][1])
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:23: error: expected a variable or an array section
   {}
 #pragma hpvm parallel for reduction(n)
