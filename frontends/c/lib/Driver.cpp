@@ -234,14 +234,27 @@ void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
   std::string Text;
   raw_string_ostream OS(Text);
   DiagnosticPrinterRawOStream DP(OS);
-  DI.print(DP);
+  // An optimisation remark prints its location in front of its message
+  // itself ("<unknown>:0:0" when it has none): that goes in front here
+  // once, as Where. A kernel's remark without a location names its node.
+  const auto *Opt = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
+  if (Opt) {
+    StringRef Fn = Opt->getFunction().getName();
+    if (!Opt->isLocationAvailable() && Fn.consume_front("hpvm.")) {
+      // hpvm.<target>.<node>.<hash>
+      Fn = Fn.drop_until([](char C) { return C == '.'; }).drop_front();
+      OS << "kernel of node '" << Fn.rsplit('.').first << "': ";
+    }
+    OS << Opt->getMsg();
+  } else {
+    DI.print(DP);
+  }
   OS.flush();
   // HPVM diagnostics end with "\n  at: <instruction> (file:line:col)": the
   // location goes in front, the instruction only with -v.
   std::string Where = Tool, Detail;
-  if (const auto *WL = dyn_cast<DiagnosticInfoOptimizationBase>(&DI))
-    if (WL->isLocationAvailable())
-      Where = WL->getLocationStr();
+  if (Opt && Opt->isLocationAvailable())
+    Where = Opt->getLocationStr();
   size_t At = Text.find("\n  at:");
   if (At != std::string::npos) {
     Detail = Text.substr(At);

@@ -28,8 +28,17 @@ void scale(long n, float *X) {
     X[i] = 2.0f * X[i];
 }
 
+// Host code: Clang's own remark, its location printed once.
+void host_scale(long n, float *X) {
+  for (long i = 0; i < n; ++i)
+    X[i] = 3.0f * X[i];
+}
+
 // MISSED: remark: {{.*}}instance loop of 'hpvm.cpu.triangle' not jammed: the leaf branches on the instance id
 // MISSED-NOT: vectorized loop
-// PASSED: remark: {{.*}}vectorized loop
+// PASSED-DAG: remarks.c:{{[0-9]+}}:{{[0-9]+}}: remark: vectorized loop (
+// A kernel's remark without a location names the node, not "<unknown>:0:0".
+// PASSED-DAG: hpvm-clang: remark: kernel of node 'scale': vectorized loop (
+// PASSED-NOT: <unknown>
 // PASSED-NOT: not jammed
 // BAD-MLLVM: Unknown command line argument '-no-such-llvm-option'
