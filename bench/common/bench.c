@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double bench_now(void) {
   struct timespec ts;
@@ -89,4 +91,36 @@ void *bench_alloc(size_t bytes) {
     exit(2);
   }
   return p;
+}
+
+char *bench_read_file(const char *path, size_t *bytes) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "cannot open %s\n", path);
+    exit(2);
+  }
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = size < 0 ? NULL : malloc((size_t)size + 1);
+  if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(2);
+  }
+  data[size] = 0;
+  fclose(f);
+  if (bytes)
+    *bytes = (size_t)size;
+  return data;
+}
+
+const char *bench_beside_exe(char *buf, size_t size, const char *name) {
+  ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+  if (n < 0)
+    n = 0;
+  buf[n] = 0;
+  char *slash = strrchr(buf, '/');
+  size_t dir = slash ? (size_t)(slash - buf) + 1 : 0;
+  snprintf(buf + dir, size - dir, "%s", name);
+  return buf;
 }

@@ -43,6 +43,14 @@ void bench_report(const char *bench, const char *variant, const char *size,
 /// A buffer of `bytes` aligned to 64 bytes (exits when out of memory).
 void *bench_alloc(size_t bytes);
 
+/// The whole of the file at `path`, NUL-terminated (for C-string formats
+/// such as PTX), its size in `*bytes` when that is not NULL; exits saying
+/// why when it cannot be read.
+char *bench_read_file(const char *path, size_t *bytes);
+
+/// <directory of this executable>/<name>, written to `buf` (of `size`).
+const char *bench_beside_exe(char *buf, size_t size, const char *name);
+
 /// An integer from the environment, or `fallback`.
 long bench_env_long(const char *name, long fallback);
 

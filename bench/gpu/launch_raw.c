@@ -133,38 +133,6 @@ static int probe(void) {
   return 0;
 }
 
-// The whole file, NUL-terminated (cuModuleLoadData reads PTX as a C string).
-static char *readFile(const char *Path) {
-  FILE *F = fopen(Path, "rb");
-  if (!F) {
-    fprintf(stderr, "launch_raw: cannot open %s\n", Path);
-    exit(2);
-  }
-  fseek(F, 0, SEEK_END);
-  long Size = ftell(F);
-  fseek(F, 0, SEEK_SET);
-  char *Data = malloc((size_t)Size + 1);
-  if (!Data || fread(Data, 1, (size_t)Size, F) != (size_t)Size) {
-    fprintf(stderr, "launch_raw: cannot read %s\n", Path);
-    exit(2);
-  }
-  Data[Size] = 0;
-  fclose(F);
-  return Data;
-}
-
-// <directory of this executable>/<Name>, in Buf.
-static const char *besideExe(char *Buf, size_t Size, const char *Name) {
-  ssize_t N = readlink("/proc/self/exe", Buf, Size - 1);
-  if (N < 0)
-    N = 0;
-  Buf[N] = 0;
-  char *Slash = strrchr(Buf, '/');
-  size_t Dir = Slash ? (size_t)(Slash - Buf) + 1 : 0;
-  snprintf(Buf + Dir, Size - Dir, "%s", Name);
-  return Buf;
-}
-
 struct ctx {
   CUfunction Fn;
   CUstream Stream;
@@ -192,12 +160,13 @@ int main(int argc, char **argv) {
   }
   char PtxBuf[4096], CubinBuf[4096];
   const char *Ptx =
-      argc > 2 ? argv[2] : besideExe(PtxBuf, sizeof PtxBuf, "empty.ptx");
+      argc > 2 ? argv[2] : bench_beside_exe(PtxBuf, sizeof PtxBuf, "empty.ptx");
   const char *Cubin =
       argc > 3
           ? argv[3]
-          : (argc > 2 ? NULL
-                      : besideExe(CubinBuf, sizeof CubinBuf, "empty.cubin"));
+          : (argc > 2
+                 ? NULL
+                 : bench_beside_exe(CubinBuf, sizeof CubinBuf, "empty.cubin"));
   if (loadDriver())
     return 1;
   CUdevice Dev;
@@ -208,13 +177,13 @@ int main(int argc, char **argv) {
 
   CUmodule Mod;
   const char *Form = "PTX";
-  CUresult R = Cu.ModuleLoadData(&Mod, readFile(Ptx));
+  CUresult R = Cu.ModuleLoadData(&Mod, bench_read_file(Ptx, NULL));
   if (R != CUDA_SUCCESS && Cubin) {
     fprintf(stderr,
             "launch_raw: the driver rejects %s (%s); loading the cubin %s\n",
             Ptx, errorName(R), Cubin);
     Form = "cubin";
-    R = Cu.ModuleLoadData(&Mod, readFile(Cubin));
+    R = Cu.ModuleLoadData(&Mod, bench_read_file(Cubin, NULL));
   }
   check(R, "cuModuleLoadData");
   struct ctx C;

@@ -42,27 +42,6 @@ static void check(VkResult R, const char *Call) {
     return 1;                                                                  \
   }
 
-/// The kernel's words, from the file at Path.
-static uint32_t *readSpirv(const char *Path, size_t *Bytes) {
-  FILE *F = fopen(Path, "rb");
-  if (!F) {
-    fprintf(stderr, "launch_raw: cannot open %s\n", Path);
-    exit(1);
-  }
-  fseek(F, 0, SEEK_END);
-  long Size = ftell(F);
-  fseek(F, 0, SEEK_SET);
-  uint32_t *Words = malloc((size_t)Size + 4);
-  if (!Words || Size <= 0 || Size % 4 ||
-      fread(Words, 1, (size_t)Size, F) != (size_t)Size) {
-    fprintf(stderr, "launch_raw: %s is not a SPIR-V module\n", Path);
-    exit(1);
-  }
-  fclose(F);
-  *Bytes = (size_t)Size;
-  return Words;
-}
-
 struct ctx {
   PFN_vkResetCommandPool ResetCommandPool;
   PFN_vkBeginCommandBuffer BeginCommandBuffer;
@@ -121,19 +100,10 @@ static void run(void *P) {
 
 int main(int argc, char **argv) {
   const char *Variant = argc > 1 ? argv[1] : "vulkan-raw";
-  char Default[4096];
-  const char *SpvPath = argc > 2 ? argv[2] : NULL;
-  if (!SpvPath) {
-    ssize_t N = readlink("/proc/self/exe", Default, sizeof Default - 16);
-    if (N <= 0) {
-      fprintf(stderr, "launch_raw: cannot find store2.spv; name it\n");
-      return 1;
-    }
-    Default[N] = 0;
-    char *Slash = strrchr(Default, '/');
-    strcpy(Slash ? Slash + 1 : Default, "store2.spv");
-    SpvPath = Default;
-  }
+  char Beside[4096];
+  const char *SpvPath =
+      argc > 2 ? argv[2]
+               : bench_beside_exe(Beside, sizeof Beside, "store2.spv");
   struct ctx C = {.Poll = strstr(Variant, "poll") != NULL};
 
   void *Lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -313,7 +283,11 @@ int main(int argc, char **argv) {
         "vkCreatePipelineLayout");
 
   size_t CodeBytes;
-  uint32_t *Code = readSpirv(SpvPath, &CodeBytes);
+  const uint32_t *Code = (const uint32_t *)bench_read_file(SpvPath, &CodeBytes);
+  if (CodeBytes == 0 || CodeBytes % 4) {
+    fprintf(stderr, "launch_raw: %s is not a SPIR-V module\n", SpvPath);
+    return 1;
+  }
   VkShaderModuleCreateInfo SMI = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
       .codeSize = CodeBytes,
