@@ -686,8 +686,8 @@ void Lowering::checkChildren(Node &N) {
       for (Decl *Dcl : DS->decls())
         if (auto *V = dyn_cast<VarDecl>(Dcl)) {
           if (V->getType()->isVariablyModifiedType()) {
-            D.report(V->getLocation(), Diag::UnsupportedInNode)
-                << ("variable-length array '" + V->getName() + "'").str();
+            D.report(V->getLocation(), Diag::ArrayOfVariableLength)
+                << V->getName();
             N.Valid = false;
           } else if (!V->hasLocalStorage()) {
             D.report(V->getLocation(), Diag::UnsupportedInNode)
@@ -1463,8 +1463,8 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
     for (Decl *Dcl : cast<DeclStmt>(S)->decls())
       if (auto *V = dyn_cast<VarDecl>(Dcl)) {
         if (V->getType()->isVariablyModifiedType())
-          error(V->getLocation(), Diag::UnsupportedInNode,
-                "variable-length array '" + V->getName().str() + "'");
+          error(V->getLocation(), Diag::ArrayOfVariableLength,
+                V->getName().str());
         else if (!V->hasLocalStorage() && !V->hasExternalStorage())
           error(V->getLocation(), Diag::UnsupportedInNode,
                 "static variable '" + V->getName().str() + "'");

@@ -71,7 +71,7 @@ void vla(float *a, int n) {
 #pragma hpvm parallel for out(a[0:n])
   for (int i = 0; i < n; i++) {
     float scratch[n];
-    // CHECK: err-kernel.c:[[@LINE-1]]:11: error: variable-length array 'scratch' is not allowed inside an hpvm node
+    // CHECK: err-kernel.c:[[@LINE-1]]:11: error: variable-length array 'scratch' is not allowed inside an hpvm node: a node's private memory has a size fixed when it is compiled, on every target it may run on (SPIR-V, for Vulkan and OpenCL, has no private arrays sized at run time); give it a constant bound, the largest it needs, or make it a buffer of the node with a section per instance
     scratch[0] = 1;
     a[i] = scratch[0];
   }
