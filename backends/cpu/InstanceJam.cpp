@@ -287,6 +287,15 @@ bool jam(Loop &L, unsigned VF, ScalarEvolution &SE,
   if (Size * VF > MaxJammedInstructions)
     return Missed("is too large to repeat for every lane");
 
+  // Said before the loop changes, while its location and name are L's.
+  ORE.emit([&] {
+    return OptimizationRemark(PassName, "Jammed", L.getStartLoc(),
+                              L.getHeader())
+           << "instance loop of '" << L.getHeader()->getParent()->getName()
+           << "' jammed: " << ore::NV("Lanes", VF)
+           << " instances run side by side";
+  });
+
   // The instances up to the last multiple of VF run VF at a time in a
   // jammed copy of L, the rest one at a time in L. Trip counts are below
   // 2^63, so nothing here wraps.

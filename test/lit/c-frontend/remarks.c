@@ -5,6 +5,7 @@
 // clang-format off
 // RUN: %hpvm-clang -O3 -c %s -o %t.o -Rpass-missed=hpvm-instance-jam 2>&1 | FileCheck %s --check-prefix=MISSED
 // RUN: %hpvm-clang -O3 -c %s -o %t.o -Rpass=loop-vectorize 2>&1 | FileCheck %s --check-prefix=PASSED
+// RUN: %hpvm-clang -O3 -c %s -o %t.o -Rpass=hpvm-instance-jam 2>&1 | FileCheck %s --check-prefix=JAMMED
 // RUN: %hpvm-clang -O3 -c %s -o %t.o 2>&1 | count 0
 // RUN: %hpvm-clang -O3 -c %s -o %t.o -mllvm -pass-remarks-missed=hpvm-instance-jam 2>&1 | FileCheck %s --check-prefix=MISSED
 // RUN: not %hpvm-clang -O3 -c %s -o %t.o -mllvm -no-such-llvm-option 2>&1 | FileCheck %s --check-prefix=BAD-MLLVM
@@ -28,6 +29,18 @@ void scale(long n, float *X) {
     X[i] = 2.0f * X[i];
 }
 
+// Every instance runs the same inner loop: its instances are jammed.
+void dots(long m, long n, const float *a, const float *b, float *c) {
+#pragma hpvm parallel for collapse(2) name(dots) in(a [0:m * n], b [0:n * n]) out(c [0:m * n])
+  for (long i = 0; i < m; ++i)
+    for (long j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (long k = 0; k < n; ++k)
+        acc += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
 // Host code: Clang's own remark, its location printed once.
 void host_scale(long n, float *X) {
   for (long i = 0; i < n; ++i)
@@ -42,3 +55,5 @@ void host_scale(long n, float *X) {
 // PASSED-NOT: <unknown>
 // PASSED-NOT: not jammed
 // BAD-MLLVM: Unknown command line argument '-no-such-llvm-option'
+// JAMMED: remark: kernel of node 'dots': instance loop of 'hpvm.cpu.dots' jammed: {{[0-9]+}} instances run side by side
+// JAMMED-NOT: not jammed
