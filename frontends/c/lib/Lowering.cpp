@@ -84,6 +84,11 @@ struct Loop {
   /// Evaluated before the graph (else at the node's own pragma).
   bool Hoisted = true;
   unsigned Temp = 0;
+  /// A collapsed loop whose bounds are affine in an enclosing collapsed
+  /// loop's variable (Loops[OuterIndex]): its extent is the bounds' range
+  /// over that loop, and instances outside this row's bounds do nothing.
+  VarDecl *Outer = nullptr;
+  unsigned OuterIndex = 0;
 };
 
 struct Node;
@@ -188,6 +193,39 @@ public:
     return std::move(R.Refs);
   }
 };
+
+/// Whether E is affine in V: sums, differences, negations and products by
+/// expressions without V of V and expressions without V.
+bool affineIn(const Expr *E, const VarDecl *V) {
+  E = E->IgnoreParenCasts();
+  if (VarRefs::of(const_cast<Expr *>(E)).empty())
+    return true;
+  bool Uses = false;
+  for (auto &[U, Loc] : VarRefs::of(const_cast<Expr *>(E)))
+    Uses |= U == V;
+  if (!Uses)
+    return true;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == V;
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
+           affineIn(U->getSubExpr(), V);
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAdditiveOp())
+      return affineIn(B->getLHS(), V) && affineIn(B->getRHS(), V);
+    if (B->getOpcode() == BO_Mul) {
+      auto Without = [&](const Expr *X) {
+        for (auto &[U, Loc] : VarRefs::of(const_cast<Expr *>(X)))
+          if (U == V)
+            return false;
+        return true;
+      };
+      return (Without(B->getLHS()) && affineIn(B->getRHS(), V)) ||
+             (Without(B->getRHS()) && affineIn(B->getLHS(), V));
+    }
+  }
+  return false;
+}
 
 /// Variables declared inside a statement.
 class VarDecls : public RecursiveASTVisitor<VarDecls> {
@@ -640,14 +678,33 @@ void Lowering::analyzeStructure(Node &N) {
       Cur = Next;
     }
     N.Body = N.Loops.back().For->getBody();
-    // A collapsed nest is rectangular: no bound uses a loop variable.
-    for (Loop &L : N.Loops)
+    // A collapsed nest is rectangular, or an inner loop's bounds are
+    // affine in one enclosing collapsed loop's variable (a triangle), the
+    // inner loop counting up by 1.
+    for (unsigned K = 0; K != N.Loops.size(); ++K) {
+      Loop &L = N.Loops[K];
+      bool Reported = false; // once per loop
       for (Expr *E : {L.LB, L.UB})
-        for (auto &[V, Loc] : VarRefs::of(E))
-          if (N.isLoopVar(V)) {
+        for (auto &[V, Loc] : VarRefs::of(E)) {
+          if (!N.isLoopVar(V) || Reported)
+            continue;
+          unsigned J = 0;
+          while (N.Loops[J].Var != V)
+            ++J;
+          bool Affine = J < K && (!L.Outer || L.Outer == V) && L.Step == 1 &&
+                        (L.Op == BO_LT || L.Op == BO_LE) && affineIn(L.LB, V) &&
+                        affineIn(L.UB, V);
+          if (!Affine) {
             D.report(Loc, Diag::LoopBoundDependsOnVar) << V->getName();
             N.Valid = false;
+            Reported = true;
+            continue;
           }
+          L.Outer = V;
+          L.OuterIndex = J;
+          L.Keep = false;
+        }
+    }
   } else {
     if (!isa_and_nonnull<CompoundStmt>(N.S)) {
       D.report(P.HashLoc, Diag::NotCompound) << directiveName(P.Kind);
@@ -1726,6 +1783,30 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
                         ? "unsigned long long"
                         : "long long";
     std::string LB = sourceText(L.LB->getSourceRange());
+    if (L.Outer) {
+      // The bounds' range over the enclosing loop: affine, so the extremes
+      // are at its first and last values.
+      Loop &O = N.Loops[L.OuterIndex];
+      std::string OK = std::to_string(O.Temp);
+      std::string OT =
+          O.Var->getType().getUnqualifiedType().getAsString(PrintingPolicy(LO));
+      bool OUp =
+          O.Op == BO_LT || O.Op == BO_LE || (O.Op == BO_NE && O.Step > 0);
+      std::string First = O.Keep ? "0" : "__hpvm_lb" + OK;
+      std::string Last = "(" + First + (OUp ? " + " : " - ") + "(__hpvm_t" +
+                         OK + " - 1) * " +
+                         std::to_string(O.Step < 0 ? -O.Step : O.Step) + ")";
+      auto At = [&](const std::string &Value, const std::string &E) {
+        return "({ " + OT + " " + O.Var->getName().str() + " = (" + OT + ")(" +
+               Value + "); (" + W + ")(" + E + "); })";
+      };
+      auto Pick = [&](const std::string &E, const char *Cmp) {
+        std::string A = At(First, E), B = At(Last, E);
+        return "(" + A + " " + Cmp + " " + B + " ? " + A + " : " + B + ")";
+      };
+      LB = Pick(LB, "<");
+      UB = Pick(UB, ">");
+    }
     std::string Lo = "__hpvm_lb" + K, Hi = "__hpvm_ub" + K;
     bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
     bool Inclusive = L.Op == BO_LE || L.Op == BO_GE;
@@ -1840,6 +1921,13 @@ void Lowering::rewriteLoops(Node &N) {
     std::string T = L.Var->getType().getUnqualifiedType().getAsString(Policy);
     Prologue += T + " " + L.Var->getName().str() + " = (" + T + ")(__hpvm_lb" +
                 K + (Up ? " + " : " - ") + IV + " * " + S + "); ";
+    // An instance of the bounding box outside this row's bounds does
+    // nothing (`continue` ends the instance).
+    if (L.Outer)
+      Prologue += "if (!(" + L.Var->getName().str() + " >= (" +
+                  sourceText(L.LB->getSourceRange()) + ") && " +
+                  L.Var->getName().str() + (L.Op == BO_LE ? " <= (" : " < (") +
+                  sourceText(L.UB->getSourceRange()) + "))) continue; ";
   }
   for (Reduction &R : N.Reductions) {
     std::string X = R.Var->getName().str();

@@ -66,11 +66,21 @@ void ne_step(float *a, int n) {
     a[i] = 0;
 }
 
-void triangle(float *a, int n) {
+// Bounds affine in an enclosing collapsed loop's variable are a triangle
+// (triangular-collapse.c); others are not.
+void not_affine(float *a, int n) {
 #pragma hpvm parallel for collapse(2) out(a[0:n*n])
   for (int i = 0; i < n; i++)
-    for (int j = 0; j < i; j++)
-      // CHECK: err-loops.c:[[@LINE-1]]:25: error: non-canonical parallel loop: the bound depends on loop variable 'i'; a collapsed loop nest must be rectangular
+    for (int j = 0; j < i * i; j++)
+      // CHECK: err-loops.c:[[@LINE-1]]:25: error: non-canonical parallel loop: the bound depends on loop variable 'i'; a collapsed loop's bounds may use one enclosing collapsed loop's variable, affinely, in a loop that counts up by 1
+      a[i * n + j % n] = 0;
+}
+
+void triangle_down(float *a, int n) {
+#pragma hpvm parallel for collapse(2) out(a[0:n*n])
+  for (int i = 0; i < n; i++)
+    for (int j = i; j > 0; j--)
+      // CHECK: err-loops.c:[[@LINE-1]]:18: error: non-canonical parallel loop: the bound depends on loop variable 'i'; a collapsed loop's bounds may use one enclosing collapsed loop's variable, affinely, in a loop that counts up by 1
       a[i * n + j] = 0;
 }
 
