@@ -25,7 +25,7 @@ VK_VARIANTS = ["cpu", "vulkan"]
 TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM",
           "cpu": "HPVM, HPVM_DEVICES=cpu", "vulkan": "HPVM, HPVM_DEVICES=vulkan"}
 ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "sweeps",
-         "jacobi2d", "launch", "async", "frames"]
+         "jacobi2d", "syrk", "launch", "async", "frames"]
 # Kernels whose speed is set by memory bandwidth: compared with STREAM.
 MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
 # Kernels for which a ratio to the sequential loop means nothing (a loop that
@@ -42,6 +42,7 @@ WHAT = {
     "sgemm": "C = A B, i-j-k (collapse(2): one instance per element)",
     "sweeps": "1-D 3-point stencil, launches too small to share out",
     "jacobi2d": "PolyBench jacobi-2d, medium: 250x250, 2 launches per step",
+    "syrk": "PolyBench syrk, a collapsed triangle (j <= i)",
     "launch": "launch of a near-empty node / parallel loop",
     "async": "nowait launch of a one-instance graph / OpenMP task, then one wait",
     "frames": "decode -> filter -> reduce per frame: a stream / one frame at a time",
