@@ -30,15 +30,14 @@ void scale(long n, float *X) {
 }
 
 // Every instance runs the same inner loop: its instances are jammed.
-void dots(long m, long n, const float *a, const float *b, float *c) {
-#pragma hpvm parallel for collapse(2) name(dots) in(a [0:m * n], b [0:n * n]) out(c [0:m * n])
-  for (long i = 0; i < m; ++i)
-    for (long j = 0; j < n; ++j) {
-      float acc = 0.0f;
-      for (long k = 0; k < n; ++k)
-        acc += a[i * n + k] * b[k * n + j];
-      c[i * n + j] = acc;
-    }
+void rowdots(long m, long n, const float *a, const float *x, float *y) {
+#pragma hpvm parallel for name(rowdots) in(a [0:m * n], x [0:n]) out(y [0:m])
+  for (long i = 0; i < m; ++i) {
+    float acc = 0.0f;
+    for (long k = 0; k < n; ++k)
+      acc += a[k * m + i] * x[k];
+    y[i] = acc;
+  }
 }
 
 // Host code: Clang's own remark, its location printed once.
@@ -55,5 +54,5 @@ void host_scale(long n, float *X) {
 // PASSED-NOT: <unknown>
 // PASSED-NOT: not jammed
 // BAD-MLLVM: Unknown command line argument '-no-such-llvm-option'
-// JAMMED: remark: kernel of node 'dots': instance loop of 'hpvm.cpu.dots' jammed: {{[0-9]+}} instances run side by side
+// JAMMED: remark: kernel of node 'rowdots': instance loop of 'hpvm.cpu.rowdots' jammed: {{[0-9]+}} instances run side by side
 // JAMMED-NOT: not jammed
