@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +124,42 @@ const char *bench_beside_exe(char *buf, size_t size, const char *name) {
   size_t dir = slash ? (size_t)(slash - buf) + 1 : 0;
   snprintf(buf + dir, size - dir, "%s", name);
   return buf;
+}
+
+struct steps_run {
+  const bench_steps *s;
+  float *a, *b;
+};
+
+static void run_steps(void *p) {
+  struct steps_run *r = p;
+  r->s->kernel(r->a, r->b, r->s->n, r->s->steps);
+}
+
+int bench_run_steps(const bench_steps *s, const char *variant) {
+  struct steps_run c = {s, NULL, NULL};
+  size_t bytes = (size_t)s->elems * sizeof(float);
+  c.a = bench_alloc(bytes);
+  c.b = bench_alloc(bytes);
+  s->init(c.a, c.b, s->n);
+  bench_times t = bench_measure(run_steps, &c, 1, 1);
+
+  // One run from fresh data against plain C.
+  s->init(c.a, c.b, s->n);
+  s->kernel(c.a, c.b, s->n, s->steps);
+  float *ra = bench_alloc(bytes), *rb = bench_alloc(bytes);
+  s->init(ra, rb, s->n);
+  for (int k = 0; k < s->steps; ++k) {
+    s->step(ra, rb, s->n);
+    s->step(rb, ra, s->n);
+  }
+  long bad = 0;
+  for (long k = 0; k < s->elems; ++k)
+    if (fabsf(c.a[k] - ra[k]) > s->tol * (1 + fabsf(ra[k])) ||
+        fabsf(c.b[k] - rb[k]) > s->tol * (1 + fabsf(rb[k])))
+      ++bad;
+  if (bad)
+    fprintf(stderr, "%s: %ld wrong points\n", s->name, bad);
+  bench_report(s->name, variant, s->size, t, 0, s->flops, bad == 0);
+  return bad != 0;
 }

@@ -43,6 +43,28 @@ void bench_report(const char *bench, const char *variant, const char *size,
 /// A buffer of `bytes` aligned to 64 bytes (exits when out of memory).
 void *bench_alloc(size_t bytes);
 
+/// A time-step benchmark over two float arrays of `elems` elements: the
+/// kernel runs `steps` steps of two sweeps each, a -> b then b -> a;
+/// `step(src, dst, n)` is one sweep in plain C, the reference.
+typedef struct {
+  const char *name;
+  long n, elems;
+  int steps;
+  void (*kernel)(float *a, float *b, long n, int steps);
+  void (*init)(float *a, float *b, long n);
+  void (*step)(const float *src, float *dst, long n);
+  /// A result r of the kernel passes where |r - reference| <= tol * (1 +
+  /// |reference|).
+  float tol;
+  /// bench_report's size and floating-point operations of one run.
+  const char *size;
+  double flops;
+} bench_steps;
+
+/// Times s's kernel, checks one run from fresh data against the reference,
+/// reports (bench_report) and returns the exit status.
+int bench_run_steps(const bench_steps *s, const char *variant);
+
 /// The whole of the file at `path`, NUL-terminated (for C-string formats
 /// such as PTX), its size in `*bytes` when that is not NULL; exits saying
 /// why when it cannot be read.

@@ -4,21 +4,9 @@
 // steps in plain C.
 #include "../common/bench.h"
 
-#include <math.h>
 #include <stdio.h>
 
 void kernel_jacobi2d(float *a, float *b, long n, int steps);
-
-struct ctx {
-  long n;
-  int steps;
-  float *a, *b;
-};
-
-static void run(void *p) {
-  struct ctx *c = p;
-  kernel_jacobi2d(c->a, c->b, c->n, c->steps);
-}
 
 /// PolyBench's initial values.
 static void init(float *a, float *b, long n) {
@@ -29,42 +17,28 @@ static void init(float *a, float *b, long n) {
     }
 }
 
-int main(int argc, char **argv) {
-  const char *variant = argc > 1 ? argv[1] : "?";
-  struct ctx c = {bench_env_long("BENCH_JACOBI2D_N", 250),
-                  (int)bench_env_long("BENCH_JACOBI2D_STEPS", 100), 0, 0};
-  size_t bytes = (size_t)(c.n * c.n) * sizeof(float);
-  c.a = bench_alloc(bytes);
-  c.b = bench_alloc(bytes);
-  init(c.a, c.b, c.n);
-  bench_times t = bench_measure(run, &c, 1, 1);
+static void step(const float *src, float *dst, long n) {
+  for (long i = 1; i < n - 1; ++i)
+    for (long j = 1; j < n - 1; ++j)
+      dst[i * n + j] =
+          0.2f * (src[i * n + j] + src[i * n + j - 1] + src[i * n + j + 1] +
+                  src[(i + 1) * n + j] + src[(i - 1) * n + j]);
+}
 
-  // One run from fresh data against plain C.
-  init(c.a, c.b, c.n);
-  kernel_jacobi2d(c.a, c.b, c.n, c.steps);
-  float *ra = bench_alloc(bytes), *rb = bench_alloc(bytes);
-  init(ra, rb, c.n);
-  long n = c.n;
-  for (int s = 0; s < c.steps; ++s)
-    for (int half = 0; half < 2; ++half) {
-      const float *src = half ? rb : ra;
-      float *dst = half ? ra : rb;
-      for (long i = 1; i < n - 1; ++i)
-        for (long j = 1; j < n - 1; ++j)
-          dst[i * n + j] =
-              0.2f * (src[i * n + j] + src[i * n + j - 1] + src[i * n + j + 1] +
-                      src[(i + 1) * n + j] + src[(i - 1) * n + j]);
-    }
-  long bad = 0;
-  for (long k = 0; k < n * n; ++k)
-    if (fabsf(c.a[k] - ra[k]) > 1e-4f * (1 + fabsf(ra[k])) ||
-        fabsf(c.b[k] - rb[k]) > 1e-4f * (1 + fabsf(rb[k])))
-      ++bad;
-  if (bad)
-    fprintf(stderr, "jacobi2d: %ld wrong points\n", bad);
+int main(int argc, char **argv) {
+  long n = bench_env_long("BENCH_JACOBI2D_N", 250);
+  int steps = (int)bench_env_long("BENCH_JACOBI2D_STEPS", 100);
   char size[64];
-  snprintf(size, sizeof size, "%ldx%ld,%d-launches", n, n, 2 * c.steps);
-  bench_report("jacobi2d", variant, size, t, 0,
-               5.0 * (double)((n - 2) * (n - 2)) * 2 * c.steps, bad == 0);
-  return bad != 0;
+  snprintf(size, sizeof size, "%ldx%ld,%d-launches", n, n, 2 * steps);
+  bench_steps s = {.name = "jacobi2d",
+                   .n = n,
+                   .elems = n * n,
+                   .steps = steps,
+                   .kernel = kernel_jacobi2d,
+                   .init = init,
+                   .step = step,
+                   .tol = 1e-4f,
+                   .size = size,
+                   .flops = 5.0 * (double)((n - 2) * (n - 2)) * 2 * steps};
+  return bench_run_steps(&s, argc > 1 ? argv[1] : "?");
 }
