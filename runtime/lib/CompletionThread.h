@@ -30,7 +30,8 @@ public:
   using WaitFn = std::function<void(void *Handle)>;
   using DoneFn = void (*)(void *Ctx);
 
-  explicit CompletionThread(WaitFn Wait) : Wait(std::move(Wait)) {}
+  /// Without Wait, only post() may be used.
+  explicit CompletionThread(WaitFn Wait = nullptr) : Wait(std::move(Wait)) {}
   /// Waits for every launch handed over, calls their callbacks, and stops.
   ~CompletionThread() { stop(); }
   CompletionThread(const CompletionThread &) = delete;

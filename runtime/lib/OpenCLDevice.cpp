@@ -339,7 +339,7 @@ private:
 
   std::atomic<uint64_t> NumLaunches{0}, NumAllocations{0};
   /// Runs whenDone's callbacks, posted by the event callbacks.
-  CompletionThread Completions{[](void *) {}};
+  CompletionThread Completions;
 
   [[noreturn]] void fail(const std::string &What) const {
     throw RtError(HPVM_ERR_DEVICE, Name + ": " + What);

@@ -198,12 +198,13 @@ public:
 /// expressions without V of V and expressions without V.
 bool affineIn(const Expr *E, const VarDecl *V) {
   E = E->IgnoreParenCasts();
-  if (VarRefs::of(const_cast<Expr *>(E)).empty())
-    return true;
-  bool Uses = false;
-  for (auto &[U, Loc] : VarRefs::of(const_cast<Expr *>(E)))
-    Uses |= U == V;
-  if (!Uses)
+  auto Uses = [V](const Expr *X) {
+    for (auto &[U, Loc] : VarRefs::of(const_cast<Expr *>(X)))
+      if (U == V)
+        return true;
+    return false;
+  };
+  if (!Uses(E))
     return true;
   if (auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == V;
@@ -213,16 +214,9 @@ bool affineIn(const Expr *E, const VarDecl *V) {
   if (auto *B = dyn_cast<BinaryOperator>(E)) {
     if (B->isAdditiveOp())
       return affineIn(B->getLHS(), V) && affineIn(B->getRHS(), V);
-    if (B->getOpcode() == BO_Mul) {
-      auto Without = [&](const Expr *X) {
-        for (auto &[U, Loc] : VarRefs::of(const_cast<Expr *>(X)))
-          if (U == V)
-            return false;
-        return true;
-      };
-      return (Without(B->getLHS()) && affineIn(B->getRHS(), V)) ||
-             (Without(B->getRHS()) && affineIn(B->getLHS(), V));
-    }
+    if (B->getOpcode() == BO_Mul)
+      return (!Uses(B->getLHS()) && affineIn(B->getRHS(), V)) ||
+             (!Uses(B->getRHS()) && affineIn(B->getLHS(), V));
   }
   return false;
 }
