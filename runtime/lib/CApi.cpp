@@ -13,10 +13,12 @@
 #include "hpvm/rt/Scheduler.h"
 #include "hpvm/rt/hpvm_rt.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string>
 
 using namespace hpvm::rt;
 
@@ -188,6 +190,27 @@ extern "C" int hpvm_data_request(void *Ptr, uint64_t Bytes) {
 extern "C" int hpvm_data_update(void *Ptr, uint64_t Bytes) {
   clearErrorMessage();
   return guarded([&] { Runtime::current().dataUpdate(Ptr, Bytes); });
+}
+
+extern "C" int hpvm_private_copies(uint64_t Iterations, uint64_t BytesPerCopy,
+                                   uint64_t *Copies, void **Memory) {
+  if (!Copies || !Memory)
+    return nullArgument("hpvm_private_copies", Copies ? "memory" : "copies");
+  // Two chunks per thread even out chunks of unequal cost (a triangle);
+  // more would only add copies to initialise and combine.
+  uint64_t N = 2 * uint64_t(Runtime::current().pool().size());
+  N = std::min(N, std::max<uint64_t>(Iterations, 1));
+  constexpr uint64_t Budget = uint64_t(1) << 30;
+  if (BytesPerCopy)
+    N = std::max<uint64_t>(1, std::min(N, Budget / BytesPerCopy));
+  *Copies = N;
+  *Memory = std::malloc(std::max<uint64_t>(N * BytesPerCopy, 1));
+  if (*Memory)
+    return HPVM_OK;
+  setErrorMessage("hpvm-rt: no memory for " + std::to_string(N) +
+                  " private copies of " + std::to_string(BytesPerCopy) +
+                  " bytes (an array reduction)");
+  return HPVM_ERR_DEVICE;
 }
 
 extern "C" void hpvm_exit_on_error(int Status) {

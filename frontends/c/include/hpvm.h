@@ -102,6 +102,10 @@ int hpvm_data_exit(void *ptr);
 int hpvm_data_request(void *ptr, __UINT64_TYPE__ bytes);
 int hpvm_data_update(void *ptr, __UINT64_TYPE__ bytes);
 void hpvm_exit_on_error(int status);
+/* The private copies of an array reduction (docs/c-frontend.md §3). */
+int hpvm_private_copies(__UINT64_TYPE__ iterations,
+                        __UINT64_TYPE__ bytes_per_copy, __UINT64_TYPE__ *copies,
+                        void **memory);
 /* What `#pragma hpvm taskwait` becomes: waits for the `nowait` launches of
  * this thread (hpvm_rt.h). */
 int hpvm_wait_all(void);

@@ -118,6 +118,17 @@ struct Reduction {
   VarDecl *Var = nullptr;
   ReductionOp Op = ReductionOp::Add;
   SourceLocation Loc;
+  /// `reduction(op: a[lo:len])` (or a whole array): the node's instances
+  /// run in chunks, each accumulating into a private copy of a[0 : lo+len]
+  /// (BytesText bytes), and a second node combines the copies into a.
+  bool Array = false;
+  std::string LoText, LenText;
+  std::string BytesText;
+  QualType Elem;
+  /// The copies, a buffer of the node and its ancestors, keyed by a
+  /// variable made for it; Suffix names its temporaries.
+  VarDecl *Copies = nullptr;
+  std::string Suffix;
 };
 
 /// A node; also a data or update directive (P->Kind says which), of which
@@ -154,6 +165,8 @@ struct Node {
   std::vector<Private> Privates;
   unsigned Targets = 0;
   std::vector<Node *> After;
+  /// With array reductions: the instances run in chunks (rewriteChunks).
+  bool Chunked = false;
 
   bool isParallelFor() const { return P->Kind == Directive::ParallelFor; }
   bool isLeaf() const { return Children.empty(); }
@@ -172,6 +185,12 @@ struct Node {
   bool isReductionVar(const VarDecl *V) const {
     for (const Reduction &R : Reductions)
       if (R.Var == V)
+        return true;
+    return false;
+  }
+  bool isArrayReductionVar(const VarDecl *V) const {
+    for (const Reduction &R : Reductions)
+      if (R.Var == V && R.Array)
         return true;
     return false;
   }
@@ -383,6 +402,20 @@ bool isAllowedBuiltin(StringRef Name) {
          Name.starts_with("__atomic_") || Name.starts_with("__c11_atomic_");
 }
 
+/// What one __hpvm_region_begin names: the node's own (beginCall(N)), or
+/// those of the nodes an array reduction makes of it.
+struct RegionShape {
+  std::string Name;
+  std::vector<std::string> Extents;
+  struct Buf {
+    unsigned Access;
+    std::string Ptr, Bytes;
+  };
+  std::vector<Buf> Buffers;
+  /// The node's value() clauses, after() and nowait.
+  bool Own = true;
+};
+
 struct Edit {
   unsigned Offset;
   unsigned Length; // 0: insertion
@@ -408,6 +441,9 @@ private:
   void addBuffer(Node &N, const Clause &C, const ClauseItem &Item);
   void addValue(Node &N, const ClauseItem &Item);
   void addReduction(Node &N, const Clause &C, const ClauseItem &Item);
+  void addArrayReduction(Node &N, const Clause &C, const ClauseItem &Item,
+                         VarDecl *V);
+  void checkArrayReductions(Node &N);
   void addPrivate(Node &N, const Clause &C, const ClauseItem &Item);
   void checkExtents(Node &N);
   void resolveAfter(Node &N);
@@ -423,6 +459,9 @@ private:
   std::string tempsFor(Node &N, bool Hoisted);
   std::string bufferTemps(Node &N);
   std::string beginCall(Node &N);
+  std::string beginCall(Node &N, const RegionShape &R);
+  std::string privateCopies(Node &N);
+  std::string rewriteChunks(Node &N);
   void rewriteLoops(Node &N);
   void generateDirective(Node &R);
   void replacePragmaLine(const PragmaInfo &P, std::string Text);
@@ -979,6 +1018,13 @@ void Lowering::addPrivate(Node &N, const Clause &C, const ClauseItem &Item) {
 
 void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
   VarDecl *V = varOf(argExpr(N, Item.Base));
+  if (V && (Item.Section || V->getType()->isArrayType()))
+    return addArrayReduction(N, C, Item, V);
+  if (V && V->getType()->isPointerType()) {
+    D.report(Item.Loc, Diag::PointerNoExtent) << V->getName() << "reduction";
+    N.Valid = false;
+    return;
+  }
   if (!V || (!V->hasLocalStorage() && !V->hasGlobalStorage()) ||
       !V->getType()->isArithmeticType() || V->getType().isConstQualified() ||
       N.isLoopVar(V)) {
@@ -1022,7 +1068,11 @@ void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
       N.Valid = false;
       return;
     }
-  N.Reductions.push_back({V, C.Op, Item.Loc});
+  Reduction R;
+  R.Var = V;
+  R.Op = C.Op;
+  R.Loc = Item.Loc;
+  N.Reductions.push_back(R);
   // The shared variable is the buffer the instances combine into.
   N.Buffers.emplace_back();
   Buffer &B = N.Buffers.back();
@@ -1033,6 +1083,128 @@ void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
   B.FirstClause = ClauseKind::Reduction;
   B.Loc = Item.Loc;
   B.BytesTexts.push_back("sizeof(" + V->getName().str() + ")");
+}
+
+void Lowering::addArrayReduction(Node &N, const Clause &C,
+                                 const ClauseItem &Item, VarDecl *V) {
+  auto Fail = [&](Diag Id) -> DiagnosticBuilder {
+    N.Valid = false;
+    return D.report(Item.Loc, Id);
+  };
+  QualType T = V->getType();
+  QualType Elem;
+  if (T->isPointerType())
+    Elem = T->getPointeeType();
+  else if (T->isArrayType())
+    Elem = Ctx.getAsArrayType(T)->getElementType();
+  if (!Elem.isNull() && (!Item.Inner.empty() || Elem->isArrayType())) {
+    Fail(Diag::ArrayReductionOneDimension) << V->getName();
+    return;
+  }
+  if (!Elem.isNull() &&
+      (!Elem->isArithmeticType() || Elem.isConstQualified() ||
+       Elem->isAnyComplexType() || Elem->isBooleanType() ||
+       Elem->isSpecificBuiltinType(BuiltinType::LongDouble))) {
+    Fail(Diag::ArrayReductionElement) << V->getName() << Elem;
+    return;
+  }
+  bool Bitwise = C.Op == ReductionOp::And || C.Op == ReductionOp::Or ||
+                 C.Op == ReductionOp::Xor;
+  if (Bitwise && !Elem.isNull() && !Elem->isIntegerType()) {
+    Fail(Diag::ReductionNeedsInteger)
+        << reductionOpName(C.Op) << V->getName() << Elem;
+    return;
+  }
+  if (Buffer *B = N.buffer(V)) {
+    Fail(Diag::VariableInTwoClauses)
+        << V->getName() << "reduction" << clauseName(B->FirstClause);
+    return;
+  }
+  // The shared array is an inout buffer of the node; addBuffer checks the
+  // section as for any other clause.
+  size_t Before = N.Buffers.size();
+  addBuffer(N, C, Item);
+  if (N.Buffers.size() == Before)
+    return;
+  Buffer &B = N.Buffers.back();
+  if (B.PerInstance) {
+    Fail(Diag::ArrayReductionPerInstance) << V->getName();
+    return;
+  }
+  Reduction R;
+  R.Var = V;
+  R.Op = C.Op;
+  R.Loc = Item.Loc;
+  R.Array = true;
+  R.Elem = Elem;
+  const std::string &Base = Item.Base.Text;
+  R.LoText = Item.Lo ? Item.Lo->Text : "0";
+  R.LenText = Item.Len ? Item.Len->Text
+                       : "sizeof(" + Base + ") / sizeof((" + Base +
+                             ")[0]) - (" + R.LoText + ")";
+  R.BytesText = B.BytesTexts.back();
+  N.Reductions.push_back(R);
+}
+
+/// A node with an array reduction becomes three: its instances run in
+/// chunks (their number decided at run time), so the chunks and the
+/// copies' memory must be known when the graph starts, once per launch.
+void Lowering::checkArrayReductions(Node &N) {
+  const Reduction *R = nullptr;
+  for (const Reduction &Red : N.Reductions)
+    if (Red.Array && !R)
+      R = &Red;
+  if (!R)
+    return;
+  Node *Root = &N;
+  for (Node *A = N.Parent; A; A = A->Parent) {
+    Root = A;
+    if (!A->Loops.empty()) {
+      D.report(R->Loc, Diag::ArrayReductionReplicated) << A->Name;
+      N.Valid = false;
+      return;
+    }
+  }
+  if (const Clause *NoWait = Root->P->find(ClauseKind::NoWait)) {
+    D.report(R->Loc, Diag::ArrayReductionNoWait);
+    D.report(NoWait->Loc, Diag::NoteNoWaitHere);
+    N.Valid = false;
+    return;
+  }
+  Loop &L = N.Loops.front();
+  if (!L.Hoisted) {
+    for (Expr *E : {L.LB, L.UB})
+      for (auto &[V, Loc] : VarRefs::of(E))
+        if (isGraphLocal(V) && N.Valid) {
+          D.report(Loc, Diag::ArrayReductionBounds) << V->getName();
+          N.Valid = false;
+        }
+    return;
+  }
+  // Chunks run the outer loop from a chunk's first to its last iteration.
+  L.Keep = false;
+  N.Chunked = true;
+  unsigned K = 0;
+  for (Reduction &Red : N.Reductions) {
+    if (!Red.Array)
+      continue;
+    Red.Suffix = std::to_string(N.Id) + "_" + std::to_string(K++);
+    SourceLocation Loc = N.P->HashLoc;
+    Red.Copies = VarDecl::Create(Ctx, N.F, Loc, Loc,
+                                 &Ctx.Idents.get("__hpvm_m" + Red.Suffix),
+                                 Ctx.VoidPtrTy, nullptr, SC_None);
+    N.Buffers.emplace_back();
+    Buffer &B = N.Buffers.back();
+    B.Var = Red.Copies;
+    B.PtrText = B.BaseText = "__hpvm_m" + Red.Suffix;
+    B.Access = Read | Write;
+    B.Explicit = true;
+    B.FirstClause = ClauseKind::Reduction;
+    B.Loc = Red.Loc;
+    B.BytesTexts.push_back("__hpvm_c" + std::to_string(N.Id) + " * __hpvm_w" +
+                           std::to_string(N.Id) + " * sizeof((" +
+                           Red.Var->getName().str() + ")[0])");
+  }
 }
 
 void Lowering::analyzeClauses(Node &N) {
@@ -1844,28 +2016,228 @@ std::string Lowering::bufferTemps(Node &N) {
 }
 
 std::string Lowering::beginCall(Node &N) {
-  std::string Call = "__hpvm_region_begin(\"" + N.Name + "\"";
-  if (!N.Loops.empty()) {
-    Call += ", 1, " + std::to_string(N.Loops.size());
+  RegionShape R;
+  R.Name = N.Name;
+  // With array reductions the node is the parent of its chunks (below).
+  if (!N.Chunked)
     for (Loop &L : N.Loops)
-      Call += ", __hpvm_t" + std::to_string(L.Temp);
+      R.Extents.push_back("__hpvm_t" + std::to_string(L.Temp));
+  for (Buffer &B : N.Buffers)
+    R.Buffers.push_back({B.Access, B.PtrText, B.BytesTemp});
+  return beginCall(N, R);
+}
+
+std::string Lowering::beginCall(Node &N, const RegionShape &R) {
+  std::string Call = "__hpvm_region_begin(\"" + R.Name + "\"";
+  if (!R.Extents.empty()) {
+    Call += ", 1, " + std::to_string(R.Extents.size());
+    for (const std::string &E : R.Extents)
+      Call += ", " + E;
   }
   for (unsigned Mode :
        {unsigned(Read), unsigned(Write), unsigned(Read | Write)}) {
     const char *Tag = Mode == Read ? "2" : Mode == Write ? "3" : "4";
-    for (Buffer &B : N.Buffers)
+    for (const RegionShape::Buf &B : R.Buffers)
       if (B.Access == Mode)
-        Call += std::string(", ") + Tag + ", " + B.PtrText + ", " + B.BytesTemp;
+        Call += std::string(", ") + Tag + ", " + B.Ptr + ", " + B.Bytes;
   }
-  for (auto &[V, Text] : N.Values)
-    Call += ", 5, (" + Text + ")";
+  if (R.Own)
+    for (auto &[V, Text] : N.Values)
+      Call += ", 5, (" + Text + ")";
   if (N.Targets)
     Call += ", 6, " + std::to_string(N.Targets);
-  for (Node *A : N.After)
-    Call += ", 7, __hpvm_r" + std::to_string(A->Id);
-  if (N.P->find(ClauseKind::NoWait))
-    Call += ", 8";
+  if (R.Own) {
+    for (Node *A : N.After)
+      Call += ", 7, __hpvm_r" + std::to_string(A->Id);
+    if (N.P->find(ClauseKind::NoWait))
+      Call += ", 8";
+  }
   return Call + ", 0)";
+}
+
+namespace {
+
+/// The value an array reduction's private copies start at.
+std::string identityOf(ReductionOp Op, QualType Elem, const std::string &T) {
+  // The largest value of a signed integer type of sizeof(T) bytes.
+  std::string SMax = "(~0ull >> (65 - 8 * sizeof(" + T + ")))";
+  switch (Op) {
+  case ReductionOp::Add:
+  case ReductionOp::Or:
+  case ReductionOp::Xor:
+    return "(" + T + ")0";
+  case ReductionOp::Mul:
+    return "(" + T + ")1";
+  case ReductionOp::And:
+    return "(" + T + ")~(" + T + ")0";
+  case ReductionOp::Min:
+    if (Elem->isFloatingType())
+      return "(" + T + ")__builtin_inf()";
+    if (Elem->isSignedIntegerType())
+      return "(" + T + ")" + SMax;
+    return "(" + T + ")~(" + T + ")0";
+  case ReductionOp::Max:
+    if (Elem->isFloatingType())
+      return "(" + T + ")-__builtin_inf()";
+    if (Elem->isSignedIntegerType())
+      return "(" + T + ")(-(long long)" + SMax + " - 1)";
+    return "(" + T + ")0";
+  }
+  return "";
+}
+
+/// A op B, as C.
+std::string combined(ReductionOp Op, const std::string &A,
+                     const std::string &B) {
+  switch (Op) {
+  case ReductionOp::Add:
+    return A + " + " + B;
+  case ReductionOp::Mul:
+    return A + " * " + B;
+  case ReductionOp::And:
+    return A + " & " + B;
+  case ReductionOp::Or:
+    return A + " | " + B;
+  case ReductionOp::Xor:
+    return A + " ^ " + B;
+  case ReductionOp::Min:
+    return B + " < " + A + " ? " + B + " : " + A;
+  case ReductionOp::Max:
+    return B + " > " + A + " ? " + B + " : " + A;
+  }
+  return "";
+}
+
+} // namespace
+
+/// Host code before the graph for a node with array reductions: how many
+/// chunks and copies the runtime gives it (hpvm_private_copies, one block
+/// of memory for all), and where each reduction's copies lie in the block.
+/// Every copy spans its array from the start to the section's end, so that
+/// the loop nest indexes it as it indexes the array; all copies of a node
+/// have the width of the longest (__hpvm_w, one kernel parameter rather
+/// than one per array: Vulkan's push constants are few), and chunk k's copy
+/// of array r starts k * width elements into __hpvm_m<r>.
+std::string Lowering::privateCopies(Node &N) {
+  if (!N.Chunked)
+    return "";
+  std::string Id = std::to_string(N.Id);
+  std::string Width = "__hpvm_w" + Id, Out = "long long " + Width + " = 0; ";
+  std::string PerCopy = "0", Reductions;
+  for (Reduction &R : N.Reductions) {
+    if (!R.Array)
+      continue;
+    std::string Elem = "sizeof((" + R.Var->getName().str() + ")[0])";
+    std::string E = "__hpvm_we" + R.Suffix;
+    Out += "long long " + E + " = (long long)((unsigned long long)(" +
+           R.BytesText + ") / " + Elem + "); if (" + E + " > " + Width + ") " +
+           Width + " = " + E + "; ";
+    // Each array's copies start 16-byte aligned.
+    PerCopy += " + " + Width + " * " + Elem + " + 16";
+  }
+  std::string Iterations = "__hpvm_t" + std::to_string(N.Loops[0].Temp);
+  // The call's results are copied to variables whose address is not
+  // taken: the nodes name them as values and buffers.
+  Out += "unsigned long long __hpvm_cu" + Id + "; void *__hpvm_mu" + Id +
+         "; hpvm_exit_on_error(hpvm_private_copies((long long)" + Iterations +
+         " > 0 ? (unsigned long long)" + Iterations + " : 0ull, " + PerCopy +
+         ", &__hpvm_cu" + Id + ", &__hpvm_mu" + Id + ")); long long __hpvm_c" +
+         Id + " = (long long)__hpvm_cu" + Id + "; ";
+  std::string At = "(char *)__hpvm_mu" + Id;
+  for (Reduction &R : N.Reductions) {
+    if (!R.Array)
+      continue;
+    const std::string &S = R.Suffix;
+    Out += "void *__hpvm_m" + S + " = " + At + "; long long __hpvm_l" + S +
+           " = (long long)(" + R.LoText + "); long long __hpvm_n" + S +
+           " = (long long)(" + R.LenText + "); ";
+    At = "(char *)__hpvm_m" + S + " + ((__hpvm_cu" + Id + " * " + Width +
+         " * sizeof((" + R.Var->getName().str() + ")[0]) + 15) & ~15ull)";
+  }
+  return Out;
+}
+
+/// A node with array reductions is an internal node of the same name with
+/// children `partial` — the loop nest, its outer loop split in chunks,
+/// each chunk working on its own copies of the arrays — and `combine_<a>`
+/// per array, which folds the copies into the array in chunk order (no
+/// atomics, the same result on every device). The pragma line opens the
+/// nodes and a chunk; the statement's end closes them (the copies start
+/// at the operator's identity, so the array's value before takes part).
+std::string Lowering::rewriteChunks(Node &N) {
+  std::string Id = std::to_string(N.Id);
+  std::string C = "__hpvm_c" + Id, K = "__hpvm_k" + Id;
+  Loop &L = N.Loops.front();
+  std::string T0 = "__hpvm_t" + std::to_string(L.Temp);
+  std::string W = L.Var->getType()->isUnsignedIntegerType()
+                      ? "unsigned long long"
+                      : "long long";
+
+  RegionShape Partial;
+  Partial.Name = "partial";
+  Partial.Extents = {C};
+  // The arrays are the combining nodes' only; the chunks write copies.
+  for (Buffer &Buf : N.Buffers) {
+    bool IsCopies = llvm::any_of(
+        N.Reductions, [&](const Reduction &R) { return R.Copies == Buf.Var; });
+    if (!N.isArrayReductionVar(Buf.Var))
+      Partial.Buffers.push_back(
+          {IsCopies ? Write : Buf.Access, Buf.PtrText, Buf.BytesTemp});
+  }
+  Partial.Own = false;
+
+  // Chunk k runs iterations [kb, ke) of the outer loop, the first `rem`
+  // chunks one more than the others.
+  std::string Its = "(" + T0 + " > 0 ? (unsigned long long)" + T0 + " : 0ull)";
+  std::string Q = "__hpvm_q" + Id, Rem = "(long long)__hpvm_rem" + Id;
+  std::string Open =
+      "void *__hpvm_p" + Id + " = " + beginCall(N, Partial) +
+      "; for (long long " + K + " = 0; " + K + " < " + C + "; ++" + K +
+      ") { unsigned long long " + Q + " = " + Its + " / " + C + ", __hpvm_rem" +
+      Id + " = " + Its + " % " + C + "; " + W + " __hpvm_kb" + Id + " = (" + W +
+      ")(" + K + " * " + Q + " + (" + K + " < " + Rem + " ? " + K + " : " +
+      Rem + ")); " + W + " __hpvm_ke" + Id + " = __hpvm_kb" + Id + " + (" + W +
+      ")" + Q + " + (" + K + " < " + Rem + "); ";
+  std::string Shadows, Close = "} } __hpvm_region_end(__hpvm_p" + Id + "); ";
+  for (Reduction &R : N.Reductions) {
+    if (!R.Array)
+      continue;
+    std::string X = R.Var->getName().str();
+    const std::string &S = R.Suffix;
+    std::string T = "__typeof__((" + X + ")[0])";
+    std::string Copies = "((" + T + " *)__hpvm_m" + S + ")";
+    std::string Width = "__hpvm_w" + Id, Lo = "__hpvm_l" + S,
+                Len = "__hpvm_n" + S, E = "__hpvm_e" + S, Row = "__hpvm_y" + S;
+    Open += T + " *" + Row + " = " + Copies + " + " + K + " * " + Width +
+            "; for (long long " + E + " = 0; " + E + " < " + Width + "; ++" +
+            E + ") " + Row + "[" + E + "] = " + identityOf(R.Op, R.Elem, T) +
+            "; ";
+    // The array's name in the loop nest is the chunk's copy.
+    Shadows += T + " *" + X + " = " + Row + "; ";
+
+    Buffer *Shared = N.buffer(R.Var);
+    Buffer *Mine = N.buffer(R.Copies);
+    RegionShape Combine;
+    Combine.Name = "combine_" + X;
+    Combine.Extents = {Len};
+    Combine.Buffers = {{Read, Mine->PtrText, Mine->BytesTemp},
+                       {Read | Write, Shared->PtrText, Shared->BytesTemp}};
+    Combine.Own = false;
+    std::string Acc = "__hpvm_a" + S, Ch = "__hpvm_j" + S,
+                At = "(" + Lo + " + " + E + ")";
+    Close += "{ void *__hpvm_g" + S + " = " + beginCall(N, Combine) +
+             "; for (long long " + E + " = 0; " + E + " < " + Len + "; ++" + E +
+             ") { " + T + " " + Acc + " = (" + X + ")[" + At +
+             "]; for (long long " + Ch + " = 0; " + Ch + " < " + C + "; ++" +
+             Ch + ") " + Acc + " = " +
+             combined(R.Op, Acc,
+                      Copies + "[" + Ch + " * " + Width + " + " + At + "]") +
+             "; (" + X + ")[" + At + "] = " + Acc +
+             "; } __hpvm_region_end(__hpvm_g" + S + "); } ";
+  }
+  // After the chunk's scalar reductions' epilogue, before the node's end.
+  insertAfterStmt(N.S, " " + Close, 1000 - 10 * N.Depth - 1);
+  return Open + "{ " + Shadows;
 }
 
 /// The loop headers, and the prologue/epilogue of the innermost body:
@@ -1906,9 +2278,15 @@ void Lowering::rewriteLoops(Node &N) {
     SourceLocation B = SM.getExpansionLoc(L.For->getForLoc());
     SourceLocation E = SM.getExpansionLoc(L.For->getRParenLoc());
     unsigned Len = SM.getFileOffset(E) + 1 - SM.getFileOffset(B);
+    // A chunk of a node with array reductions runs part of the outer loop.
+    std::string From = "0", To = "__hpvm_t" + K;
+    if (N.Chunked && &L == &N.Loops.front()) {
+      From = "__hpvm_kb" + std::to_string(N.Id);
+      To = "__hpvm_ke" + std::to_string(N.Id);
+    }
     edit(B, Len,
-         "for (" + W + " " + IV + " = 0; " + IV + " < __hpvm_t" + K + "; ++" +
-             IV + ")" + std::string(newlinesIn(B, E), '\n'),
+         "for (" + W + " " + IV + " = " + From + "; " + IV + " < " + To +
+             "; ++" + IV + ")" + std::string(newlinesIn(B, E), '\n'),
          500);
     bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
     std::string S = std::to_string(L.Step < 0 ? -L.Step : L.Step);
@@ -1924,6 +2302,8 @@ void Lowering::rewriteLoops(Node &N) {
                   sourceText(L.UB->getSourceRange()) + "))) continue; ";
   }
   for (Reduction &R : N.Reductions) {
+    if (R.Array) // rewriteChunks
+      continue;
     std::string X = R.Var->getName().str();
     std::string P = "__hpvm_x" + std::to_string(NextTemp++);
     std::string Ty = "__typeof__(" + X + ")";
@@ -2023,9 +2403,14 @@ void Lowering::generate(Node &Root) {
   };
   Collect(Root);
 
-  std::string Hoisted;
+  std::string Hoisted, Frees;
   for (Node *N : Order)
     Hoisted += tempsFor(*N, /*Hoisted=*/true);
+  for (Node *N : Order) {
+    Hoisted += privateCopies(*N);
+    if (N->Chunked)
+      Frees += " __builtin_free(__hpvm_mu" + std::to_string(N->Id) + ");";
+  }
   Hoisted += bufferTemps(Root);
   std::string Handles;
   for (Node *N : Order)
@@ -2043,11 +2428,14 @@ void Lowering::generate(Node &Root) {
     Text += tempsFor(*N, /*Hoisted=*/false);
     Text += (N == &Root ? "void *" : "") + std::string("__hpvm_r") +
             std::to_string(N->Id) + " = " + beginCall(*N) + ";";
+    if (N->Chunked)
+      Text += " " + rewriteChunks(*N);
     replacePragmaLine(P, Text);
     rewriteLoops(*N);
-    insertAfterStmt(
-        N->S, " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) + "); }",
-        1000 - 10 * N->Depth);
+    insertAfterStmt(N->S,
+                    " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) +
+                        ");" + (N == &Root ? Frees : "") + " }",
+                    1000 - 10 * N->Depth);
   }
 }
 
@@ -2129,6 +2517,8 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
       if (N->Valid) {
         checkExtents(*N);
         resolveAfter(*N);
+        if (N->Valid)
+          checkArrayReductions(*N);
       }
     // Sibling names: after() refers to them, and node paths must be unique.
     for (Node *N : Graph) {

@@ -477,7 +477,7 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
     }
     C.Op = *Op;
     for (TokenRange Part : splitTopLevel(OpAndVars[1], tok::comma))
-      if (!parseItem(C, Part, Args, /*AllowSection=*/false))
+      if (!parseItem(C, Part, Args, /*AllowSection=*/true))
         return false;
     break;
   }

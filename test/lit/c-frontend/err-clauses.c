@@ -64,12 +64,6 @@ void two_clauses(int x) {
   { x = 1; }
 }
 
-void reduce_element(float *a, int n) {
-#pragma hpvm parallel for in(a[0:n]) reduction(+: a[0])
-  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: a reduction needs a variable of arithmetic type declared outside the node
-  for (int i = 0; i < n; i++) { }
-}
-
 void reduce_float_bits(float *a, int n) {
   float f = 0;
 #pragma hpvm parallel for in(a[0:n]) reduction(|: f)
@@ -98,6 +92,57 @@ void reduce_internal(float *a, int n) {
   for (int i = 0; i < n; i++) {
 #pragma hpvm parallel for out(a[0:n])
     for (int j = 0; j < n; j++) a[j] = 0;
+  }
+}
+
+// Array reductions (reduction(op: a[lo:len])): what they take and where.
+struct pair { int a, b; };
+
+void reduce_array_errors(float *a, int n, float (*g)[4], struct pair *p,
+                         _Bool *flags, float *y) {
+#pragma hpvm parallel for in(a[0:n]) reduction(+: y)
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: pointer 'y' has no extent; name the elements the node uses with a section such as reduction(y[0:n])
+  for (int i = 0; i < n; i++) y[0] += a[i];
+#pragma hpvm parallel for in(a[0:n]) reduction(+: g[0:n][0:4])
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: an array reduction takes a 1-D section ('g[lo:len]'); sections of further dimensions are not supported
+  for (int i = 0; i < n; i++) g[i][0] += a[i];
+#pragma hpvm parallel for in(a[0:n]) reduction(+: p[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: an array reduction needs an array of numbers; the elements of 'p' have type 'struct pair'
+  for (int i = 0; i < n; i++) p[i].a += 1;
+#pragma hpvm parallel for in(a[0:n]) reduction(|: flags[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: an array reduction needs an array of numbers; the elements of 'flags' have type '_Bool'
+  for (int i = 0; i < n; i++) flags[i] |= a[i] > 0;
+#pragma hpvm parallel for in(a[0:n]) reduction(^: y[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:51: error: reduction '^' needs an integer variable; 'y' has type 'float'
+  for (int i = 0; i < n; i++) y[i] += a[i];
+#pragma hpvm parallel for in(a[0:n], y[0:n]) reduction(+: y[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:59: error: 'y' is named in both reduction() and in()
+  for (int i = 0; i < n; i++) y[i] += a[i];
+}
+
+void reduce_array_placement(float *a, int n, float *y) {
+#pragma hpvm parallel for in(a[0:n * n]) inout(y[0:n * n])
+  for (int r = 0; r < n; r++) {
+#pragma hpvm parallel for in(a[0:n * n]) reduction(+: y[r * n:n])
+    // CHECK: err-clauses.c:[[@LINE-1]]:55: error: the reduction section of 'y' starts at a value of the graph; an array reduction needs a section known when the graph starts
+    for (int i = 0; i < n; i++) y[r * n] += a[i];
+#pragma hpvm parallel for in(a[0:n * n]) reduction(+: y[0:n])
+    // CHECK: err-clauses.c:[[@LINE-1]]:55: error: an array reduction is not supported in a node inside a replicated node ('reduce_array_placement_{{[0-9]+}}'): its private copies are made once per launch
+    for (int i = 0; i < n; i++) y[i] += a[i];
+  }
+#pragma hpvm task nowait in(a[0:n]) inout(y[0:n])
+  {
+#pragma hpvm parallel for in(a[0:n]) reduction(+: y[0:n])
+    // CHECK: err-clauses.c:[[@LINE-1]]:51: error: an array reduction is not supported in a 'nowait' graph: its private copies are freed when the launch ends
+    // CHECK: err-clauses.c:[[@LINE-4]]:19: note: the graph is launched 'nowait' here
+    for (int i = 0; i < n; i++) y[i] += a[i];
+  }
+#pragma hpvm task in(a[0:n]) inout(y[0:n])
+  {
+    int half = n / 2;
+#pragma hpvm parallel for in(a[0:n]) reduction(+: y[0:n])
+    for (int i = 0; i < half; i++) y[i] += a[i];
+    // CHECK: err-clauses.c:[[@LINE-1]]:25: error: the loop of a node with an array reduction must have bounds known when the graph starts; 'half' is declared inside the graph
   }
 }
 

@@ -62,3 +62,9 @@ void f(float *a, int n) {
   _Pragma("hpvm task") {}
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:3: error: '_Pragma("hpvm ...")' is not supported; write '#pragma hpvm' on a line of its own
 }
+
+void reduce_element(float *a, int n) {
+#pragma hpvm parallel for in(a[0:n]) reduction(+: a[0])
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:51: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'reduction'
+  for (int i = 0; i < n; i++) { }
+}

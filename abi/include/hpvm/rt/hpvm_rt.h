@@ -245,6 +245,16 @@ int hpvm_data_request(void *ptr, uint64_t bytes);
 /* The host has written [ptr, ptr + bytes): the devices' copies are stale. */
 int hpvm_data_update(void *ptr, uint64_t bytes);
 
+/* Memory for the private copies of an array reduction, as hpvm-clang's
+ * `reduction(op: a[lo:len])` makes them (docs/c-frontend.md §3): a loop of
+ * `iterations` is split into *copies chunks, each accumulating into a copy
+ * of bytes_per_copy bytes of its own at *memory + k * bytes_per_copy (free
+ * it with free()). *copies is twice the CPU device's threads, at most the
+ * iterations (and at least 1), and fewer where the copies would pass
+ * 1 GiB. Returns 0, or HPVM_ERR_DEVICE when the memory cannot be had. */
+int hpvm_private_copies(uint64_t iterations, uint64_t bytes_per_copy,
+                        uint64_t *copies, void **memory);
+
 /* Prints hpvm_error_message() and exits with status 1 if status is not 0:
  * for generated code, which has no way to handle a failure. */
 void hpvm_exit_on_error(int status);
