@@ -25,7 +25,7 @@ VK_VARIANTS = ["cpu", "vulkan"]
 TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM",
           "cpu": "HPVM, HPVM_DEVICES=cpu", "vulkan": "HPVM, HPVM_DEVICES=vulkan"}
 ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "sweeps",
-         "jacobi2d", "syrk", "launch", "async", "frames"]
+         "jacobi2d", "syrk", "atax", "launch", "async", "frames"]
 # Kernels whose speed is set by memory bandwidth: compared with STREAM.
 MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
 # Kernels for which a ratio to the sequential loop means nothing (a loop that
@@ -43,6 +43,7 @@ WHAT = {
     "sweeps": "1-D 3-point stencil, launches too small to share out",
     "jacobi2d": "PolyBench jacobi-2d, medium: 250x250, 2 launches per step",
     "syrk": "PolyBench syrk, a collapsed triangle (j <= i)",
+    "atax": "PolyBench atax, medium: y = A^T (A x) by rows, reduction(+: y[0:m])",
     "launch": "launch of a near-empty node / parallel loop",
     "async": "nowait launch of a one-instance graph / OpenMP task, then one wait",
     "frames": "decode -> filter -> reduce per frame: a stream / one frame at a time",
