@@ -527,6 +527,7 @@ std::string unsupportedCall(const CallInst &I) {
   StringRef Name = Callee->getName();
   Intrinsic::ID ID = Callee->getIntrinsicID();
   if (Name == GlobalIdFunctionName || Name == OuterIdFunctionName ||
+      Name == LoopStatusFunctionName || Name == LoopReportFunctionName ||
       isIgnoredIntrinsic(ID) || isIdentityIntrinsic(ID) ||
       classifyMath(I) != MathOp::None)
     return "";
@@ -1963,6 +1964,16 @@ void Emitter::emitCall(const CallInst &I) {
       unsigned Slot = N.Params.size() + 3 * (Args[0] - 1) + Args[1];
       define(&I, slotValue(Slot));
     }
+    return;
+  }
+  if (Name == LoopStatusFunctionName) {
+    define(&I, B.specConstantU64(SPIRVLoopStatusSpecId));
+    return;
+  }
+  if (Name == LoopReportFunctionName) {
+    uint32_t P = globalPointer(valueOf(I.getArgOperand(0), &I), u32Type());
+    inst(spv::Op::OpStore,
+         {P, u32(1), static_cast<uint32_t>(spv::MemoryAccessMask::Aligned), 4});
     return;
   }
   Intrinsic::ID ID = Callee->getIntrinsicID();

@@ -41,6 +41,12 @@ constexpr const char *GlobalIdFunctionName = "hpvm.spirv.global.id";
 /// i64 @hpvm.spirv.outer.id(i32 level, i32 dim): an ancestor's id, read from
 /// its push-constant slot (Vulkan) or kernel argument (OpenCL).
 constexpr const char *OuterIdFunctionName = "hpvm.spirv.outer.id";
+/// i64 @hpvm.spirv.loop.status(): specialization constant
+/// SPIRVLoopStatusSpecId, the address of the loop guard's status word
+/// (Vulkan; hpvm/abi/SPIRVABI.h).
+constexpr const char *LoopStatusFunctionName = "hpvm.spirv.loop.status";
+/// void @hpvm.spirv.loop.report(i64 address): stores 1 there.
+constexpr const char *LoopReportFunctionName = "hpvm.spirv.loop.report";
 
 using gpu::makeError;
 

@@ -139,6 +139,14 @@ uint32_t ModuleBuilder::constBool(bool V) {
                 {boolType()}, true);
 }
 
+uint32_t ModuleBuilder::specConstantU64(uint32_t SpecId) {
+  // Not through the cache: two with different ids must stay two.
+  uint32_t Id = newId();
+  emitInst(Globals, spv::Op::OpSpecConstant, {intType(64), Id, 0, 0});
+  decorate(Id, spv::Decoration::SpecId, {SpecId});
+  return Id;
+}
+
 uint32_t ModuleBuilder::constInt(unsigned Bits, uint64_t V) {
   uint32_t Type = intType(Bits);
   if (Bits < 64)

@@ -66,6 +66,8 @@ public:
   uint32_t constFloatBits(unsigned Bits, uint64_t Pattern);
   uint32_t constComposite(uint32_t Type, llvm::ArrayRef<uint32_t> Elements);
   uint32_t constNull(uint32_t Type);
+  /// A 64-bit unsigned specialization constant, 0 unless specialised.
+  uint32_t specConstantU64(uint32_t SpecId);
   uint32_t undef(uint32_t Type);
 
   /// A module-scope OpVariable (Init = 0: none).

@@ -1055,6 +1055,53 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   }
 }
 
+/// lavapipe's loop guard (hpvm/abi/SPIRVABI.h): a count of the loop
+/// iterations the invocation runs, one per pass through any loop header,
+/// and where the kernel returns, a report to the status word when the count
+/// reached the limit and the word has an address. Added after structuring:
+/// the return block becomes a selection that merges where it returns.
+void countLoopIterations(Function &F, PreparedKernel &Out) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (LI.empty())
+    return;
+  ReturnInst *Ret = nullptr;
+  for (BasicBlock &BB : F)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Ret = R; // one (UnifyFunctionExitNodes)
+  if (!Ret)
+    return;
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  // The entry block heads no loop (structure() gave each a preheader).
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Count = B.CreateAlloca(I64, nullptr, "hpvm.loop.iterations");
+  B.CreateStore(ConstantInt::get(I64, 0), Count);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    B.SetInsertPoint(&*L->getHeader()->getFirstInsertionPt());
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Count), B.getInt64(1)), Count);
+  }
+
+  BasicBlock *Check = Ret->getParent();
+  BasicBlock *Done = SplitBlock(Check, Ret, &DT, &LI, nullptr, "return");
+  BasicBlock *Report = BasicBlock::Create(Ctx, "loop.report", &F, Done);
+  B.SetInsertPoint(Check->getTerminator());
+  Value *Address =
+      B.CreateCall(getPlaceholder(M, LoopStatusFunctionName, 0), {}, "status");
+  Value *Over = B.CreateICmpUGE(B.CreateLoad(I64, Count),
+                                B.getInt64(SPIRVLoopLimit), "loop.limit");
+  Value *Cond = B.CreateAnd(Over, B.CreateICmpNE(Address, B.getInt64(0)));
+  Check->getTerminator()->eraseFromParent();
+  BranchInst::Create(Report, Done, Cond, Check);
+  FunctionCallee ReportFn =
+      M.getOrInsertFunction(LoopReportFunctionName, Type::getVoidTy(Ctx), I64);
+  B.SetInsertPoint(Report);
+  B.CreateCall(ReportFn, {Address});
+  B.CreateBr(Done);
+  Out.Headers[Check].Merge = Done;
+}
+
 } // namespace
 
 Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
@@ -1145,9 +1192,11 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   EliminateUnreachableBlocks(F);
   // What LLVM cannot have structured, our fix-ups cannot either: they need
   // each loop to leave from its latch.
-  if (Vulkan)
+  if (Vulkan) {
     if (Error E = structure(F, Job, Out))
       return E;
+    countLoopIterations(F, Out);
+  }
   expandConstantExprs(F);
   // SimplifyCFG may have merged the entry block into another; the name
   // keeps the disassembly readable.

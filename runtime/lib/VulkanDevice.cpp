@@ -34,6 +34,7 @@
 #include "VulkanApi.h"
 #include "VulkanSpirv.h"
 
+#include "hpvm/abi/SPIRVABI.h"
 #include "hpvm/ir/Graph.h"
 #include "hpvm/rt/Clock.h"
 #include "hpvm/rt/Devices.h"
@@ -207,6 +208,10 @@ private:
   uint64_t TimestampMask = ~0ull;
   VkPipelineLayout Layout = VK_NULL_HANDLE;
   VkPipelineCache Cache = VK_NULL_HANDLE;
+  /// lavapipe only: the word its kernels set when they ran into its loop
+  /// limit (hpvm/abi/SPIRVABI.h), and its address for the pipelines.
+  VkBuf *LoopStatus = nullptr;
+  uint64_t LoopStatusAddress = 0;
   /// SPIR-V capabilities whose feature the device lacks, with the end of
   /// the message saying so.
   MissingCapabilityList MissingCapabilities;
@@ -250,7 +255,9 @@ private:
          (What.empty() ? "" : " (" + What + ")"));
   }
 
-  VkBuf *createBuffer(size_t Bytes, bool ForStaging);
+  /// HostVisible: a storage buffer the host maps even when the others are
+  /// staged.
+  VkBuf *createBuffer(size_t Bytes, bool ForStaging, bool HostVisible = false);
   void destroyBuffer(VkBuf *B);
   int memoryType(uint32_t Allowed, VkMemoryPropertyFlags Required,
                  VkMemoryPropertyFlags Preferred,
@@ -268,6 +275,7 @@ private:
   void finish(Submission *S);
   void flushPending();
   void traceSubmission(Submission *S, uint64_t Done);
+  void checkLoopStatus(const Submission *S);
 
   Pipeline &pipeline(const KernelLaunch &L, bool *Created = nullptr);
   void init(const Probe &P, const VulkanOptions &O);
@@ -455,6 +463,15 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
   CI.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
   check(F.vkCreatePipelineCache(Dev, &CI, nullptr, &Cache),
         "vkCreatePipelineCache");
+
+  // Mesa's llvmpipe ends the loops of an invocation after 65535 iterations
+  // in all; its kernels say so in this word (VK_DRIVER_ID_MESA_LLVMPIPE
+  // reports the name "llvmpipe (...)").
+  if (Info.Name.rfind("llvmpipe", 0) == 0) {
+    LoopStatus = createBuffer(64, /*ForStaging=*/false, /*HostVisible=*/true);
+    std::memset(LoopStatus->Mapped, 0, 64);
+    LoopStatusAddress = LoopStatus->Address;
+  }
 }
 
 VulkanDeviceImpl::~VulkanDeviceImpl() { destroy(); }
@@ -481,6 +498,8 @@ void VulkanDeviceImpl::destroy() {
   }
   for (VkBuf *B : Live)
     destroyBuffer(B);
+  if (LoopStatus)
+    destroyBuffer(LoopStatus);
   for (VkBuf *B : FreeBuffers.drain())
     destroyBuffer(B);
   for (VkBuf *B : FreeStaging.drain())
@@ -534,7 +553,8 @@ int VulkanDeviceImpl::memoryType(uint32_t Allowed,
   return Best;
 }
 
-VkBuf *VulkanDeviceImpl::createBuffer(size_t Bytes, bool ForStaging) {
+VkBuf *VulkanDeviceImpl::createBuffer(size_t Bytes, bool ForStaging,
+                                      bool HostVisible) {
   auto B = std::make_unique<VkBuf>();
   B->Capacity = Bytes;
   VkBufferCreateInfo BI{};
@@ -556,11 +576,11 @@ VkBuf *VulkanDeviceImpl::createBuffer(size_t Bytes, bool ForStaging) {
                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   const VkMemoryPropertyFlags Local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   int Type;
-  bool Map = ForStaging || !Staging;
+  bool Map = ForStaging || !Staging || HostVisible;
   if (ForStaging) // host memory the device reads over the bus, cached reads
     Type = memoryType(Req.memoryTypeBits, Host,
                       VK_MEMORY_PROPERTY_HOST_CACHED_BIT, Local);
-  else if (Staging) // memory the host need not see
+  else if (Staging && !HostVisible) // memory the host need not see
     Type = memoryType(Req.memoryTypeBits, Local, Local,
                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
   else // mapped once, copies are memcpy
@@ -1023,6 +1043,12 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L, bool *Created) {
         CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         CI.stage.module = Module;
         CI.stage.pName = P.Entry.c_str();
+        VkSpecializationMapEntry Entry{SPIRVLoopStatusSpecId, 0,
+                                       sizeof LoopStatusAddress};
+        VkSpecializationInfo Spec{1, &Entry, sizeof LoopStatusAddress,
+                                  &LoopStatusAddress};
+        if (LoopStatus)
+          CI.stage.pSpecializationInfo = &Spec;
         CI.layout = Layout;
         VkResult R =
             F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P.Handle);
@@ -1149,8 +1175,35 @@ void VulkanDeviceImpl::wait(LaunchToken &T) {
   if (!S)
     return;
   T.Handle = nullptr;
-  finish(S);
+  try {
+    finish(S);
+    checkLoopStatus(S);
+  } catch (...) {
+    releaseSubmission(S);
+    throw;
+  }
   releaseSubmission(S);
+}
+
+/// A kernel that ran into lavapipe's loop limit computed wrong values: its
+/// launch fails. The word is one for the device, so the launch that set it
+/// may also be one that ended just before this one.
+void VulkanDeviceImpl::checkLoopStatus(const Submission *S) {
+  if (!LoopStatus)
+    return;
+  auto *Word = static_cast<std::atomic<uint32_t> *>(LoopStatus->Mapped);
+  if (Word->exchange(0) == 0)
+    return;
+  throw RtError(
+      HPVM_ERR_DEVICE,
+      Name + ": node '" + S->Name +
+          "' (or a launch that ended just before it on this device): a "
+          "kernel invocation ran " +
+          std::to_string(SPIRVLoopLimit) +
+          " or more loop iterations, and lavapipe (" + Info.Name +
+          ") ends every loop of an invocation there, so the results would "
+          "be wrong; run the node on another device (a target() clause, "
+          "another device set) or split its loops over more instances");
 }
 
 //===----------------------------------------------------------------------===//
