@@ -24,7 +24,7 @@ VARIANTS = ["seq", "omp", "hpvm"]
 VK_VARIANTS = ["cpu", "vulkan"]
 TITLES = {"seq": "sequential", "omp": "OpenMP", "hpvm": "HPVM",
           "cpu": "HPVM, HPVM_DEVICES=cpu", "vulkan": "HPVM, HPVM_DEVICES=vulkan"}
-ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "sweeps",
+ORDER = ["saxpy", "stencil", "pipeline", "sgemm-ikj", "sgemm", "sweeps", "steps",
          "jacobi2d", "syrk", "atax", "launch", "async", "frames"]
 # Kernels whose speed is set by memory bandwidth: compared with STREAM.
 MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
@@ -33,7 +33,7 @@ MEMORY_BOUND = {"saxpy", "stencil", "pipeline"}
 NO_SEQ_RATIO = {"launch", "async"}
 # Kernels whose launches are too small to share among threads: the goal is
 # the sequential loop's time, which pays nothing for a launch.
-SEQ_GOAL = {"sweeps"}
+SEQ_GOAL = {"sweeps", "steps"}
 WHAT = {
     "saxpy": "y = a x + y",
     "stencil": "5-point Jacobi, one launch per step",
@@ -41,6 +41,7 @@ WHAT = {
     "sgemm-ikj": "C = A B, i-k-j (one node instance per row)",
     "sgemm": "C = A B, i-j-k (collapse(2): one instance per element)",
     "sweeps": "1-D 3-point stencil, launches too small to share out",
+    "steps": "the same stencil, its time-step loop in one graph (one launch)",
     "jacobi2d": "PolyBench jacobi-2d, medium: 250x250, 2 launches per step",
     "syrk": "PolyBench syrk, a collapsed triangle (j <= i)",
     "atax": "PolyBench atax, medium: y = A^T (A x) by rows, reduction(+: y[0:m])",

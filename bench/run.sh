@@ -53,7 +53,7 @@ BIN=$OUT/bin
 LOG=$OUT/logs
 RESULTS=$OUT/results.txt
 RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
-BENCHES="saxpy stencil pipeline sgemm sweeps jacobi2d syrk atax launch async frames"
+BENCHES="saxpy stencil pipeline sgemm sweeps steps jacobi2d syrk atax launch async frames"
 
 # --- tools -----------------------------------------------------------------
 require_tools
@@ -196,7 +196,7 @@ for round in $(seq 1 "$ROUNDS"); do
   say "round $round of $ROUNDS (order: $order)"
   wait_quiet "round$round-stream"
   run_variant stream-triad omp
-  for k in saxpy stencil pipeline sgemm-ikj sgemm sweeps jacobi2d syrk atax launch async frames; do
+  for k in saxpy stencil pipeline sgemm-ikj sgemm sweeps steps jacobi2d syrk atax launch async frames; do
     wait_quiet "round$round-$k"
     for v in $order; do
       # sgemm i-j-k sequentially takes ~20 s a round: once is enough.

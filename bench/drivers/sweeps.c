@@ -1,11 +1,18 @@
 // Driver for kernels/sweeps.c: BENCH_SWEEPS_N points (default 4000),
 // BENCH_SWEEPS_STEPS time steps of two launches each (default 1000) per
-// run, checked against the same steps in plain C.
+// run, checked against the same steps in plain C. drivers/steps.c is this
+// driver for kernels/steps.c (the same steps in one launch).
 #include "../common/bench.h"
 
 #include <stdio.h>
 
-void kernel_sweeps(float *a, float *b, long n, int steps);
+#ifndef SWEEPS_KERNEL
+#define SWEEPS_KERNEL kernel_sweeps
+#define SWEEPS_NAME "sweeps"
+#define SWEEPS_UNIT "launches"
+#endif
+
+void SWEEPS_KERNEL(float *a, float *b, long n, int steps);
 
 static void init(float *a, float *b, long n) {
   for (long i = 0; i < n; ++i)
@@ -21,12 +28,12 @@ int main(int argc, char **argv) {
   long n = bench_env_long("BENCH_SWEEPS_N", 4000);
   int steps = (int)bench_env_long("BENCH_SWEEPS_STEPS", 1000);
   char size[64];
-  snprintf(size, sizeof size, "%ld-points,%d-launches", n, 2 * steps);
-  bench_steps s = {.name = "sweeps",
+  snprintf(size, sizeof size, "%ld-points,%d-" SWEEPS_UNIT, n, 2 * steps);
+  bench_steps s = {.name = SWEEPS_NAME,
                    .n = n,
                    .elems = n,
                    .steps = steps,
-                   .kernel = kernel_sweeps,
+                   .kernel = SWEEPS_KERNEL,
                    .init = init,
                    .step = step,
                    .tol = 1e-5f,

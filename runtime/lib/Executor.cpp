@@ -555,6 +555,13 @@ void Executor::bindFrame(Frame &F, void *const *Args, const uint64_t *OuterIds,
   }
 }
 
+/// Instance I (row-major over Dims) as the ids F's children receive.
+static void setInstance(Frame &F, uint64_t I, const uint64_t *Dims) {
+  F.OuterIds[0] = I / (Dims[1] * Dims[2]);
+  F.OuterIds[1] = I / Dims[2] % Dims[1];
+  F.OuterIds[2] = I % Dims[2];
+}
+
 void Executor::runInternal(const NodePlan &P, void *const *Args,
                            void *const *Outs, const uint64_t *OuterIds,
                            LaunchContext &Ctx) {
@@ -563,7 +570,19 @@ void Executor::runInternal(const NodePlan &P, void *const *Args,
   uint64_t Start = nowNanos();
 
   if (!P.Children.empty() && Instances) {
-    if (!P.Replicated) {
+    if (P.N->Sequential) {
+      // A time-step loop: one frame, its iterations in order, each child
+      // graph finished before the next begins (runFrame waits for it).
+      Frame *F = P.takeFrame();
+      bindFrame(*F, Args, OuterIds, Ctx);
+      for (uint64_t I = 0; I != Instances; ++I) {
+        if (Ctx.Failed.load(std::memory_order_relaxed))
+          break;
+        setInstance(*F, I, Dims);
+        runFrame(*F);
+      }
+      P.returnFrame(F);
+    } else if (!P.Replicated) {
       Frame *F = P.takeFrame();
       bindFrame(*F, Args, OuterIds, Ctx);
       F->OuterIds[0] = F->OuterIds[1] = F->OuterIds[2] = 0;
@@ -586,9 +605,7 @@ void Executor::runInternal(const NodePlan &P, void *const *Args,
           for (uint64_t I = Begin; I != End; ++I) {
             if (Ctx.Failed.load(std::memory_order_relaxed))
               break;
-            F->OuterIds[0] = I / (Dims[1] * Dims[2]);
-            F->OuterIds[1] = I / Dims[2] % Dims[1];
-            F->OuterIds[2] = I % Dims[2];
+            setInstance(*F, I, Dims);
             runFrame(*F);
           }
         } catch (const RtError &E) {

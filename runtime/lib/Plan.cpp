@@ -257,7 +257,8 @@ public:
     // One child means no edges, so every argument of the leaf is bound to
     // a parameter of this node or a constant.
     const Node *Only = NumChildren == 1 ? N.Children[0].get() : nullptr;
-    P->GridLeaf = P->Replicated && Only && Only->isLeaf() &&
+    // A sequential node's iterations must not run as one grid.
+    P->GridLeaf = P->Replicated && !N.Sequential && Only && Only->isLeaf() &&
                   !Only->Dims.empty() && Only->Outputs.empty();
     return P;
   }

@@ -103,6 +103,56 @@ def test_replicated_internal_node_with_parent_ids():
     np.testing.assert_array_equal(out, a.T)
 
 
+@hpvm.leaf
+def smooth(src: In[f64], dst: InOut[f64], n: i64):
+    # dst[i] for 1 <= i < n - 1 from three neighbours of src; the step
+    # number (the parent's id) is added, so every step's order shows.
+    i = hpvm.instance_id(0) + 1
+    t = hpvm.instance_id(0, 1)
+    dst[i] = (src[i - 1] + src[i] + src[i + 1]) / 4.0 + t
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_time_steps_run_in_order(kind):
+    name = f"steps_{kind}"
+    g = hpvm.GraphBuilder(name)
+    g.buffer("a", "inout", f64).buffer("b", "inout", f64)
+    g.value("n").value("steps").value("inner")
+    steps = g.internal("steps")
+    steps.buffer("a", "inout", f64).buffer("b", "inout", f64)
+    steps.value("n").value("inner").replicate("steps").in_order()
+    ab = steps.leaf("ab", smooth, dims=["inner"], src="a", dst="b")
+    ba = steps.leaf("ba", smooth, dims=["inner"], src="b", dst="a")
+    steps.edge(ab, ba)
+    run = g.compile()
+    n, count = 300, 25
+    a = np.cos(np.arange(n, dtype=np.float64))
+    b = np.zeros(n)
+    ra, rb = a.copy(), b.copy()
+    run.run(a=a, b=b, n=n, steps=count, inner=n - 2, devices=[kind],
+            strict=True)
+    for t in range(count):
+        rb[1:-1] = (ra[:-2] + ra[1:-1] + ra[2:]) / 4.0 + t
+        ra[1:-1] = (rb[:-2] + rb[1:-1] + rb[2:]) / 4.0 + t
+    np.testing.assert_allclose(a, ra, rtol=1e-12)
+    np.testing.assert_allclose(b, rb, rtol=1e-12)
+    assert "\n    sequential\n" in g.text()[0]
+    # The loop runs on the host (the executor), its leaves on the device.
+    ran = devices_that_ran(name)
+    assert ran.get(f"{name}/steps") == {"host"}, hpvm.stats()
+    for leaf in ("ab", "ba"):
+        devices = {d.split(":")[0] for d in ran.get(f"{name}/steps/{leaf}", ())}
+        assert devices == {kind}, hpvm.stats()
+
+
+def test_in_order_needs_an_internal_node():
+    g = hpvm.GraphBuilder("not_in_order")
+    g.buffer("x", "in", f32).buffer("y", "out", f32).value("n").value("a", f32)
+    leaf = g.leaf("scale", scale, dims=["n"])
+    with pytest.raises(ValueError, match="cannot run in order"):
+        leaf.in_order()
+
+
 def test_value_edge_carries_a_leaf_result():
     g = hpvm.GraphBuilder("normalise")
     g.buffer("x", "in", f64).buffer("y", "out", f64).value("n")

@@ -272,6 +272,20 @@ TEST(GraphMetadata, ThreeLevelGraphRoundTrips) {
   EXPECT_NE(Text.find("i64 4096"), std::string::npos) << Text;
 }
 
+TEST(GraphMetadata, SequentialNodeRoundTrips) {
+  Graph G = makePipeline();
+  Node &Stage = *G.root().Children[0];
+  Stage.setDims({Extent::param(2)});
+  Stage.Sequential = true;
+  std::string Text;
+  std::vector<Graph> Back = roundTrip({&G}, &Text);
+  ASSERT_EQ(Back.size(), 1u);
+  EXPECT_TRUE(Back[0].equals(G)) << Text;
+  EXPECT_TRUE(Back[0].root().Children[0]->Sequential);
+  EXPECT_FALSE(Back[0].root().Sequential);
+  EXPECT_NE(Text.find("!\"sequential\", !\"true\""), std::string::npos) << Text;
+}
+
 TEST(GraphMetadata, SeveralGraphsKeepTheirOrder) {
   Graph A = makeVAdd();
   Graph B = makePipeline();

@@ -59,6 +59,7 @@ Graph richGraph() {
   Stage.addValue("d", ScalarType::F64);
   Stage.addOutput("o", ScalarType::F32);
   Stage.setDims({Extent::param(2), Extent::constant(3), Extent::constant(1)});
+  Stage.Sequential = true;
   Stage.setTargets(0);
   Node &Inner = Stage.addLeaf("inner", "inner_fn");
   Inner.addValue("s", ScalarType::F32);
@@ -110,6 +111,16 @@ TEST(GraphText, RichGraphRoundTrips) {
   ASSERT_EQ(Back.size(), 1u);
   EXPECT_TRUE(Back[0].equals(G)) << writeGraphText({&G}) << "---\n"
                                  << writeGraphText({&Back[0]});
+}
+
+TEST(GraphText, SequentialIsWrittenAndCompared) {
+  Graph G = richGraph();
+  std::string Text = writeGraphText({&G});
+  EXPECT_NE(Text.find("\n    sequential\n"), std::string::npos) << Text;
+  Graph Other = richGraph();
+  Other.root().Children[1]->Sequential = false;
+  EXPECT_FALSE(Other.equals(G));
+  EXPECT_EQ(writeGraphText({&Other}).find("sequential"), std::string::npos);
 }
 
 TEST(GraphText, FloatConstantsAreBitExact) {

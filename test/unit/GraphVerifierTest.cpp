@@ -276,6 +276,21 @@ TEST(GraphVerifierBufferSize, SizeParameterOutOfRange) {
 
 // --- leaf-function ---------------------------------------------------------
 
+TEST(GraphVerifierSequential, OnlyInternalNodesWithDims) {
+  {
+    Pipeline P;
+    P.Mul->Sequential = true;
+    expectOnly(*P.G, "sequential", "pipe/stage/mul",
+               {"a leaf cannot be sequential"});
+  }
+  {
+    Pipeline P;
+    P.Stage->Dims.clear();
+    P.Stage->Sequential = true;
+    expectOnly(*P.G, "sequential", "pipe/stage", {"needs dims"});
+  }
+}
+
 TEST(GraphVerifierLeafFunction, LeafWithoutFunction) {
   Pipeline P;
   P.Acc->Function.clear();

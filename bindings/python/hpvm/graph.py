@@ -101,6 +101,7 @@ class Node:
         self.params = []
         self.outputs = []
         self.dims = []
+        self.sequential = False
         self.targets = None
         self.children = []
         self.edges = []
@@ -171,6 +172,16 @@ class Node:
                 raise TypeError(f"an extent is an int or a parameter name, "
                                 f"not {e!r}")
         self.dims = dims
+        return self
+
+    def in_order(self):
+        """The instances of this replicated internal node run one after
+        another, each child graph finished before the next starts: a
+        time-step loop around the children (docs/ir.md, `sequential`)."""
+        if self.kind != "internal":
+            raise ValueError(f"leaf '{self.path}' cannot run in order: only "
+                             f"an internal node's instances can")
+        self.sequential = True
         return self
 
     def on(self, *targets):
@@ -315,6 +326,8 @@ class Node:
             dims = [str(d) if isinstance(d, int) else f"p{self._index(d)}"
                     for d in self.dims]
             out.append(f"{pad}dims {' '.join(dims)}")
+        if self.sequential:
+            out.append(f"{pad}sequential")
         if self.targets is not None:
             out.append(f"{pad}targets {','.join(self.targets)}")
         for p in self.params:

@@ -30,6 +30,9 @@
  *   HPVM_TAG_NOWAIT (none)                   a top-level node's launch goes on
  *                                            while the code after it runs;
  *                                            hpvm_wait_all() waits for it
+ *   HPVM_TAG_SEQUENTIAL (none)               with DIMS around child nodes:
+ *                                            the iterations run in order
+ *                                            (a time-step loop)
  *
  * Markers nest: a node whose markers enclose other nodes is an internal node.
  * The buffers of an internal node must include its children's buffers (the
@@ -59,7 +62,8 @@ enum hpvm_tag {
   HPVM_TAG_VALUE = 5,
   HPVM_TAG_TARGET = 6,
   HPVM_TAG_AFTER = 7,
-  HPVM_TAG_NOWAIT = 8
+  HPVM_TAG_NOWAIT = 8,
+  HPVM_TAG_SEQUENTIAL = 9
 };
 
 /* Target bits for HPVM_TAG_TARGET: hpvm/abi/targets.h's, spelled again so that
@@ -83,6 +87,7 @@ enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
 #define HPVM_TARGET(mask) HPVM_TAG_TARGET, (int)(mask)
 #define HPVM_AFTER(handle) HPVM_TAG_AFTER, (void *)(handle)
 #define HPVM_NOWAIT HPVM_TAG_NOWAIT
+#define HPVM_SEQUENTIAL HPVM_TAG_SEQUENTIAL
 
 /* hpvm_stream_pop's "ended, every frame popped" (hpvm_rt.h's
  * HPVM_END_OF_STREAM, spelled so that both headers may be included). */

@@ -168,6 +168,14 @@ struct Node {
   /// With array reductions: the instances run in chunks (rewriteChunks).
   bool Chunked = false;
 
+  /// A plain `for` loop around child nodes (no pragma of its own): an
+  /// internal node whose instances, the loop's iterations, run in order.
+  bool Sequential = false;
+  /// The statement that stands for the node in its parent's body.
+  Stmt *stmtInParent() const {
+    return Wrapper ? static_cast<Stmt *>(Wrapper) : S;
+  }
+
   bool isParallelFor() const { return P->Kind == Directive::ParallelFor; }
   bool isLeaf() const { return Children.empty(); }
   Buffer *buffer(const VarDecl *V) {
@@ -251,12 +259,65 @@ public:
 };
 
 /// Finds the wrappers (Pragma.h) and their nesting.
+/// The pragma a wrapper stands for, and the wrapper's void-cast operands.
+const PragmaInfo *pragmaOf(SwitchStmt *SW, const PragmaTable &Table,
+                           std::vector<Expr *> *ArgsOut = nullptr) {
+  // ((void)(arg), ..., __hpvm_pragma(0)): a left-leaning comma chain.
+  std::vector<Expr *> Args;
+  Expr *E = SW->getCond() ? SW->getCond()->IgnoreParenImpCasts() : nullptr;
+  while (auto *Comma = dyn_cast_or_null<BinaryOperator>(E)) {
+    if (Comma->getOpcode() != BO_Comma)
+      break;
+    Expr *Arg = Comma->getRHS()->IgnoreParens();
+    if (auto *Cast = dyn_cast<CStyleCastExpr>(Arg))
+      Arg = Cast->getSubExpr()->IgnoreParens();
+    Args.push_back(Arg);
+    E = Comma->getLHS()->IgnoreParens();
+  }
+  if (auto *Cast = dyn_cast_or_null<CStyleCastExpr>(E)) {
+    Args.push_back(Cast->getSubExpr()->IgnoreParens());
+    E = nullptr;
+  }
+  std::reverse(Args.begin(), Args.end());
+  // The marker call is the last operand, now Args.back().
+  auto *Call = Args.empty() ? dyn_cast_or_null<CallExpr>(E)
+                            : dyn_cast<CallExpr>(Args.back());
+  if (!Args.empty() && Call)
+    Args.pop_back();
+  if (!Call || !Call->getDirectCallee() ||
+      Call->getDirectCallee()->getName() != PragmaMarkerName ||
+      !isa_and_nonnull<DefaultStmt>(SW->getBody()))
+    return nullptr;
+  if (ArgsOut)
+    *ArgsOut = std::move(Args);
+  return Table.find(SW->getSwitchLoc());
+}
+
+/// Whether S contains a `parallel for` or `task` pragma.
+bool containsNodePragma(Stmt *S, const PragmaTable &Table) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const PragmaTable &Table;
+    bool Found = false;
+    explicit Finder(const PragmaTable &T) : Table(T) {}
+    bool VisitSwitchStmt(SwitchStmt *SW) {
+      if (const PragmaInfo *P = pragmaOf(SW, Table))
+        Found |=
+            P->Kind == Directive::ParallelFor || P->Kind == Directive::Task;
+      return !Found;
+    }
+  } F(Table);
+  F.TraverseStmt(S);
+  return F.Found;
+}
+
 class WrapperFinder : public RecursiveASTVisitor<WrapperFinder> {
 public:
   WrapperFinder(const PragmaTable &Table,
                 std::vector<std::unique_ptr<Node>> &Nodes,
-                std::vector<std::unique_ptr<Node>> &Directives)
-      : Table(Table), Nodes(Nodes), Directives(Directives) {}
+                std::vector<std::unique_ptr<Node>> &Directives,
+                std::vector<std::unique_ptr<PragmaInfo>> &LoopPragmas)
+      : Table(Table), Nodes(Nodes), Directives(Directives),
+        LoopPragmas(LoopPragmas) {}
 
   bool TraverseFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
@@ -269,67 +330,88 @@ public:
   }
 
   bool TraverseSwitchStmt(SwitchStmt *SW) {
-    const PragmaInfo *P = nullptr;
-    // ((void)(arg), ..., __hpvm_pragma(0)): a left-leaning comma chain.
     std::vector<Expr *> Args;
-    Expr *E = SW->getCond() ? SW->getCond()->IgnoreParenImpCasts() : nullptr;
-    while (auto *Comma = dyn_cast_or_null<BinaryOperator>(E)) {
-      if (Comma->getOpcode() != BO_Comma)
-        break;
-      Expr *Arg = Comma->getRHS()->IgnoreParens();
-      if (auto *Cast = dyn_cast<CStyleCastExpr>(Arg))
-        Arg = Cast->getSubExpr()->IgnoreParens();
-      Args.push_back(Arg);
-      E = Comma->getLHS()->IgnoreParens();
-    }
-    if (auto *Cast = dyn_cast_or_null<CStyleCastExpr>(E)) {
-      Args.push_back(Cast->getSubExpr()->IgnoreParens());
-      E = nullptr;
-    }
-    std::reverse(Args.begin(), Args.end());
-    // The marker call is the last operand, now Args.back().
-    auto *Call = Args.empty() ? dyn_cast_or_null<CallExpr>(E)
-                              : dyn_cast<CallExpr>(Args.back());
-    if (!Args.empty() && Call)
-      Args.pop_back();
-    if (Call && Call->getDirectCallee() &&
-        Call->getDirectCallee()->getName() == PragmaMarkerName)
-      P = Table.find(SW->getSwitchLoc());
-    auto *D = dyn_cast_or_null<DefaultStmt>(SW->getBody());
-    if (!P || !D || !CurF)
+    const PragmaInfo *P = pragmaOf(SW, Table, &Args);
+    if (!P || !CurF)
       return RecursiveASTVisitor::TraverseSwitchStmt(SW);
     auto N = std::make_unique<Node>();
     N->P = P;
     N->Wrapper = SW;
     N->Args = std::move(Args);
-    N->S = D->getSubStmt();
-    N->F = CurF;
-    N->Id = Nodes.size();
-    N->Parent = Stack.empty() ? nullptr : Stack.back();
-    N->Depth = Stack.size();
-    FunctionsWithNodes.insert(CurF);
+    N->S = cast<DefaultStmt>(SW->getBody())->getSubStmt();
     // Data and update directives are host code around graphs: a graph in
     // a data statement is a graph of its own.
     if (P->Kind == Directive::Data || P->Kind == Directive::Update ||
         P->Kind == Directive::TaskWait) {
+      place(*N);
       Directives.push_back(std::move(N));
       return RecursiveASTVisitor::TraverseSwitchStmt(SW);
     }
-    if (N->Parent)
-      N->Parent->Children.push_back(N.get());
-    Stack.push_back(N.get());
-    Nodes.push_back(std::move(N));
-    bool R = RecursiveASTVisitor::TraverseSwitchStmt(SW);
-    Stack.pop_back();
-    return R;
+    return traverseNode(std::move(N), [&] {
+      return RecursiveASTVisitor::TraverseSwitchStmt(SW);
+    });
+  }
+
+  /// A plain `for` loop inside a node around child nodes is a node of its
+  /// own: the loop's iterations run in order (a time-step loop). It has no
+  /// pragma: a made-up `parallel for` without clauses stands for it.
+  bool TraverseForStmt(ForStmt *FS) {
+    if (Stack.empty() || !CurF || NestLoops.count(FS) ||
+        !containsNodePragma(FS->getBody(), Table))
+      return RecursiveASTVisitor::TraverseForStmt(FS);
+    auto Info = std::make_unique<PragmaInfo>();
+    Info->Kind = Directive::ParallelFor;
+    Info->HashLoc = Info->EndLoc = FS->getForLoc();
+    auto N = std::make_unique<Node>();
+    N->P = Info.get();
+    N->S = FS;
+    N->Sequential = true;
+    LoopPragmas.push_back(std::move(Info));
+    return traverseNode(
+        std::move(N), [&] { return RecursiveASTVisitor::TraverseForStmt(FS); });
   }
 
   llvm::SmallPtrSet<const FunctionDecl *, 8> FunctionsWithNodes;
 
 private:
+  void place(Node &N) {
+    N.F = CurF;
+    N.Id = Nodes.size();
+    N.Parent = Stack.empty() ? nullptr : Stack.back();
+    N.Depth = Stack.size();
+    FunctionsWithNodes.insert(CurF);
+  }
+  template <typename Fn> bool traverseNode(std::unique_ptr<Node> N, Fn Inside) {
+    place(*N);
+    // The loops of a `parallel for` (collapse(k): k of them) are its own.
+    if (N->P->Kind == Directive::ParallelFor && !N->Sequential) {
+      const Clause *Collapse = N->P->find(ClauseKind::Collapse);
+      Stmt *Cur = N->S;
+      for (unsigned K = 0, E = Collapse ? Collapse->Collapse : 1; K < E; ++K) {
+        auto *F = dyn_cast_or_null<ForStmt>(Cur);
+        if (!F)
+          break;
+        NestLoops.insert(F);
+        Cur = F->getBody();
+        if (auto *CS = dyn_cast_or_null<CompoundStmt>(Cur))
+          if (CS->size() == 1)
+            Cur = CS->body_front();
+      }
+    }
+    if (N->Parent)
+      N->Parent->Children.push_back(N.get());
+    Stack.push_back(N.get());
+    Nodes.push_back(std::move(N));
+    bool R = Inside();
+    Stack.pop_back();
+    return R;
+  }
+
   const PragmaTable &Table;
   std::vector<std::unique_ptr<Node>> &Nodes, &Directives;
+  std::vector<std::unique_ptr<PragmaInfo>> &LoopPragmas;
   std::vector<Node *> Stack;
+  llvm::SmallPtrSet<const ForStmt *, 16> NestLoops;
   FunctionDecl *CurF = nullptr;
 };
 
@@ -478,6 +560,8 @@ private:
   const LangOptions &LO;
   Diagnostics &D;
   std::vector<std::unique_ptr<Node>> Nodes;
+  /// What stands for the pragma of a loop run in order (WrapperFinder).
+  std::vector<std::unique_ptr<PragmaInfo>> LoopPragmas;
   /// Data and update directives; the wrappers of every pragma; the jumps
   /// into or out of data statements reported (once, also when nested).
   std::vector<std::unique_ptr<Node>> Directives;
@@ -754,10 +838,10 @@ void Lowering::checkChildren(Node &N) {
   auto *CS = dyn_cast<CompoundStmt>(N.Body);
   std::vector<Node *> Placed;
   for (Node *C : N.Children) {
-    bool Direct = N.Body == C->Wrapper;
+    bool Direct = N.Body == C->stmtInParent();
     if (CS)
       for (Stmt *S : CS->body())
-        Direct |= S == C->Wrapper;
+        Direct |= S == C->stmtInParent();
     if (!Direct) {
       D.report(C->P->HashLoc, Diag::MisplacedChild);
       C->Valid = false;
@@ -769,7 +853,7 @@ void Lowering::checkChildren(Node &N) {
   for (Stmt *S : CS->body()) {
     bool IsChild = false;
     for (Node *C : N.Children)
-      IsChild |= S == C->Wrapper;
+      IsChild |= S == C->stmtInParent();
     if (IsChild || isa<NullStmt>(S))
       continue;
     if (auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -1320,6 +1404,15 @@ void Lowering::mergeChildBuffers(Node &N) {
   for (Node *C : N.Children)
     for (const Buffer &CB : C->Buffers) {
       Buffer *B = N.buffer(CB.Var);
+      // A loop run in order has no clauses: it passes down what the
+      // nearest ancestor that names the buffer names.
+      if (CB.PerInstance && !B && N.Sequential)
+        for (Node *A = N.Parent; A && !B; A = A->Parent)
+          if (Buffer *AB = A->buffer(CB.Var); AB && AB->Explicit) {
+            N.Buffers.push_back(*AB);
+            B = &N.Buffers.back();
+            B->FromChildren.clear();
+          }
       // A section per instance says nothing of the whole the parent
       // passes down: the parent names that itself.
       if (CB.PerInstance && !(B && B->Explicit)) {
@@ -2052,6 +2145,8 @@ std::string Lowering::beginCall(Node &N, const RegionShape &R) {
     if (N.P->find(ClauseKind::NoWait))
       Call += ", 8";
   }
+  if (N.Sequential)
+    Call += ", 9";
   return Call + ", 0)";
 }
 
@@ -2430,7 +2525,11 @@ void Lowering::generate(Node &Root) {
             std::to_string(N->Id) + " = " + beginCall(*N) + ";";
     if (N->Chunked)
       Text += " " + rewriteChunks(*N);
-    replacePragmaLine(P, Text);
+    // A loop run in order has no pragma line: its text goes before it.
+    if (N->Sequential)
+      edit(P.HashLoc, 0, Text, 499);
+    else
+      replacePragmaLine(P, Text);
     rewriteLoops(*N);
     insertAfterStmt(N->S,
                     " __hpvm_region_end(__hpvm_r" + std::to_string(N->Id) +
@@ -2473,7 +2572,7 @@ void Lowering::generateDirective(Node &R) {
 }
 
 void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
-  WrapperFinder Finder(Table, Nodes, Directives);
+  WrapperFinder Finder(Table, Nodes, Directives, LoopPragmas);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   FunctionsWithNodes = Finder.FunctionsWithNodes;
   if (Nodes.empty() && Directives.empty())

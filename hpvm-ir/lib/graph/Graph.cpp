@@ -351,8 +351,9 @@ Node *Node::findChild(std::string_view ChildName) const {
 
 bool Node::equals(const Node &O) const {
   if (NodeKind != O.NodeKind || Name != O.Name || Dims != O.Dims ||
-      Params != O.Params || Outputs != O.Outputs || Targets != O.Targets ||
-      Function != O.Function || Edges != O.Edges || Bindings != O.Bindings ||
+      Sequential != O.Sequential || Params != O.Params ||
+      Outputs != O.Outputs || Targets != O.Targets || Function != O.Function ||
+      Edges != O.Edges || Bindings != O.Bindings ||
       OutputBindings != O.OutputBindings ||
       Children.size() != O.Children.size())
     return false;

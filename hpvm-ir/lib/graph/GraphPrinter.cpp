@@ -71,7 +71,7 @@ std::string dimsString(const Node &N) {
   std::string S = "[";
   for (size_t I = 0, E = N.Dims.size(); I != E; ++I)
     S += (I ? ", " : "") + extentString(N, N.Dims[I]);
-  return S + "]";
+  return S + (N.Sequential ? "] in order" : "]");
 }
 
 // The shortest spelling that reads back as the same double, marked as

@@ -123,6 +123,8 @@ void writeNode(std::string &Out, const Node &N, unsigned Depth) {
       S += " " + extentText(E);
     Line(S);
   }
+  if (N.Sequential)
+    Line("sequential");
   Line("targets " + targetsText(N.Targets));
   for (const Param &P : N.Params) {
     if (P.isBuffer())
@@ -188,7 +190,7 @@ public:
     std::vector<Node *> Open;
     // Per open node: which once-only statements it has had.
     struct Seen {
-      bool Function = false, Dims = false, Targets = false;
+      bool Function = false, Dims = false, Sequential = false, Targets = false;
     };
     std::vector<Seen> OpenSeen;
 
@@ -251,6 +253,10 @@ public:
         once(S.Dims, "dims");
         while (!atEnd())
           N.Dims.push_back(extent("a dim"));
+      } else if (Keyword == "sequential") {
+        once(S.Sequential, "sequential");
+        N.Sequential = true;
+        endOfLine();
       } else if (Keyword == "targets") {
         once(S.Targets, "targets");
         N.Targets = targets();

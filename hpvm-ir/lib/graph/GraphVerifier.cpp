@@ -105,6 +105,14 @@ private:
       if (!Problem.empty())
         report(N, "dims", "dim " + std::to_string(I) + " " + Problem);
     }
+    // A leaf's instances are independent by contract: running them in
+    // order would promise an order nothing keeps.
+    if (N.Sequential && (N.isLeaf() || N.Dims.empty()))
+      report(N, "sequential",
+             N.isLeaf() ? "a leaf cannot be sequential; only an internal "
+                          "node's instances run in order"
+                        : "a sequential node needs dims: the iterations "
+                          "it runs in order");
   }
 
   /// A section offset's coefficients are extents, and its ids exist.

@@ -316,6 +316,7 @@ std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
   S->N = &N;
   S->Parent = Parent;
   N.Targets = R.Targets;
+  N.Sequential = R.Sequential;
   StringSet<> Taken;
   SmallVector<std::optional<Section>, 4> Sections;
   for (RegionBuffer &B : R.Buffers) {

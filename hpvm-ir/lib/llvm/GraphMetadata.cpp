@@ -37,6 +37,7 @@ static constexpr const char *KeyDims = "dims";
 static constexpr const char *KeyParams = "params";
 static constexpr const char *KeyOutputs = "outputs";
 static constexpr const char *KeyTargets = "targets";
+static constexpr const char *KeySequential = "sequential"; // "true" when set
 static constexpr const char *KeyChildren = "children";
 static constexpr const char *KeyEdges = "edges";
 static constexpr const char *KeyBindings = "bindings";
@@ -297,6 +298,10 @@ private:
       Ops.push_back(function(N));
     }
     addList(Ops, KeyDims, N.Dims, [&](const Extent &E) { return extent(E); });
+    if (N.Sequential) {
+      Ops.push_back(str(KeySequential));
+      Ops.push_back(str("true"));
+    }
     addList(Ops, KeyParams, N.Params, [&](const Param &P) { return param(P); });
     addList(Ops, KeyOutputs, N.Outputs, [&](const Output &O) -> Metadata * {
       return MDTuple::get(Ctx, {str(O.Name), str(toString(O.Type))});
@@ -428,9 +433,9 @@ private:
                    "number of operands");
 
     static constexpr const char *Keys[] = {
-        KeyName,   KeyKind,     KeyFunction,      KeyDims,
-        KeyParams, KeyOutputs,  KeyTargets,       KeyChildren,
-        KeyEdges,  KeyBindings, KeyOutputBindings};
+        KeyName,   KeyKind,     KeyFunction,       KeyDims,
+        KeyParams, KeyOutputs,  KeyTargets,        KeyChildren,
+        KeyEdges,  KeyBindings, KeyOutputBindings, KeySequential};
     NodeFields Result;
     const MDString *Name = nullptr, *Kind = nullptr;
     for (unsigned I = 1, E = T->getNumOperands(); I < E; I += 2) {
@@ -811,6 +816,13 @@ private:
       return readList(MD, Key, Path, N.Outputs, &GraphReader::readOutput);
     if (Key == KeyTargets)
       return readTargets(MD, N, Path);
+    if (Key == KeySequential) {
+      const auto *S = dyn_cast_or_null<MDString>(MD);
+      if (!S || S->getString() != "true")
+        return error(Path, KeySequential, "expected the string 'true'");
+      N.Sequential = true;
+      return Error::success();
+    }
     if (Key == KeyChildren)
       return readChildren(MD, N, Path);
     if (Key == KeyEdges)

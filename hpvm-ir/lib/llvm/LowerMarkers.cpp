@@ -47,14 +47,15 @@ constexpr const char *BeginName = MarkerBeginName;
 constexpr const char *EndName = MarkerEndName;
 enum Tag : uint64_t {
   End = 0,
-  Dims = 1,   // count, then count extents
-  In = 2,     // ptr, bytes
-  Out = 3,    // ptr, bytes
-  InOut = 4,  // ptr, bytes
-  Value = 5,  // one scalar
-  Target = 6, // mask
-  After = 7,  // handle of an earlier sibling
-  NoWait = 8, // no operands: the launch goes on in the background
+  Dims = 1,       // count, then count extents
+  In = 2,         // ptr, bytes
+  Out = 3,        // ptr, bytes
+  InOut = 4,      // ptr, bytes
+  Value = 5,      // one scalar
+  Target = 6,     // mask
+  After = 7,      // handle of an earlier sibling
+  NoWait = 8,     // no operands: the launch goes on in the background
+  Sequential = 9, // no operands: the instances run in order
 };
 } // namespace marker
 
@@ -71,6 +72,7 @@ struct Marker {
   Value *Target = nullptr;
   SmallVector<CallInst *, 2> After; // begin calls
   bool NoWait = false;
+  bool Sequential = false;
   SmallVector<CallInst *, 1> Ends;
   CallInst *Entry = nullptr; // the region entry that replaces Begin
 };
@@ -152,6 +154,8 @@ static const char *tagName(uint64_t Tag) {
     return "AFTER";
   case marker::NoWait:
     return "NOWAIT";
+  case marker::Sequential:
+    return "SEQUENTIAL";
   default:
     return "?";
   }
@@ -322,6 +326,9 @@ bool MarkerLowering::decode(Marker &M) {
     case marker::NoWait:
       M.NoWait = true;
       break;
+    case marker::Sequential:
+      M.Sequential = true;
+      break;
     default:
       error(Where + "unknown tag " + std::to_string(Tag), Call);
       return false;
@@ -432,6 +439,8 @@ void MarkerLowering::rewrite() {
     }
     if (M.NoWait)
       Bundles.emplace_back(tag::NoWait, std::vector<Value *>{});
+    if (M.Sequential)
+      Bundles.emplace_back(tag::Sequential, std::vector<Value *>{});
     M.Entry =
         CallInst::Create(EntryFn, {}, Bundles, "", M.Begin->getIterator());
     M.Entry->setDebugLoc(M.Begin->getDebugLoc());

@@ -364,6 +364,8 @@ private:
     if (!Dims.empty())
       Bundles.emplace_back(tag::Dims,
                            std::vector<Value *>(Dims.begin(), Dims.end()));
+    if (N.Sequential)
+      Bundles.emplace_back(tag::Sequential, std::vector<Value *>{});
     const char *BufferTags[] = {tag::In, tag::Out, tag::InOut};
     static_assert(static_cast<unsigned>(Access::In) == 0 &&
                       static_cast<unsigned>(Access::Out) == 1 &&

@@ -259,6 +259,12 @@ bool RegionParser::parseBundles(Region &R) {
         OK = false;
       }
       R.NoWait = true;
+    } else if (Tag == tag::Sequential) {
+      if (!B.Inputs.empty()) {
+        error("marker", "'hpvm.sequential' takes no operands", Entry, R.Name);
+        OK = false;
+      }
+      R.Sequential = true;
     } else {
       error("marker", "unknown operand bundle '" + Tag.str() + "'", Entry,
             R.Name);
@@ -414,6 +420,24 @@ bool RegionParser::nest(std::vector<std::unique_ptr<Region>> &All,
       };
   for (auto &Root : Forest.Roots)
     NestedNoWait(Root->Children);
+  // Only child graphs can run one iteration after another; a leaf's
+  // instances are independent.
+  std::function<void(Region &)> CheckSequential = [&](Region &R) {
+    if (R.Sequential && (R.Dims.empty() || R.Children.empty())) {
+      error("marker",
+            R.Dims.empty()
+                ? "'hpvm.sequential' on a region without 'hpvm.dims': "
+                  "there are no iterations to run in order"
+                : "'hpvm.sequential' on a region without child regions: "
+                  "only the child graphs of a loop run in order",
+            R.Entry, R.Name);
+      OK = false;
+    }
+    for (auto &C : R.Children)
+      CheckSequential(*C);
+  };
+  for (auto &Root : Forest.Roots)
+    CheckSequential(*Root);
   // Graphs launch in program order; an edge between two would be a no-op
   // that EXTRACT could not keep.
   for (auto &Root : Forest.Roots)

@@ -39,7 +39,7 @@ void misplaced(float *a, int n) {
   {
     if (n > 0) {
 #pragma hpvm parallel for out(a[0:n])
-      // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm' inside a node must label a statement directly in a task or in the body of a parallel loop
+      // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm' inside a node must label a statement directly in a task, in the body of a parallel loop, or in the body of a 'for' loop that is itself directly in one (a loop run in order)
       for (int i = 0; i < n; i++) a[i] = 0;
     }
   }
@@ -53,6 +53,47 @@ void statement_in_internal(float *a, int n) {
     // CHECK: err-structure.c:[[@LINE-1]]:5: error: a node with child nodes may contain only child nodes and declarations; put this statement in a '#pragma hpvm task' of its own
 #pragma hpvm parallel for out(a[0:n])
     for (int i = 0; i < half; i++) a[i] = 0;
+  }
+}
+
+// A plain loop around child nodes runs in order (a node of its own); its
+// body holds child nodes and declarations only, like a task's, and it
+// must itself stand directly in a node's body.
+void loop_statement(float *a, float *b, int n, int steps) {
+#pragma hpvm task inout(a[0:n], b[0:n])
+  {
+    for (int t = 0; t < steps; t++) {
+#pragma hpvm parallel for in(a[0:n]) out(b[0:n])
+      for (int i = 0; i < n; i++) b[i] = a[i];
+      float *swap = a;
+      a = b;
+      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may contain only child nodes and declarations; put this statement in a '#pragma hpvm task' of its own
+      b = swap;
+      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may contain only child nodes and declarations
+    }
+  }
+}
+
+void loop_misplaced(float *a, int n, int steps) {
+#pragma hpvm task inout(a[0:n])
+  {
+    if (n > 0)
+      for (int t = 0; t < steps; t++) {
+        // CHECK: err-structure.c:[[@LINE-1]]:7: error: '#pragma hpvm' inside a node must label a statement directly in a task
+#pragma hpvm parallel for inout(a[0:n])
+        for (int i = 0; i < n; i++) a[i] += 1;
+      }
+  }
+}
+
+void loop_not_canonical(float *a, int n, int steps) {
+#pragma hpvm task inout(a[0:n])
+  {
+    for (int t = 1; t < steps; t *= 2) {
+      // CHECK: err-structure.c:[[@LINE-1]]:32: error: non-canonical parallel loop: the increment must add an integer constant to the loop variable 't'
+#pragma hpvm parallel for inout(a[0:n])
+      for (int i = 0; i < n; i++) a[i] += 1;
+    }
   }
 }
 

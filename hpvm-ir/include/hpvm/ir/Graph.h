@@ -217,6 +217,10 @@ public:
   // --- Interface ----------------------------------------------------------
   /// Replication extents, outermost first (at most 3; none = one instance).
   std::vector<Extent> Dims;
+  /// Internal nodes with dims: the instances run one after another, in
+  /// order, each child graph finished before the next starts (a time-step
+  /// loop around child nodes), instead of in parallel.
+  bool Sequential = false;
   std::vector<Param> Params;
   std::vector<Output> Outputs;
   TargetMask Targets = AllTargets;

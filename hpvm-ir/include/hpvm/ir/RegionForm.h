@@ -38,15 +38,16 @@ constexpr const char *MarkerEndName = "__hpvm_region_end";
 
 /// Operand-bundle tags of a region entry.
 namespace tag {
-constexpr const char *Node = "hpvm.node";     // (ptr @name)
-constexpr const char *Dims = "hpvm.dims";     // (i64 n0[, n1[, n2]])
-constexpr const char *In = "hpvm.in";         // (ptr p, i64 bytes)...
-constexpr const char *Out = "hpvm.out";       // (ptr p, i64 bytes)...
-constexpr const char *InOut = "hpvm.inout";   // (ptr p, i64 bytes)...
-constexpr const char *Value = "hpvm.value";   // (scalar)...
-constexpr const char *Target = "hpvm.target"; // (i32 mask)
-constexpr const char *After = "hpvm.after";   // (token sibling)...
-constexpr const char *NoWait = "hpvm.nowait"; // () top-level only
+constexpr const char *Node = "hpvm.node";             // (ptr @name)
+constexpr const char *Dims = "hpvm.dims";             // (i64 n0[, n1[, n2]])
+constexpr const char *In = "hpvm.in";                 // (ptr p, i64 bytes)...
+constexpr const char *Out = "hpvm.out";               // (ptr p, i64 bytes)...
+constexpr const char *InOut = "hpvm.inout";           // (ptr p, i64 bytes)...
+constexpr const char *Value = "hpvm.value";           // (scalar)...
+constexpr const char *Target = "hpvm.target";         // (i32 mask)
+constexpr const char *After = "hpvm.after";           // (token sibling)...
+constexpr const char *NoWait = "hpvm.nowait";         // () top-level only
+constexpr const char *Sequential = "hpvm.sequential"; // () with hpvm.dims
 } // namespace tag
 
 struct RegionBuffer {
@@ -69,6 +70,8 @@ struct Region {
   /// A top-level region whose launch need not finish before the code after
   /// it runs (hpvm_launch_async; the program waits with hpvm_wait_all).
   bool NoWait = false;
+  /// The instances run in order (Node::Sequential).
+  bool Sequential = false;
 
   Region *Parent = nullptr;
   /// Child regions in program order.
