@@ -268,7 +268,16 @@ DebugLoc WrapperBuilder::makeDebugInfo() {
       DINode::FlagArtificial | DINode::FlagPrototyped, Flags);
   W->setSubprogram(SP);
   DIB.finalizeSubprogram(SP);
-  return DILocation::get(Ctx, LeafSP->getLine(), 0, SP);
+  // The loop over instances is the source's parallel loop: where the
+  // leaf's own code starts (its first location outside inlined code).
+  unsigned Line = LeafSP->getLine(), Column = 0;
+  for (const Instruction &I : instructions(*Leaf))
+    if (const DILocation *L = I.getDebugLoc(); L && !L->getInlinedAt()) {
+      Line = L->getLine();
+      Column = L->getColumn();
+      break;
+    }
+  return DILocation::get(Ctx, Line, Column, SP);
 }
 
 Value *WrapperBuilder::extentValue(IRBuilder<> &B, const Extent &E) {

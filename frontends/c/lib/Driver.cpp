@@ -236,11 +236,12 @@ void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
   DiagnosticPrinterRawOStream DP(OS);
   // An optimisation remark prints its location in front of its message
   // itself ("<unknown>:0:0" when it has none): that goes in front here
-  // once, as Where. A kernel's remark without a location names its node.
+  // once, as Where. A kernel's remark names its node (its location is the
+  // node's code, or its pragma for the loop over instances).
   const auto *Opt = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
   if (Opt) {
     StringRef Fn = Opt->getFunction().getName();
-    if (!Opt->isLocationAvailable() && Fn.consume_front("hpvm.")) {
+    if (Fn.consume_front("hpvm.")) {
       // hpvm.<target>.<node>.<hash>
       Fn = Fn.drop_until([](char C) { return C == '.'; }).drop_front();
       OS << "kernel of node '" << Fn.rsplit('.').first << "': ";
@@ -982,7 +983,12 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
       return false;
     Inv = Own.get();
   }
-  if (AddedDebugInfo)
+  // The line tables the frontend added for its own diagnostics also give
+  // the kernels' optimisation remarks their locations: kept through the
+  // backends when remarks were asked for, stripped from what is emitted.
+  static const DriverDiagnosticHandler RemarksAsked;
+  bool KeepLines = AddedDebugInfo && RemarksAsked.isAnyRemarkEnabled();
+  if (AddedDebugInfo && !KeepLines)
     StripDebugInfo(*M);
 
   hpvm::ProgramOptions PO;
@@ -997,6 +1003,11 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
   }
   Module &Host = *Program->Host;
   Module *Kernels = Program->CPUKernels.get();
+  if (KeepLines) {
+    StripDebugInfo(Host);
+    if (Kernels)
+      StripDebugInfo(*Kernels);
+  }
   if (Kernels)
     makeKernelSymbolsUnique(Host, *Kernels, In, O);
   std::string Stem = O.SaveTemps ? tempBase(O, In) : stem(In.Path);

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -497,6 +498,56 @@ static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
   }
 }
 
+/// The leaf keeps the source lines of its code, for the backends' remarks
+/// and for profilers: a subprogram of its own at the region's line, and
+/// every location scoped to it (inlined code keeps its callee's scope, its
+/// call site moves). Variables would need their scopes moved too: they are
+/// dropped. Without a subprogram in Parent there is nothing to keep.
+static void giveLineTables(Function &Leaf, const Function &Parent,
+                           const DebugLoc &At) {
+  DISubprogram *From = Parent.getSubprogram();
+  if (!From || !From->getUnit()) {
+    stripDebugInfo(Leaf);
+    return;
+  }
+  LLVMContext &Ctx = Leaf.getContext();
+  DIBuilder DIB(*Leaf.getParent(), /*AllowUnresolved=*/false, From->getUnit());
+  unsigned Line = At ? At.getLine() : From->getLine();
+  DISubprogram *SP = DIB.createFunction(
+      From->getFile(), Leaf.getName(), Leaf.getName(), From->getFile(), Line,
+      DIB.createSubroutineType(DIB.getOrCreateTypeArray(std::nullopt)), Line,
+      DINode::FlagArtificial | DINode::FlagPrototyped,
+      DISubprogram::SPFlagDefinition |
+          (From->isOptimized() ? DISubprogram::SPFlagOptimized
+                               : DISubprogram::SPFlagZero));
+  Leaf.setSubprogram(SP);
+  std::function<DILocation *(DILocation *)> Rescope =
+      [&](DILocation *L) -> DILocation * {
+    if (DILocation *Call = L->getInlinedAt())
+      return DILocation::get(Ctx, L->getLine(), L->getColumn(), L->getScope(),
+                             Rescope(Call));
+    return DILocation::get(Ctx, L->getLine(), L->getColumn(), SP);
+  };
+  for (BasicBlock &BB : Leaf)
+    for (Instruction &I : BB) {
+      I.dropDbgRecords();
+      if (DILocation *L = I.getDebugLoc())
+        I.setDebugLoc(Rescope(L));
+      // A loop's metadata names its source range.
+      if (MDNode *LoopID = I.getMetadata(LLVMContext::MD_loop)) {
+        SmallVector<Metadata *, 8> Ops{nullptr};
+        for (const MDOperand &Op : drop_begin(LoopID->operands()))
+          Ops.push_back(isa<DILocation>(Op.get())
+                            ? Rescope(cast<DILocation>(Op.get()))
+                            : Op.get());
+        MDNode *ID = MDNode::getDistinct(Ctx, Ops);
+        ID->replaceOperandWith(0, ID);
+        I.setMetadata(LLVMContext::MD_loop, ID);
+      }
+    }
+  DIB.finalizeSubprogram(SP);
+}
+
 void Extractor::outlineLeaf(NodeState &S) {
   Region &R = *S.R;
   Node &N = *S.N;
@@ -650,7 +701,7 @@ void Extractor::outlineLeaf(NodeState &S) {
     MergeBlockIntoPredecessor(&BB);
   for (BasicBlock &BB : *Leaf)
     SimplifyInstructionsInBlock(&BB);
-  stripDebugInfo(*Leaf);
+  giveLineTables(*Leaf, F, R.Entry->getDebugLoc());
   appendToCompilerUsed(M, {Leaf});
 }
 

@@ -46,13 +46,14 @@ void host_scale(long n, float *X) {
     X[i] = 3.0f * X[i];
 }
 
-// MISSED: remark: {{.*}}instance loop of 'hpvm.cpu.triangle' not jammed: the leaf branches on the instance id
+// MISSED: remarks.c:{{[0-9]+}}:{{[0-9]+}}: remark: kernel of node 'triangle': instance loop of 'hpvm.cpu.triangle' not jammed: the leaf branches on the instance id
 // MISSED-NOT: vectorized loop
-// PASSED-DAG: remarks.c:{{[0-9]+}}:{{[0-9]+}}: remark: vectorized loop (
-// A kernel's remark without a location names the node, not "<unknown>:0:0".
-// PASSED-DAG: hpvm-clang: remark: kernel of node 'scale': vectorized loop (
+// Host code's remark, and a kernel's: at the parallel loop, naming the node.
+// PASSED-DAG: remarks.c:45:3: remark: vectorized loop (
+// PASSED-DAG: remarks.c:28:{{[0-9]+}}: remark: kernel of node 'scale': vectorized loop (
 // PASSED-NOT: <unknown>
+// PASSED-NOT: hpvm-clang: remark
 // PASSED-NOT: not jammed
 // BAD-MLLVM: Unknown command line argument '-no-such-llvm-option'
-// JAMMED: remark: kernel of node 'rowdots': instance loop of 'hpvm.cpu.rowdots' jammed: {{[0-9]+}} instances run side by side
+// JAMMED: remarks.c:{{[0-9]+}}:{{[0-9]+}}: remark: kernel of node 'rowdots': instance loop of 'hpvm.cpu.rowdots' jammed: {{[0-9]+}} instances run side by side
 // JAMMED-NOT: not jammed
