@@ -4,7 +4,8 @@
 #
 #   ./scripts/tsan.sh                      build-tsan/, every test
 #   ./scripts/tsan.sh --gtest_filter='Coherence*'   arguments go to the tests
-#   HPVM_TSAN_E2E=1 ./scripts/tsan.sh      also the mixed-device e2e programs
+#   HPVM_TSAN_E2E=1 ./scripts/tsan.sh      also the mixed-device e2e programs,
+#                                           time steps and array reductions
 #
 # Everything the tests link from this repository (hpvm-rt, hpvm-graph, the
 # tests, the fake CUDA driver and Vulkan loader) is compiled with
@@ -63,20 +64,22 @@ if [[ ${HPVM_TSAN_E2E:-0} == 1 ]]; then
   fi
   bin=$BUILD/e2e
   mkdir -p "$bin"
-  declare -A args=([rows]="13 1001" [grid]="13 1001" [tasks]="10007"
-    [nests]="9 777 3 5" [sections]="13 1001" [nowait]="10007")
-  for p in rows grid tasks nests sections nowait; do
+  declare -A args=([mixed_rows]="13 1001" [mixed_grid]="13 1001"
+    [mixed_tasks]="10007" [mixed_nests]="9 777 3 5"
+    [mixed_sections]="13 1001" [mixed_nowait]="10007"
+    [time_steps]="257 9 2" [array_reduction]="97 13")
+  for p in "${!args[@]}"; do
     build/bin/hpvm-clang -O3 -g --hpvm-target=cpu,spirv -c \
-      test/e2e/mixed_$p.c -o "$bin/mixed-$p.o"
-    g++ -fsanitize=thread -o "$bin/mixed-$p" "$bin/mixed-$p.o" \
+      test/e2e/$p.c -o "$bin/$p.o"
+    g++ -fsanitize=thread -o "$bin/$p" "$bin/$p.o" \
       "$BUILD"/runtime/libhpvm-rt.a "$BUILD"/hpvm-ir/libhpvm-graph.a \
       -lpthread -ldl -lm
     for devices in cpu,vulkan cpu,opencl; do
       for policy in hint round-robin heft dmda auto; do
-        echo "== mixed-$p ${args[$p]} HPVM_DEVICES=$devices HPVM_SCHEDULER=$policy under TSan"
+        echo "== $p ${args[$p]} HPVM_DEVICES=$devices HPVM_SCHEDULER=$policy under TSan"
         # shellcheck disable=SC2086
         HPVM_DEVICES=$devices HPVM_SCHEDULER=$policy HPVM_NUM_THREADS=4 \
-          "$bin/mixed-$p" ${args[$p]} 2> >(tee -a "$LOG" >&2) || status=1
+          "$bin/$p" ${args[$p]} 2> >(tee -a "$LOG" >&2) || status=1
       done
     done
   done
