@@ -910,6 +910,11 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       N.Valid = false;
       return;
     }
+    if (Elem->isPointerType()) {
+      D.report(Item.Loc, Diag::BufferOfPointers) << Name << Elem;
+      N.Valid = false;
+      return;
+    }
     // Sections of further dimensions need arrays of arrays (a 2-D array, a
     // VLA parameter `float a[n][m]`). What moves is the whole rows of the
     // first dimension's section: the buffer starts at `a` (above), and the
@@ -996,6 +1001,13 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
     N.Valid = false;
     return;
   } else {
+    if (T->isArrayType() &&
+        Ctx.getAsArrayType(T)->getElementType()->isPointerType()) {
+      D.report(Item.Loc, Diag::BufferOfPointers)
+          << Name << Ctx.getAsArrayType(T)->getElementType();
+      N.Valid = false;
+      return;
+    }
     Ptr =
         T->isArrayType() ? "(void *)(" + Base + ")" : "(void *)&(" + Base + ")";
     Bytes = "sizeof(" + Base + ")";

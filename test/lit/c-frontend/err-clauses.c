@@ -146,6 +146,20 @@ void reduce_array_placement(float *a, int n, float *y) {
   }
 }
 
+// Pointers kept in a buffer would point into host memory on a device.
+void rows_of_pointers(float **rows, float *out, int n, int m) {
+#pragma hpvm parallel for in(rows[0:n]) out(out[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:30: error: buffer 'rows' holds pointers ('float *'): a node cannot follow them, since on a device they would point into host memory; pass the data as one array (a 2-D array such as 'float (*rows)[m]', or 'rows[i * m + j]') and name it in a clause
+  for (int i = 0; i < n; i++) out[i] = rows[i][m - 1];
+}
+
+void array_of_pointers(float *a, float *b, float *out, int n) {
+  float *both[2] = {a, b};
+#pragma hpvm parallel for in(both) out(out[0:n])
+  // CHECK: err-clauses.c:[[@LINE-1]]:30: error: buffer 'both' holds pointers ('float *')
+  for (int i = 0; i < n; i++) out[i] = both[i % 2][i];
+}
+
 void graph_local_buffer(float *a, int n) {
 #pragma hpvm task
   {
