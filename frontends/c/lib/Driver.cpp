@@ -59,6 +59,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -72,6 +73,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -802,6 +805,36 @@ private:
   raw_ostream *Dot;
 };
 
+/// An IR input is the user's: invalid IR is its fault, said with its name,
+/// before any pass can trip over it; without a target (hand-written IR) it
+/// gets the host's, as clang gives it.
+bool checkIRInput(Module &M, StringRef Path) {
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(M, &OS)) {
+    error() << Path << ": not valid LLVM IR:\n" << OS.str();
+    return false;
+  }
+  if (M.getTargetTriple().empty())
+    M.setTargetTriple(sys::getDefaultTargetTriple());
+  if (M.getDataLayoutStr().empty()) {
+    std::string Why;
+    const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Why);
+    std::unique_ptr<TargetMachine> TM(
+        T ? T->createTargetMachine(M.getTargetTriple(), "generic", "",
+                                   TargetOptions(), std::nullopt)
+          : nullptr);
+    if (!TM) {
+      error() << Path << ": target '" << M.getTargetTriple()
+              << "' is not supported" << (Why.empty() ? "" : ": " + Why)
+              << "\n";
+      return false;
+    }
+    M.setDataLayout(TM->createDataLayout());
+  }
+  return true;
+}
+
 std::unique_ptr<clang::CompilerInvocation>
 Compiler::invocation(const Input &In) {
   std::vector<std::string> Args = {HPVM_CLANG_EXECUTABLE,
@@ -876,6 +909,8 @@ bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
       Failed = true;
       return false;
     }
+    if (!checkIRInput(*M, In.Path))
+      return false;
     if (hpvm::lowerMarkers(*M))
       return false;
     if (O.M == Mode::SyntaxOnly)

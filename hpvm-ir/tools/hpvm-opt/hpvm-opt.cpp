@@ -42,7 +42,15 @@ static cl::opt<std::string>
                           "hpvm-prepare, hpvm-verify, hpvm-strip, hpvm-print, "
                           "hpvm-dot) and LLVM passes alike"));
 
-enum class HPVMPass { LowerMarkers, Extract, Prepare, Verify, Strip, Print, Dot };
+enum class HPVMPass {
+  LowerMarkers,
+  Extract,
+  Prepare,
+  Verify,
+  Strip,
+  Print,
+  Dot
+};
 static cl::list<HPVMPass> PassFlags(
     cl::desc("HPVM passes, run in order after -passes:"),
     cl::values(clEnumValN(HPVMPass::LowerMarkers, "lower-markers",
@@ -105,6 +113,16 @@ int main(int argc, char **argv) {
     Err.print("hpvm-opt", errs());
     return 1;
   }
+  // Invalid input is the input's fault, and no pass may see it: LLVM's
+  // analyses assume valid IR and crash or hang on what is not.
+  std::string Broken;
+  raw_string_ostream BrokenOS(Broken);
+  if (verifyModule(*M, &BrokenOS)) {
+    WithColor::error(errs(), "hpvm-opt")
+        << InputFilename << ": not valid LLVM IR:\n"
+        << BrokenOS.str();
+    return 1;
+  }
 
   std::string Pipeline = PassPipeline;
   for (HPVMPass P : PassFlags)
@@ -132,8 +150,7 @@ int main(int argc, char **argv) {
 
   if (hpvm::hadErrors(M->getContext()))
     return 1;
-  std::string Broken;
-  raw_string_ostream BrokenOS(Broken);
+  Broken.clear();
   if (verifyModule(*M, &BrokenOS)) {
     WithColor::error(errs(), "hpvm-opt")
         << "internal error: the result is not valid LLVM IR:\n"
