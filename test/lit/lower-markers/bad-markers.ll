@@ -120,15 +120,6 @@ define void @after_not_handle(ptr %p) {
   ret void
 }
 
-; CHECK: error: [marker] function 'after_later': AFTER names a region that does not come before this one
-define void @after_later() {
-  %h1 = call ptr (ptr, ...) @__hpvm_region_begin(ptr @.str, i32 7, ptr %h2, i32 0)
-  call void @__hpvm_region_end(ptr %h1)
-  %h2 = call ptr (ptr, ...) @__hpvm_region_begin(ptr @.str, i32 0)
-  call void @__hpvm_region_end(ptr %h2)
-  ret void
-}
-
 ; CHECK: error: [marker] function 'no_end': __hpvm_region_begin has no __hpvm_region_end
 define void @no_end() {
   %h = call ptr (ptr, ...) @__hpvm_region_begin(ptr @.str, i32 0)
