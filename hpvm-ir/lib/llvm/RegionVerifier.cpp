@@ -112,6 +112,7 @@ private:
   void checkEscapes(const Region &R);
   void checkMemory(const Region &R);
   void checkInternalWork(const Region &R);
+  void checkIndirectBranches(const Region &R);
   void checkExtents(const Region &R, const Region &Root);
   bool isPrivateAlloca(const AllocaInst *A, const Region &R);
 
@@ -234,6 +235,23 @@ void Verifier::checkInternalWork(const Region &R) {
   }
 }
 
+/// EXTRACT moves a region's blocks into a function of their own: a block's
+/// address (blockaddress, indirectbr, callbr) would still name the old one.
+void Verifier::checkIndirectBranches(const Region &R) {
+  for (Instruction *I : R.instructions()) {
+    bool Address = isa<IndirectBrInst>(I) || isa<CallBrInst>(I);
+    for (const Use &Op : I->operands())
+      Address |= isa<BlockAddress>(Op.get());
+    if (Address) {
+      error("indirect-branch",
+            "block addresses and indirect branches ('goto *p', asm goto) "
+            "cannot be moved into a node's function",
+            R, I);
+      return;
+    }
+  }
+}
+
 void Verifier::checkExtents(const Region &R, const Region &Root) {
   SmallVector<Value *, 8> Extents(R.Dims.begin(), R.Dims.end());
   for (const RegionBuffer &B : R.Buffers)
@@ -262,6 +280,7 @@ void Verifier::checkExtents(const Region &R, const Region &Root) {
 void Verifier::verify(const Region &R, const Region &Root) {
   checkEscapes(R);
   checkMemory(R);
+  checkIndirectBranches(R);
   if (!R.isLeaf())
     checkInternalWork(R);
   if (&R != &Root)
