@@ -1059,8 +1059,16 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
     // `a` and `a[0:n]` of an array: one pointer, either spelling.
     B->PtrText = Ptr;
   }
+  // in(a) out(a) is inout(a): said, since a reader may take it for a
+  // mistake (or mean two sections).
+  unsigned Access = accessOf(C.Kind);
+  if (B->Explicit && B->Access != Access &&
+      (B->Access | Access) == (Read | Write) && B->Access != (Read | Write) &&
+      Access != (Read | Write))
+    D.report(Item.Loc, Diag::InAndOut)
+        << Name << clauseName(B->FirstClause) << CName;
   B->Explicit = true;
-  B->Access |= accessOf(C.Kind);
+  B->Access |= Access;
   B->BytesTexts.push_back(Bytes);
 }
 
