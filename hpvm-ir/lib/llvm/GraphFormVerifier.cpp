@@ -194,6 +194,14 @@ private:
         continue;
       }
       const Function *Caller = Call->getFunction();
+      // A node runs as many instances, on devices: it cannot start graphs.
+      if (auto It = LeavesOf.find(Caller); It != LeavesOf.end()) {
+        error("launch",
+              "a leaf function launches a graph; launches belong to host "
+              "code, not to nodes",
+              Caller, It->second.front()->path(), Call);
+        continue;
+      }
       auto *CI = dyn_cast<CallInst>(Call);
       if (!CI) {
         error("launch", "@hpvm.launch must be called, not invoked", Caller, "",

@@ -9,6 +9,7 @@
 #include "hpvm/ir/GraphPrinter.h"
 #include "hpvm/ir/RegionForm.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -21,8 +22,62 @@ using namespace llvm;
 
 namespace hpvm {
 
-unsigned verifyHPVMModule(Module &M) {
+/// What the region parser takes on trust: the markers' declarations, and
+/// HPVM operand bundles only on region entries (and launches, which the
+/// graph-form verifier checks).
+static std::string typeString(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+static unsigned checkMarkerUses(Module &M) {
   unsigned Errors = 0;
+  LLVMContext &Ctx = M.getContext();
+  Type *Token = Type::getTokenTy(Ctx), *Void = Type::getVoidTy(Ctx);
+  if (Function *Entry = M.getFunction(RegionEntryName))
+    if (Entry->getFunctionType() != FunctionType::get(Token, false)) {
+      reportError(Ctx, "marker",
+                  std::string("'") + RegionEntryName +
+                      "' must be declared 'token ()', not '" +
+                      typeString(Entry->getFunctionType()) + "'");
+      ++Errors;
+    }
+  if (Function *Exit = M.getFunction(RegionExitName))
+    if (Exit->getFunctionType() != FunctionType::get(Void, {Token}, false)) {
+      reportError(Ctx, "marker",
+                  std::string("'") + RegionExitName +
+                      "' must be declared 'void (token)', not '" +
+                      typeString(Exit->getFunctionType()) + "'");
+      ++Errors;
+    }
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (!CB || (Callee && (Callee->getName() == RegionEntryName ||
+                             Callee->getName() == LaunchFunctionName)))
+        continue;
+      for (unsigned K = 0, E = CB->getNumOperandBundles(); K != E; ++K) {
+        StringRef Tag = CB->getOperandBundleAt(K).getTagName();
+        if (!Tag.starts_with("hpvm."))
+          continue;
+        reportError(Ctx, "marker",
+                    "operand bundle '" + Tag.str() +
+                        "' on a call that is not a region entry",
+                    &F, "", &I);
+        ++Errors;
+        break;
+      }
+    }
+  return Errors;
+}
+
+unsigned verifyHPVMModule(Module &M) {
+  unsigned Errors = checkMarkerUses(M);
+  if (Errors)
+    return Errors;
   bool Regions = false;
   for (Function &F : M) {
     if (F.isDeclaration() || !hasRegions(F))
