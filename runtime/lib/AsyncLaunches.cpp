@@ -188,12 +188,9 @@ void AsyncLaunches::runEntry(void *Ctx, uint64_t, uint64_t) {
     } catch (const RtError &E) {
       L.Code = E.code();
       L.Message = E.what();
-    } catch (const std::bad_alloc &) {
-      L.Code = HPVM_ERR_DEVICE;
-      L.Message = "hpvm-rt: out of memory";
     } catch (const std::exception &E) {
       L.Code = HPVM_ERR_DEVICE;
-      L.Message = std::string("hpvm-rt: ") + E.what();
+      L.Message = unexpectedErrorMessage(E);
     }
   }
   L.Owner->finish(L);

@@ -31,11 +31,8 @@ template <typename Fn> int guarded(Fn &&F) {
   } catch (const RtError &E) {
     setErrorMessage(E.what());
     return E.code();
-  } catch (const std::bad_alloc &) {
-    setErrorMessage("hpvm-rt: out of memory");
-    return HPVM_ERR_DEVICE;
   } catch (const std::exception &E) {
-    setErrorMessage(std::string("hpvm-rt: ") + E.what());
+    setErrorMessage(unexpectedErrorMessage(E));
     return HPVM_ERR_DEVICE;
   }
 }
@@ -207,9 +204,8 @@ extern "C" int hpvm_private_copies(uint64_t Iterations, uint64_t BytesPerCopy,
   *Memory = std::malloc(std::max<uint64_t>(N * BytesPerCopy, 1));
   if (*Memory)
     return HPVM_OK;
-  setErrorMessage("hpvm-rt: no memory for " + std::to_string(N) +
-                  " private copies of " + std::to_string(BytesPerCopy) +
-                  " bytes (an array reduction)");
+  setErrorMessage("no memory for " + std::to_string(N) + " private copies of " +
+                  std::to_string(BytesPerCopy) + " bytes (an array reduction)");
   return HPVM_ERR_DEVICE;
 }
 

@@ -1,8 +1,8 @@
 //===- Devices.cpp - Finding the devices of this machine ------------------===//
 
 #include "hpvm/rt/Devices.h"
-#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Cuda.h"
+#include "hpvm/rt/OpenCL.h"
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>

@@ -2,6 +2,9 @@
 
 #include "hpvm/rt/Error.h"
 
+#include <new>
+#include <system_error>
+
 using namespace hpvm::rt;
 
 namespace {
@@ -17,3 +20,13 @@ void hpvm::rt::setErrorMessage(std::string NewMessage) {
 void hpvm::rt::clearErrorMessage() { Message.clear(); }
 
 const char *hpvm::rt::errorMessage() { return Message.c_str(); }
+
+std::string hpvm::rt::unexpectedErrorMessage(const std::exception &E) {
+  if (dynamic_cast<const std::bad_alloc *>(&E))
+    return "out of memory: the runtime could not allocate what the launch "
+           "needs";
+  if (dynamic_cast<const std::system_error *>(&E))
+    return std::string("the system refused a resource (") + E.what() +
+           "): the process may have run out of threads or memory";
+  return std::string("internal error: ") + E.what();
+}

@@ -182,7 +182,7 @@ void Executor::runRoot(const NodePlan &Root, void *const *Args,
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
   } catch (const std::exception &E) {
-    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+    Ctx.fail(HPVM_ERR_DEVICE, unexpectedErrorMessage(E));
   }
 }
 
@@ -499,7 +499,7 @@ void Executor::finishInFlight(void *InFlight, uint64_t, uint64_t) {
   } catch (const RtError &E) {
     F.Ctx->fail(E.code(), E.what());
   } catch (const std::exception &E) {
-    F.Ctx->fail(HPVM_ERR_DEVICE, E.what());
+    F.Ctx->fail(HPVM_ERR_DEVICE, unexpectedErrorMessage(E));
   }
   int Next = X.childDone(F, Child);
   if (Next >= 0)
@@ -611,7 +611,7 @@ void Executor::runInternal(const NodePlan &P, void *const *Args,
         } catch (const RtError &E) {
           Ctx.fail(E.code(), E.what());
         } catch (const std::exception &E) {
-          Ctx.fail(HPVM_ERR_DEVICE, E.what());
+          Ctx.fail(HPVM_ERR_DEVICE, unexpectedErrorMessage(E));
         }
         if (F)
           P.returnFrame(F);
@@ -749,7 +749,7 @@ bool Executor::runChild(Frame &F, unsigned Child, bool MayDefer) {
   } catch (const RtError &E) {
     Ctx.fail(E.code(), E.what());
   } catch (const std::exception &E) {
-    Ctx.fail(HPVM_ERR_DEVICE, E.what());
+    Ctx.fail(HPVM_ERR_DEVICE, unexpectedErrorMessage(E));
   }
   return true;
 }

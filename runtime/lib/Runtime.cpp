@@ -21,6 +21,7 @@
 #include "hpvm/rt/Vulkan.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,8 +179,20 @@ void Runtime::configure(const RuntimeConfig &Config) {
     Sched = makeScheduler("hint", Coh);
   }
 
-  if (!Config.TracePath.empty())
-    TheTrace.enable(Config.TracePath);
+  if (!Config.TracePath.empty()) {
+    // A trace asked for must be written: a place it cannot go fails every
+    // launch now, rather than a message when the process ends.
+    std::string Probe = Config.TracePath + ".tmp";
+    if (std::FILE *F = std::fopen(Probe.c_str(), "w")) {
+      std::fclose(F);
+      std::remove(Probe.c_str());
+      TheTrace.enable(Config.TracePath);
+    } else {
+      fail(HPVM_ERR_CONFIG, "HPVM_TRACE='" + Config.TracePath +
+                                "': the trace file cannot be written there (" +
+                                std::strerror(errno) + ")");
+    }
+  }
   PerfModelsPath = Config.PerfModelsPath;
   if (!PerfModelsPath.empty())
     if (std::string Note = TheStats.loadModels(PerfModelsPath); !Note.empty())
@@ -441,6 +454,11 @@ void Runtime::prepare(GraphPlan &G) {
       Available += (I ? ", " : "") + Devices[I]->name();
     if (Available.empty())
       Available = "none";
+    // Why the devices that are not there are not (a kind named in
+    // HPVM_DEVICES whose driver is missing, a device skipped).
+    std::string Why;
+    for (const std::string &N : Notes)
+      Why += (Why.empty() ? "; discovery: " : "; ") + N;
     std::vector<Candidate> Found;
     bool OffHost = false;
     for (NodePlan *Leaf : G.Leaves) {
@@ -482,7 +500,7 @@ void Runtime::prepare(GraphPlan &G) {
           "no device can run node '" + Leaf->Path + "': " +
           (Targets.empty() ? std::string("the program has no artifact for it")
                            : "it has artifacts for " + Targets) +
-          "; available devices: " + Available + Refused;
+          "; available devices: " + Available + Refused + Why;
     }
     G.NoDevice = std::move(NoDevice);
     G.OffHost.store(OffHost, std::memory_order_relaxed);

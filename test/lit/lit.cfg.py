@@ -20,6 +20,8 @@ config.substitutions.append(("%hpvm-clang", os.path.join(config.hpvm_bin_dir, "h
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# Generators of large inputs (bad-input/Inputs/*.py) run with this Python.
+config.substitutions.append(("%python", sys.executable))
 
 # hpvm-clang can link programs once the runtime is next to it (c-frontend/).
 if os.path.exists(os.path.join(config.hpvm_obj_root, "lib", "libhpvm-rt.a")):

@@ -123,6 +123,26 @@ TEST(GraphText, SequentialIsWrittenAndCompared) {
   EXPECT_EQ(writeGraphText({&Other}).find("sequential"), std::string::npos);
 }
 
+TEST(GraphText, NestingDeeperThanTheLimitIsAnError) {
+  auto Nested = [](unsigned Depth) {
+    std::string T = "hpvm-graphs 1\ngraph internal \"g\"\n";
+    for (unsigned D = 1; D < Depth; ++D)
+      T += "node internal \"n" + std::to_string(D) + "\"\n";
+    for (unsigned D = 0; D < Depth; ++D)
+      T += "end\n";
+    return T;
+  };
+  EXPECT_EQ(readGraphText(Nested(MaxNodeDepth)).size(), 1u);
+  try {
+    readGraphText(Nested(3000));
+    ADD_FAILURE() << "a graph 3000 levels deep was read";
+  } catch (const GraphError &E) {
+    EXPECT_NE(std::string(E.what()).find("nested more than 256 levels deep"),
+              std::string::npos)
+        << E.what();
+  }
+}
+
 TEST(GraphText, FloatConstantsAreBitExact) {
   const uint64_t Patterns[] = {
       0x0000000000000000ull, 0x8000000000000000ull, // +0, -0

@@ -241,6 +241,9 @@ public:
         if (N.isLeaf())
           fail("node '" + Name + "' inside leaf '" + N.path() +
                "'; only internal nodes have children");
+        if (Open.size() >= MaxNodeDepth)
+          fail("node '" + Name + "' is nested more than " +
+               std::to_string(MaxNodeDepth) + " levels deep");
         Node &Child = Kind == Node::Kind::Leaf ? N.addLeaf(Name, "")
                                                : N.addInternal(Name);
         Open.push_back(&Child);

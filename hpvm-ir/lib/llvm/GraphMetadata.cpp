@@ -774,6 +774,10 @@ private:
       std::string Fallback = Path + "/#" + std::to_string(I);
       if (Active.count(ChildMD))
         return error(Fallback, KeyChildren, "the node contains itself");
+      if (Active.size() >= MaxNodeDepth)
+        return error(Fallback, KeyChildren,
+                     "nodes nested more than " + Twine(MaxNodeDepth) +
+                         " levels deep");
       Expected<NodeFields> Header = readHeader(ChildMD, Fallback);
       if (!Header)
         return Header.takeError();

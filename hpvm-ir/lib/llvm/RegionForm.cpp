@@ -360,6 +360,18 @@ bool RegionParser::nest(std::vector<std::unique_ptr<Region>> &All,
   }
   if (!OK)
     return false;
+  for (auto &R : All) {
+    unsigned Depth = 0;
+    for (const Region *A = R.get(); A && Depth <= MaxNodeDepth; A = A->Parent)
+      ++Depth;
+    if (Depth > MaxNodeDepth) {
+      error("nesting",
+            "regions nested more than " + std::to_string(MaxNodeDepth) +
+                " levels deep",
+            R->Entry, R->Name);
+      return false;
+    }
+  }
 
   auto ProgramOrder = [&](const std::unique_ptr<Region> &A,
                           const std::unique_ptr<Region> &B) {

@@ -2,6 +2,9 @@
 
 #include "RuntimeTestSupport.h"
 
+#include <new>
+#include <system_error>
+
 using namespace hpvm;
 using namespace hpvm::rttest;
 
@@ -270,6 +273,44 @@ TEST(Errors, MessagesArePerThreadAndClearedBySuccess) {
   EXPECT_EQ(Other, "");
   EXPECT_EQ(P.launch("perthread", {&N}), HPVM_OK);
   EXPECT_STREQ(hpvm_error_message(), "");
+}
+
+// What the system refuses (memory, threads) surfaces as HPVM_ERR_DEVICE
+// with a message saying what ran out, once prefixed when printed.
+void outOfMemoryKernel(void *const *, void *const *, const uint64_t *,
+                       const uint64_t *, uint64_t, uint64_t) {
+  throw std::bad_alloc();
+}
+void noThreadKernel(void *const *, void *const *, const uint64_t *,
+                    const uint64_t *, uint64_t, uint64_t) {
+  throw std::system_error(
+      std::make_error_code(std::errc::resource_unavailable_try_again));
+}
+
+TEST(Errors, SystemFailuresSayWhatRanOut) {
+  Graph G = oneLeaf("oom");
+  Graph T = oneLeaf("nothreads");
+  TestProgram P({&G, &T},
+                {{"oom/leaf", HPVM_TARGET_CPU, outOfMemoryKernel},
+                 {"nothreads/leaf", HPVM_TARGET_CPU, noThreadKernel}});
+  int64_t N = 1;
+  EXPECT_EQ(P.launch("oom", {&N}), HPVM_ERR_DEVICE);
+  EXPECT_EQ(std::string(hpvm_error_message()).rfind("out of memory", 0), 0u)
+      << hpvm_error_message();
+  EXPECT_EQ(P.launch("nothreads", {&N}), HPVM_ERR_DEVICE);
+  std::string M = hpvm_error_message();
+  EXPECT_NE(M.find("the system refused a resource"), std::string::npos) << M;
+  EXPECT_NE(M.find("threads or memory"), std::string::npos) << M;
+  EXPECT_EQ(M.find("hpvm-rt:"), std::string::npos) << M;
+}
+
+TEST(ErrorsDeathTest, SystemFailureIsPrefixedOnce) {
+  Graph G = oneLeaf("oomexit");
+  TestProgram P({&G}, {{"oomexit/leaf", HPVM_TARGET_CPU, outOfMemoryKernel}});
+  int64_t N = 1;
+  void *Args[] = {&N};
+  EXPECT_EXIT(hpvm_launch_or_exit(&P.Desc, "oomexit", Args),
+              testing::ExitedWithCode(1), "^hpvm-rt: error: out of memory");
 }
 
 TEST(ErrorsDeathTest, LaunchOrExitPrintsAndExits) {

@@ -197,6 +197,13 @@ struct OutputBinding {
 /// A node of the hierarchical dataflow graph. A leaf runs an SPMD function
 /// once per instance of its index space; an internal node instantiates its
 /// child graph once per instance of its own index space.
+/// How many levels nodes may nest (the root is level 1). Readers and the
+/// region parser reject deeper graphs with an error: the walks over a graph
+/// (verifiers, EXTRACT, the executor) recurse once per level, and a graph
+/// thousands of levels deep would exhaust their stacks. Real graphs have a
+/// handful of levels.
+constexpr unsigned MaxNodeDepth = 256;
+
 class Node {
 public:
   enum class Kind { Leaf, Internal };

@@ -10,6 +10,7 @@
 
 #include "hpvm/rt/hpvm_rt.h"
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,11 @@ private:
 void setErrorMessage(std::string Message);
 void clearErrorMessage();
 const char *errorMessage();
+/// The message for an exception that is not an RtError (the C ABI's
+/// HPVM_ERR_DEVICE): what ran out when the system refused memory or a
+/// thread, the exception's text otherwise. No "hpvm-rt:" prefix: whoever
+/// prints it adds one.
+std::string unexpectedErrorMessage(const std::exception &E);
 
 } // namespace hpvm::rt
 
