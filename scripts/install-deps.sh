@@ -21,6 +21,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev python3
   # benchmark baselines (clang-19 -fopenmp) and timing
   libomp-19-dev time
+  # compiler-rt: hpvm-clang -fsanitize=address links its runtime
+  libclang-rt-19-dev
   # DOT rendering
   graphviz
 )

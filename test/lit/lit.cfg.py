@@ -26,6 +26,12 @@ config.substitutions.append(("%python", sys.executable))
 # hpvm-clang can link programs once the runtime is next to it (c-frontend/).
 if os.path.exists(os.path.join(config.hpvm_obj_root, "lib", "libhpvm-rt.a")):
     config.available_features.add("hpvm-link")
+# -fsanitize=address links against compiler-rt (libclang-rt-19-dev, which
+# scripts/install-deps.sh installs).
+import glob
+if glob.glob(os.path.join(config.llvm_tools_dir, "..", "lib", "clang", "*",
+                          "lib", "linux", "libclang_rt.asan-x86_64.a")):
+    config.available_features.add("asan-runtime")
 
 import shutil
 if shutil.which("dot"):

@@ -5,6 +5,7 @@
 #include "Lowering.h"
 #include "Pragma.h"
 
+#include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
 
@@ -19,6 +20,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -28,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -85,6 +88,36 @@ void nameExtents(llvm::Module &M) {
             if (!I->getName().ends_with(".bytes") && B->Inputs[K]->hasName())
               I->setName(B->Inputs[K]->getName() + ".bytes");
   }
+}
+
+/// Sanitizer checks (-fsanitize=undefined and its parts) report through a
+/// runtime that devices do not have: inside nodes their reports are
+/// dropped, and the checks with them (the failing branch then leads
+/// nowhere and folds away); host code keeps them. Returns how many.
+unsigned dropSanitizerReportsInNodes(llvm::Module &M) {
+  std::set<llvm::Instruction *> Reports;
+  for (llvm::Function &F : M) {
+    if (F.isDeclaration() || !hpvm::hasRegions(F))
+      continue;
+    // Malformed regions are the verifier's to report, later.
+    std::string Ignored;
+    hpvm::CollectDiagnostics Quiet(M.getContext(), Ignored);
+    unsigned Errors = 0;
+    hpvm::RegionForest Forest = hpvm::parseRegions(F, Errors);
+    if (Errors)
+      continue;
+    for (const auto &Root : Forest.Roots)
+      for (llvm::Instruction *I : Root->instructions()) {
+        auto *Call = llvm::dyn_cast<llvm::CallBase>(I);
+        llvm::Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (Callee && (Callee->getName().starts_with("__ubsan_handle_") ||
+                       Callee->getIntrinsicID() == llvm::Intrinsic::ubsantrap))
+          Reports.insert(I);
+      }
+  }
+  for (llvm::Instruction *I : Reports)
+    I->eraseFromParent();
+  return Reports.size();
 }
 
 /// A buffer that is a global array (`static float v[N]`) is a constant in
@@ -248,6 +281,10 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   fixPragmaColumns(*M, Rewritten);
   if (hpvm::regionFormFromMarkers(*M))
     return Result;
+  if (dropSanitizerReportsInNodes(*M))
+    llvm::errs() << "hpvm-clang: note: sanitizer checks are not made inside "
+                    "nodes (devices have no sanitizer runtime); host code is "
+                    "checked\n";
   localizeGlobalBuffers(*M);
   nameExtents(*M);
   Result.M = std::move(M);
