@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the runtime and IR libraries and their unit tests (hpvm-rt-tests,
+# hpvm-unit-tests, hpvm-ir-tests) with AddressSanitizer and
+# UndefinedBehaviorSanitizer in a build folder of their own, and runs them:
+#
+#   ./scripts/asan.sh                      build-asan/, every test
+#   ./scripts/asan.sh --gtest_filter='Coherence*'   arguments go to the tests
+#
+# Everything these tests link from this repository is instrumented; LLVM,
+# GoogleTest, the Vulkan loader with lavapipe and the OpenCL runtimes are
+# not. Undefined behaviour stops the test at once (-fno-sanitize-recover),
+# as does a memory error. Leaks are reported for the test processes, except
+# what the suppressions file lists with its reason (objects that live until
+# the process ends by design).
+#
+# Exit status: non-zero if a test failed or a sanitizer reported anything.
+# CI runs it (scripts/test.sh) after the main test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${HPVM_ASAN_BUILD_DIR:-build-asan}
+JOBS=${HPVM_ASAN_JOBS:-2}
+
+flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
+  "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined" \
+  "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
+ninja -C "$BUILD" -j"$JOBS" hpvm-rt-tests hpvm-unit-tests hpvm-ir-tests
+
+# handle_segv=0: a death test expects a fault to kill the process with
+# SIGSEGV, which ASan's own handler would turn into exit status 1.
+export ASAN_OPTIONS="handle_segv=0 ${ASAN_OPTIONS:-}"
+export LSAN_OPTIONS="suppressions=$ROOT/test/unit/asan-leaks.txt print_suppressions=0 ${LSAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
+status=0
+for t in test/unit/hpvm-unit-tests test/unit/hpvm-ir-tests \
+  test/unit/runtime/hpvm-rt-tests; do
+  echo "== $t under ASan+UBSan"
+  # Leaks are looked for in the tests themselves; a death test's child
+  # ends with exit() while the process's runtime (never destroyed, by
+  # design: docs/runtime.md §10) still holds its launches' memory.
+  ASAN_OPTIONS="detect_leaks=1 $ASAN_OPTIONS" \
+    "$BUILD/$t" --gtest_filter=-*DeathTest* "$@" || status=1
+  ASAN_OPTIONS="detect_leaks=0 $ASAN_OPTIONS" \
+    "$BUILD/$t" --gtest_filter=*DeathTest* "$@" || status=1
+done
+echo "== ASan+UBSan: $([ $status = 0 ] && echo clean || echo FAILED)"
+exit $status
