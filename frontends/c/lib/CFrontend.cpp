@@ -210,7 +210,12 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   std::vector<RewrittenFile> Rewritten;
   {
     CompilerInstance CI;
-    CI.setInvocation(std::make_shared<CompilerInvocation>(Invocation));
+    auto CheckInv = std::make_shared<CompilerInvocation>(Invocation);
+    // The driver asks cc1 not to free the AST, as a process about to exit
+    // need not; this is a library that may compile many files in one
+    // process (the Python binding, the fuzzer), so it frees what it made.
+    CheckInv->getFrontendOpts().DisableFree = false;
+    CI.setInvocation(CheckInv);
     CI.createDiagnostics(Opts.Diagnostics, /*ShouldOwnClient=*/false);
     if (Opts.Diagnostics)
       CI.setVerboseOutputStream(llvm::nulls());
@@ -259,6 +264,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   }
   CG.DebugColumnInfo = true;
   Inv->getFrontendOpts().ProgramAction = frontend::EmitLLVMOnly;
+  Inv->getFrontendOpts().DisableFree = false; // as above
 
   CompilerInstance CI;
   CI.setInvocation(Inv);
