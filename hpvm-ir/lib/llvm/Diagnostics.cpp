@@ -63,9 +63,15 @@ std::string atInstruction(const Instruction *At) {
   raw_string_ostream OS(Text);
   OS << "\n  at:";
   At->print(OS);
-  if (const DebugLoc &DL = At->getDebugLoc())
-    OS << " (" << DL->getFilename() << ":" << DL.getLine() << ":" << DL.getCol()
-       << ")";
+  // Phis and instructions passes made carry no location: the nearest one in
+  // the block that does stands in, so that the error has a source line.
+  const DebugLoc *DL = &At->getDebugLoc();
+  for (const Instruction &I : *At->getParent())
+    if (!*DL && I.getDebugLoc())
+      DL = &I.getDebugLoc();
+  if (*DL)
+    OS << " (" << (*DL)->getFilename() << ":" << DL->getLine() << ":"
+       << DL->getCol() << ")";
   return OS.str();
 }
 
