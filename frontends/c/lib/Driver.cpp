@@ -212,11 +212,16 @@ struct DriverDiagnosticHandler : DiagnosticHandler {
 /// LLVMContext's own filtering (RespectFilters) cannot be relied on: Clang's
 /// code generation action installs its handler for a while and puts this
 /// one back without it, after which every remark built reaches here.
+const DriverDiagnosticHandler &remarkFilter() {
+  static const DriverDiagnosticHandler Filter;
+  return Filter;
+}
+
 bool wantRemark(const DiagnosticInfo &DI) {
   const auto *OR = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
   if (!OR)
     return false;
-  static const DriverDiagnosticHandler Filter;
+  const DriverDiagnosticHandler &Filter = remarkFilter();
   StringRef Pass = OR->getPassName();
   return OR->isPassed()   ? Filter.isPassedOptRemarkEnabled(Pass)
          : OR->isMissed() ? Filter.isMissedOptRemarkEnabled(Pass)
@@ -1021,8 +1026,7 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
   // The line tables the frontend added for its own diagnostics also give
   // the kernels' optimisation remarks their locations: kept through the
   // backends when remarks were asked for, stripped from what is emitted.
-  static const DriverDiagnosticHandler RemarksAsked;
-  bool KeepLines = AddedDebugInfo && RemarksAsked.isAnyRemarkEnabled();
+  bool KeepLines = AddedDebugInfo && remarkFilter().isAnyRemarkEnabled();
   if (AddedDebugInfo && !KeepLines)
     StripDebugInfo(*M);
 
