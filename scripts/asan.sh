@@ -34,6 +34,28 @@ ninja -C "$BUILD" -j"$JOBS" hpvm-rt-tests hpvm-unit-tests hpvm-ir-tests
 export ASAN_OPTIONS="handle_segv=0 ${ASAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$ROOT/test/unit/asan-leaks.txt print_suppressions=0 ${LSAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
+# LeakSanitizer's stop-the-world tracer sometimes crashes at exit itself
+# ("Tracer caught signal 11 ... LeakSanitizer has encountered a fatal
+# error") while it walks the threads of uninstrumented drivers (lavapipe's,
+# the OpenCL runtime's): a known, intermittent fault of the sanitizer, not a
+# finding. Such a run is repeated once; a leak report, a failed test or a
+# second crash still fails.
+run_with_leak_check() {
+  local log rc
+  log=$(mktemp)
+  ASAN_OPTIONS="detect_leaks=1 $ASAN_OPTIONS" "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  if [ "$rc" != 0 ] &&
+    grep -q 'LeakSanitizer has encountered a fatal error' "$log" &&
+    ! grep -q -e 'detected memory leaks' -e '^\[  FAILED  \]' "$log"; then
+    echo "== the leak checker itself crashed at exit; running $1 once more"
+    ASAN_OPTIONS="detect_leaks=1 $ASAN_OPTIONS" "$@"
+    rc=$?
+  fi
+  rm -f "$log"
+  return "$rc"
+}
+
 status=0
 for t in test/unit/hpvm-unit-tests test/unit/hpvm-ir-tests \
   test/unit/runtime/hpvm-rt-tests; do
@@ -41,8 +63,7 @@ for t in test/unit/hpvm-unit-tests test/unit/hpvm-ir-tests \
   # Leaks are looked for in the tests themselves; a death test's child
   # ends with exit() while the process's runtime (never destroyed, by
   # design: docs/runtime.md §10) still holds its launches' memory.
-  ASAN_OPTIONS="detect_leaks=1 $ASAN_OPTIONS" \
-    "$BUILD/$t" --gtest_filter=-*DeathTest* "$@" || status=1
+  run_with_leak_check "$BUILD/$t" --gtest_filter=-*DeathTest* "$@" || status=1
   ASAN_OPTIONS="detect_leaks=0 $ASAN_OPTIONS" \
     "$BUILD/$t" --gtest_filter=*DeathTest* "$@" || status=1
 done
