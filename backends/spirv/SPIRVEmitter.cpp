@@ -748,6 +748,11 @@ private:
   void emitMath(const CallInst &I, MathOp Op);
   void emitTerminator(const Instruction &I);
   uint32_t bitCount(const CallInst &I, MathOp Op, uint32_t X, unsigned Bits);
+  uint32_t withConstantZero(unsigned Opcode, const Instruction &I,
+                            const Value *L, const Value *R, uint32_t A,
+                            uint32_t Bv);
+  uint32_t floatRemainder(uint32_t X, uint32_t Y, Type *T);
+  uint32_t plusPositiveZero(uint32_t X, Type *T);
   uint32_t globalPointer(uint32_t Address, uint32_t Pointee);
   uint32_t privateElement(const Object &O, uint32_t Offset,
                           const Instruction &I);
@@ -1593,6 +1598,15 @@ void Emitter::emitBinary(const BinaryOperator &I) {
       break; // the low bits of the result depend on the low bits only
     }
   }
+  if (uint32_t R = withConstantZero(I.getOpcode(), I, I.getOperand(0),
+                                    I.getOperand(1), A, Bv)) {
+    define(&I, R);
+    return;
+  }
+  if (I.getOpcode() == Instruction::FRem && vulkan()) {
+    define(&I, floatRemainder(A, Bv, T));
+    return;
+  }
   spv::Op Op;
   switch (I.getOpcode()) {
   case Instruction::Add:
@@ -1656,6 +1670,131 @@ void Emitter::emitBinary(const BinaryOperator &I) {
     return;
   }
   define(&I, op(Op, Ty, {A, Bv}));
+}
+
+/// The value of a constant +0.0 or -0.0 (scalar), else null.
+static const APFloat *constantZero(const Value *V) {
+  auto *C = dyn_cast<ConstantFP>(V);
+  return C && C->isZero() ? &C->getValueAPF() : nullptr;
+}
+
+/// Float arithmetic with a constant zero operand, written so that a Vulkan
+/// driver cannot fold it. Mesa's lavapipe turns x * 0.0 into 0.0, x + 0.0
+/// into x, 0.0 - x into -x, x / 0.0 and 0.0 / x into 0.0, and x rem 0.0 into
+/// x, although the module asks for IEEE semantics
+/// (SignedZeroInfNanPreserve): infinities, NaNs and the sign of zero would
+/// differ from C on the CPU. The forms below compute the same IEEE results
+/// from operations it keeps. Returns 0 where no operand is a constant zero,
+/// for vectors, and where the instruction's flags allow the folding anyway.
+uint32_t Emitter::withConstantZero(unsigned Opcode, const Instruction &I,
+                                   const Value *L, const Value *R, uint32_t A,
+                                   uint32_t Bv) {
+  Type *T = I.getType();
+  const APFloat *ZL = constantZero(L), *ZR = constantZero(R);
+  if (!vulkan() || !T->isFloatingPointTy() || (!ZL && !ZR))
+    return 0;
+  FastMathFlags FMF = I.getFastMathFlags();
+  if (FMF.noNaNs() && FMF.noInfs() && FMF.noSignedZeros())
+    return 0;
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  uint32_t Ty = typeOf(T, &I), IntTy = B.intType(Bits), Bool = B.boolType();
+  uint64_t Sign = uint64_t(1) << (Bits - 1);
+  auto bitsOf = [&](uint32_t V) { return op(spv::Op::OpBitcast, IntTy, {V}); };
+  auto signOf = [&](uint32_t V) {
+    return op(spv::Op::OpBitwiseAnd, IntTy,
+              {bitsOf(V), B.constInt(Bits, Sign)});
+  };
+  auto constant = [&](const APFloat &F) {
+    return B.constFloatBits(Bits, F.bitcastToAPInt().getZExtValue());
+  };
+  const fltSemantics &Sem = T->getFltSemantics();
+  uint32_t NaN = constant(APFloat::getQNaN(Sem));
+  auto plusZero = [&](uint32_t X) { return plusPositiveZero(X, T); };
+  // 0.0 / y and 0.0 rem y are NaN where y is NaN or zero.
+  auto nanOrZeroDivisor = [&](uint32_t Y) {
+    return op(spv::Op::OpFUnordEqual, Bool,
+              {Y, constant(APFloat::getZero(Sem))});
+  };
+  switch (Opcode) {
+  case Instruction::FMul: {
+    // x * ±0.0: x - x is +0.0 for finite x and NaN otherwise; the sign is
+    // x's, flipped by a -0.0.
+    uint32_t X = ZR ? A : Bv;
+    bool Negative = (ZR ? ZR : ZL)->isNegative();
+    uint32_t Magnitude =
+        op(spv::Op::OpBitwiseAnd, IntTy,
+           {bitsOf(op(spv::Op::OpFSub, Ty, {X, X})), B.constInt(Bits, ~Sign)});
+    uint32_t S = signOf(X);
+    if (Negative)
+      S = op(spv::Op::OpBitwiseXor, IntTy, {S, B.constInt(Bits, Sign)});
+    return op(spv::Op::OpBitcast, Ty,
+              {op(spv::Op::OpBitwiseOr, IntTy, {Magnitude, S})});
+  }
+  case Instruction::FAdd: {
+    uint32_t X = ZR ? A : Bv;
+    return (ZR ? ZR : ZL)->isNegative() ? X : plusZero(X);
+  }
+  case Instruction::FSub:
+    if (ZR) // x - 0.0 is x; x - -0.0 is x + 0.0.
+      return ZR->isNegative() ? plusZero(A) : A;
+    {
+      uint32_t Neg = op(spv::Op::OpFNegate, Ty, {Bv});
+      return ZL->isNegative() ? Neg : plusZero(Neg);
+    }
+  case Instruction::FDiv:
+    if (ZR) // x / ±0.0 is x * ±inf: NaN for a zero or NaN x.
+      return op(spv::Op::OpFMul, Ty,
+                {A, constant(APFloat::getInf(Sem, ZR->isNegative()))});
+    {
+      uint32_t S = signOf(Bv);
+      if (ZL->isNegative())
+        S = op(spv::Op::OpBitwiseXor, IntTy, {S, B.constInt(Bits, Sign)});
+      uint32_t Zero = op(spv::Op::OpBitcast, Ty, {S});
+      return op(spv::Op::OpSelect, Ty, {nanOrZeroDivisor(Bv), NaN, Zero});
+    }
+  case Instruction::FRem:
+    if (ZR)
+      return NaN;
+    return op(spv::Op::OpSelect, Ty, {nanOrZeroDivisor(Bv), NaN, A});
+  default:
+    return 0;
+  }
+}
+
+/// x + 0.0 for a float scalar x: x, except that -0.0 + 0.0 is +0.0.
+uint32_t Emitter::plusPositiveZero(uint32_t X, Type *T) {
+  unsigned Bits = T->getPrimitiveSizeInBits();
+  uint32_t IntTy = B.intType(Bits);
+  uint32_t NegZero = op(spv::Op::OpIEqual, B.boolType(),
+                        {op(spv::Op::OpBitcast, IntTy, {X}),
+                         B.constInt(Bits, uint64_t(1) << (Bits - 1))});
+  return op(spv::Op::OpSelect, typeOf(T, nullptr),
+            {NegZero, B.constFloatBits(Bits, 0), X});
+}
+
+/// C's fmod on Vulkan. lavapipe's OpFRem gives NaN for a finite x and an
+/// infinite y, where C gives x, and +0.0 for a zero remainder of a negative
+/// x, where C keeps x's sign.
+uint32_t Emitter::floatRemainder(uint32_t X, uint32_t Y, Type *T) {
+  uint32_t Ty = typeOf(T, nullptr), Bool = B.boolType();
+  unsigned Bits = T->getScalarSizeInBits();
+  uint32_t IntTy = B.intType(Bits);
+  uint64_t Sign = uint64_t(1) << (Bits - 1);
+  uint32_t Rem = op(spv::Op::OpFRem, Ty, {X, Y});
+  auto bitsOf = [&](uint32_t V) { return op(spv::Op::OpBitcast, IntTy, {V}); };
+  uint32_t Signed = op(spv::Op::OpBitcast, Ty,
+                       {op(spv::Op::OpBitwiseOr, IntTy,
+                           {op(spv::Op::OpBitwiseAnd, IntTy,
+                               {bitsOf(Rem), B.constInt(Bits, ~Sign)}),
+                            op(spv::Op::OpBitwiseAnd, IntTy,
+                               {bitsOf(X), B.constInt(Bits, Sign)})})});
+  uint32_t XNotFinite =
+      op(spv::Op::OpLogicalOr, Bool,
+         {op(spv::Op::OpIsInf, Bool, {X}), op(spv::Op::OpIsNan, Bool, {X})});
+  uint32_t KeepX = op(spv::Op::OpLogicalAnd, Bool,
+                      {op(spv::Op::OpIsInf, Bool, {Y}),
+                       op(spv::Op::OpLogicalNot, Bool, {XNotFinite})});
+  return op(spv::Op::OpSelect, Ty, {KeepX, X, Signed});
 }
 
 void Emitter::emitICmp(const ICmpInst &I) {
@@ -2074,8 +2213,32 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
   unsigned Bits = T->getScalarSizeInBits();
 
   if (Op == MathOp::FMod) {
-    define(&I, op(spv::Op::OpFRem, Ty, Args));
+    const Value *X = I.getArgOperand(0), *Y = I.getArgOperand(1);
+    if (uint32_t R =
+            withConstantZero(Instruction::FRem, I, X, Y, Args[0], Args[1]))
+      define(&I, R);
+    else if (vulkan())
+      define(&I, floatRemainder(Args[0], Args[1], T));
+    else
+      define(&I, op(spv::Op::OpFRem, Ty, Args));
     return;
+  }
+  if (Op == MathOp::Fma && vulkan() &&
+      (constantZero(I.getArgOperand(0)) || constantZero(I.getArgOperand(1)))) {
+    // x * 0.0 is exact, so fma(x, 0.0, c) is the product's rounding-free
+    // sum with c; both steps keep IEEE specials as withConstantZero says.
+    uint32_t Product =
+        withConstantZero(Instruction::FMul, I, I.getArgOperand(0),
+                         I.getArgOperand(1), Args[0], Args[1]);
+    if (Product) {
+      // The product is not a constant, so only a zero addend needs care.
+      const Value *C = I.getArgOperand(2);
+      if (const APFloat *Z = constantZero(C))
+        define(&I, Z->isNegative() ? Product : plusPositiveZero(Product, T));
+      else
+        define(&I, op(spv::Op::OpFAdd, Ty, {Product, Args[2]}));
+      return;
+    }
   }
   if (!vulkan()) {
     unsigned Number = openCLOp(Op);

@@ -99,6 +99,14 @@ uint32_t ModuleBuilder::intType(unsigned Bits) {
 }
 
 uint32_t ModuleBuilder::floatType(unsigned Bits) {
+  // Without the execution mode finish() adds, a Vulkan driver may treat
+  // infinities and NaNs as undefined and fold x * 0.0 to 0.0 (lavapipe
+  // does): C code computing with them would get other results than on the
+  // CPU. OpenCL keeps IEEE semantics unless told otherwise.
+  if (isVulkan()) {
+    addCapability(spv::Capability::SignedZeroInfNanPreserve);
+    FloatWidths.insert(Bits);
+  }
   if (Bits == 16)
     addCapability(spv::Capability::Float16);
   else if (Bits == 64)
@@ -269,6 +277,12 @@ Words ModuleBuilder::finish(uint32_t EntryFunction, StringRef EntryName,
   emitInst(M, spv::Op::OpExecutionMode,
            {EntryFunction, static_cast<uint32_t>(spv::ExecutionMode::LocalSize),
             LocalSize[0], LocalSize[1], LocalSize[2]});
+  for (unsigned Bits : FloatWidths)
+    emitInst(
+        M, spv::Op::OpExecutionMode,
+        {EntryFunction,
+         static_cast<uint32_t>(spv::ExecutionMode::SignedZeroInfNanPreserve),
+         Bits});
 
   M.insert(M.end(), Names.begin(), Names.end());
   M.insert(M.end(), Annotations.begin(), Annotations.end());

@@ -102,6 +102,9 @@ private:
   uint32_t NextId = 1;
   uint32_t ExtInstSet = 0;
   std::set<spv::Capability> Capabilities;
+  /// Widths of the float types declared: each gets C's IEEE semantics for
+  /// infinities, NaNs and signed zeros (finish()).
+  std::set<unsigned> FloatWidths;
   Words Names, Annotations, Globals, Functions;
   /// (opcode, operands without the result id) -> result id.
   std::map<Words, uint32_t> Cache;

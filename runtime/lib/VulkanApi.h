@@ -30,6 +30,7 @@ namespace hpvm::rt::vk {
   X(vkDestroyInstance)                                                         \
   X(vkEnumeratePhysicalDevices)                                                \
   X(vkGetPhysicalDeviceProperties)                                             \
+  X(vkGetPhysicalDeviceProperties2)                                            \
   X(vkGetPhysicalDeviceFeatures2)                                              \
   X(vkGetPhysicalDeviceMemoryProperties)                                       \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                  \

@@ -110,6 +110,7 @@ struct Probe {
   VkPhysicalDeviceFeatures2 Features{};
   VkPhysicalDeviceVulkan11Features Features11{};
   VkPhysicalDeviceVulkan12Features Features12{};
+  VkPhysicalDeviceVulkan12Properties Properties12{};
 };
 
 /// What allocate() hands out: one buffer in this device's memory.
@@ -373,6 +374,19 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
   E12.vulkanMemoryModel = A12.vulkanMemoryModel;
   E12.vulkanMemoryModelDeviceScope = A12.vulkanMemoryModelDeviceScope;
 
+  // Modules keep IEEE infinities, NaNs and signed zeros for every float
+  // width they use; one capability stands for all widths, so a device must
+  // keep them for each width it computes in.
+  const VkPhysicalDeviceVulkan12Properties &P12 = P.Properties12;
+  const char *LacksIeee =
+      !P12.shaderSignedZeroInfNanPreserveFloat32
+          ? "shaderSignedZeroInfNanPreserveFloat32"
+      : E.features.shaderFloat64 && !P12.shaderSignedZeroInfNanPreserveFloat64
+          ? "shaderSignedZeroInfNanPreserveFloat64"
+      : E12.shaderFloat16 && !P12.shaderSignedZeroInfNanPreserveFloat16
+          ? "shaderSignedZeroInfNanPreserveFloat16"
+          : nullptr;
+
   // What a module may not ask for here (SPIR-V capability numbers from the
   // specification's Capability table).
   const struct {
@@ -403,6 +417,8 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
        E12.uniformAndStorageBuffer8BitAccess},
       {4450, "StoragePushConstant8", "storagePushConstant8",
        E12.storagePushConstant8},
+      {4466, "SignedZeroInfNanPreserve", LacksIeee ? LacksIeee : "",
+       LacksIeee == nullptr},
       {5345, "VulkanMemoryModel", "vulkanMemoryModel", E12.vulkanMemoryModel},
       {5346, "VulkanMemoryModelDeviceScope", "vulkanMemoryModelDeviceScope",
        E12.vulkanMemoryModelDeviceScope},
@@ -1236,6 +1252,13 @@ Probe probe(const Instance &Inst, VkPhysicalDevice Handle, unsigned Index) {
   IF.vkGetPhysicalDeviceFeatures2(Handle, &P.Features);
   P.Features.pNext = nullptr;
   P.Features11.pNext = nullptr;
+  VkPhysicalDeviceProperties2 Props2{};
+  Props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  P.Properties12.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+  Props2.pNext = &P.Properties12;
+  IF.vkGetPhysicalDeviceProperties2(Handle, &Props2);
+  P.Properties12.pNext = nullptr;
 
   std::vector<std::string> Missing;
   if (!P.Features12.bufferDeviceAddress)

@@ -61,10 +61,12 @@ for.end:
 ; CHECK-NEXT: ; Schema: 0
 ; CHECK-NEXT:  OpCapability Shader
 ; CHECK-NEXT:  OpCapability Int64
+; CHECK-NEXT:  OpCapability SignedZeroInfNanPreserve
 ; CHECK-NEXT:  OpCapability PhysicalStorageBufferAddresses
 ; CHECK-NEXT:  OpMemoryModel PhysicalStorageBuffer64 GLSL450
 ; CHECK-NEXT:  OpEntryPoint GLCompute %[[FN:.*]] "hpvm.spirv.vadd" %hpvm_params %hpvm_global_id
 ; CHECK-NEXT:  OpExecutionMode %[[FN]] LocalSize 64 1 1
+; CHECK-NEXT:  OpExecutionMode %[[FN]] SignedZeroInfNanPreserve 32
 ; CHECK:       OpDecorate %hpvm_push_constants Block
 ; CHECK-NEXT:  OpMemberDecorate %hpvm_push_constants 0 Offset 0
 ; CHECK-NEXT:  OpMemberDecorate %hpvm_push_constants 1 Offset 8

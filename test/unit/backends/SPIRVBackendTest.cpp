@@ -53,7 +53,8 @@ constexpr uint32_t CapShader = 1, CapInt64 = 11,
                    CapPhysicalStorageBufferAddresses = 5347, CapInt8 = 39,
                    CapInt16 = 22, CapFloat64 = 10, CapInt64Atomics = 12,
                    CapStorageBuffer8BitAccess = 4448,
-                   CapStorageBuffer16BitAccess = 4433;
+                   CapStorageBuffer16BitAccess = 4433,
+                   CapSignedZeroInfNanPreserve = 4466;
 
 /// A module, its graphs and its kernels for one flavour.
 struct Built {
@@ -265,10 +266,12 @@ bool has(const std::vector<uint32_t> &Caps, uint32_t C) {
 TEST(SPIRVBackend, CapabilitiesFollowTheTypesUsed) {
   auto Grid = build(readInput("grid.ll"), SPIRVFlavour::Vulkan);
   ASSERT_EQ(Grid->Error, "");
-  // Floats and 32-bit ints only: nothing beyond what addresses need.
-  EXPECT_EQ(Grid->kernel("grid")->Capabilities,
-            (std::vector<uint32_t>{CapShader, CapInt64,
-                                   CapPhysicalStorageBufferAddresses}));
+  // Floats and 32-bit ints only: nothing beyond what addresses need, and
+  // C's IEEE semantics for the floats.
+  EXPECT_EQ(
+      Grid->kernel("grid")->Capabilities,
+      (std::vector<uint32_t>{CapShader, CapInt64, CapSignedZeroInfNanPreserve,
+                             CapPhysicalStorageBufferAddresses}));
 
   auto Types = build(readInput("types.ll"), SPIRVFlavour::Vulkan);
   ASSERT_EQ(Types->Error, "");
