@@ -135,7 +135,8 @@ llvm::MDNode *loopIDWith(llvm::LLVMContext &Ctx, llvm::MDNode *LoopID,
 llvm::MDNode *scalarCopyLoopID(llvm::LLVMContext &Ctx);
 
 /// The instance id of instance loop L: the header phi that counts up by one
-/// (L may have other phis); null if there is none.
+/// and whose next value the latch compares to end the loop (L may have
+/// other phis); null if there is none.
 llvm::PHINode *instanceId(llvm::Loop &L);
 
 /// Rewrites every other header phi of L, each an affine recurrence in L (the

@@ -57,10 +57,22 @@ MDNode *scalarCopyLoopID(LLVMContext &Ctx) {
 
 PHINode *instanceId(Loop &L) {
   using namespace PatternMatch;
-  for (PHINode &P : L.getHeader()->phis())
-    if (match(P.getIncomingValueForBlock(L.getLoopLatch()),
-              m_Add(m_Specific(&P), m_One())))
+  // The counter the latch tests: the simplification pipeline may add other
+  // counters by one, narrower ones too (an i3 counting instances modulo 8
+  // for an inner trip count `id & 7`), which are no instance id.
+  BasicBlock *Latch = L.getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Exit = Br && Br->isConditional()
+                   ? dyn_cast<ICmpInst>(Br->getCondition())
+                   : nullptr;
+  if (!Exit)
+    return nullptr;
+  for (PHINode &P : L.getHeader()->phis()) {
+    Value *Next = P.getIncomingValueForBlock(Latch);
+    if (match(Next, m_Add(m_Specific(&P), m_One())) &&
+        is_contained(Exit->operands(), Next))
       return &P;
+  }
   return nullptr;
 }
 
