@@ -2308,8 +2308,36 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
     define(&I, bitCount(I, Op, Args[0], Bits));
     return;
   case MathOp::BitReverse:
+    // Vulkan restricts OpBitReverse to 32 bits: narrower values are
+    // reversed in the top of a 32-bit word, 64-bit ones in halves that
+    // swap places.
+    if (T->isIntegerTy(1)) { // (i1 operands are not in Args: flags)
+      define(&I, valueOf(I.getArgOperand(0), &I));
+      return;
+    }
     if (Bits == 32) {
       define(&I, op(spv::Op::OpBitReverse, Ty, {Args[0]}));
+      return;
+    }
+    if (Bits < 32) {
+      uint32_t Wide = op(spv::Op::OpUConvert, u32Type(), {Args[0]});
+      uint32_t R =
+          op(spv::Op::OpShiftRightLogical, u32Type(),
+             {op(spv::Op::OpBitReverse, u32Type(), {Wide}), u32(32 - Bits)});
+      define(&I, op(spv::Op::OpUConvert, Ty, {R}));
+      return;
+    }
+    if (Bits == 64) {
+      auto Reversed = [&](uint32_t Half) {
+        return op(spv::Op::OpUConvert, Ty,
+                  {op(spv::Op::OpBitReverse, u32Type(),
+                      {op(spv::Op::OpUConvert, u32Type(), {Half})})});
+      };
+      uint32_t Lo = Reversed(Args[0]);
+      uint32_t Hi =
+          Reversed(op(spv::Op::OpShiftRightLogical, Ty, {Args[0], u64(32)}));
+      define(&I, op(spv::Op::OpBitwiseOr, Ty,
+                    {op(spv::Op::OpShiftLeftLogical, Ty, {Lo, u64(32)}), Hi}));
       return;
     }
     break;
