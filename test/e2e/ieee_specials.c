@@ -1,8 +1,8 @@
 // Float arithmetic on infinities, NaNs and signed zeros, bit for bit against
 // the same C on the host: operations with a constant zero (which a Vulkan
 // driver may fold: x * 0.0 -> 0.0, x + 0.0 -> x, ...) and fmod on every
-// pair of special values and small quotients. NaNs compare equal whatever their sign and
-// payload; subnormals are left out (Vulkan devices may flush them).
+// pair of special values and small quotients. NaNs compare equal whatever their
+// sign and payload; subnormals are left out (Vulkan devices may flush them).
 //
 //   ieee-specials
 #include "e2e.h"
@@ -42,7 +42,7 @@ enum { INPUTS = 10, FORMS = 20 };
 #define DOUBLE_FN(name) name
 
 static void float_forms(const float *in, float *out, long n) {
-#pragma hpvm parallel for name(float_forms) in(in [0:n]) out(out [0:n * FORMS])
+#pragma hpvm parallel for name(float_forms) in(in [0:n])out(out [0:n * FORMS])
   for (long i = 0; i < n; i++) {
     float x = in[i], *r = out + i * FORMS;
     ZERO_FORMS(float, FLOAT_FN, x, r);
@@ -50,8 +50,7 @@ static void float_forms(const float *in, float *out, long n) {
 }
 
 static void double_forms(const double *in, double *out, long n) {
-#pragma hpvm parallel for name(double_forms) in(in [0:n])                     \
-    out(out [0:n * FORMS])
+#pragma hpvm parallel for name(double_forms) in(in [0:n])out(out [0:n * FORMS])
   for (long i = 0; i < n; i++) {
     double x = in[i], *r = out + i * FORMS;
     ZERO_FORMS(double, DOUBLE_FN, x, r);
@@ -60,8 +59,8 @@ static void double_forms(const double *in, double *out, long n) {
 
 static void remainders(const float *fin, const double *din, float *fout,
                        double *dout, long n) {
-#pragma hpvm parallel for name(remainders) in(fin [0:n], din [0:n])            \
-    out(fout [0:n * n], dout [0:n * n])
+#pragma hpvm parallel for name(remainders)                                     \
+    in(fin [0:n], din [0:n])out(fout [0:n * n], dout [0:n * n])
   for (long i = 0; i < n * n; i++) {
     fout[i] = fmodf(fin[i / n], fin[i % n]);
     dout[i] = fmod(din[i / n], din[i % n]);
