@@ -252,8 +252,7 @@ bool LineParser::parseItem(Clause &C, TokenRange Item,
     for (; Close < Item.size(); ++Close) {
       if (Item[Close].isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
         ++D;
-      else if (Item[Close].isOneOf(tok::r_paren, tok::r_square,
-                                   tok::r_brace) &&
+      else if (Item[Close].isOneOf(tok::r_paren, tok::r_square, tok::r_brace) &&
                --D == 0)
         break;
     }
@@ -550,12 +549,36 @@ static std::optional<Token> rawTokenAfter(Preprocessor &PP,
   return Tok;
 }
 
+/// Whether the rest of the directive line from Loc (with its continuation
+/// lines) spells `_Pragma`.
+static bool lineSpellsPragmaOperator(Preprocessor &PP, SourceLocation Loc) {
+  SourceManager &SM = PP.getSourceManager();
+  auto [FID, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Loc));
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Offset > Buf.size())
+    return false;
+  size_t End = Offset;
+  while (End < Buf.size() && Buf[End] != '\n')
+    End += Buf[End] == '\\' && End + 1 < Buf.size() ? 2 : 1;
+  return Buf.slice(Offset, End).contains("_Pragma");
+}
+
 void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
                                  Token &FirstToken) {
+  // Clang 19 crashes expanding a _Pragma whose string is not terminated
+  // inside a pragma line (its error recovery eats the end of the
+  // directive), so such lines are refused before they are lexed.
+  if (Intro.Kind == PIK_HashPragma &&
+      lineSpellsPragmaOperator(PP, FirstToken.getLocation())) {
+    Diags.report(FirstToken.getLocation(), Diag::PragmaOperatorInLine);
+    PP.DiscardUntilEndOfDirective();
+    return;
+  }
   SmallVector<Token, 32> Toks;
   Token Tok;
   PP.Lex(Tok);
-  while (Tok.isNot(tok::eod)) {
+  while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof)) {
     Toks.push_back(Tok);
     PP.Lex(Tok);
   }

@@ -63,6 +63,15 @@ void f(float *a, int n) {
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:3: error: '_Pragma("hpvm ...")' is not supported; write '#pragma hpvm' on a line of its own
 }
 
+// A _Pragma inside the line, here with a string that does not end (Clang 19
+// itself crashes expanding that in a pragma line; found by the pragma
+// fuzzer): refused before the line is read.
+void pragma_operator(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n]) _Pragma("hpvm x)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:9: error: '_Pragma' inside '#pragma hpvm' is not supported
+  for (int i = 0; i < n; i++) a[i] = 0;
+}
+
 void reduce_element(float *a, int n) {
 #pragma hpvm parallel for in(a[0:n]) reduction(+: a[0])
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:51: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'reduction'
