@@ -109,6 +109,21 @@ private:
 };
 } // namespace
 
+/// Whether X, a header phi's value, is a polynomial of the iteration number
+/// that rewriteSecondaryInductions can compute from it: affine, or (for
+/// integers) quadratic, with coefficients that do not change in L. The
+/// simplification pipeline turns `i * i` or `i * (i - 1) / 2` into such a
+/// second-order recurrence.
+static bool isFunctionOfIteration(const SCEV *X, const Loop *L,
+                                  ScalarEvolution &SE) {
+  auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+  if (!AR || AR->getLoop() != L ||
+      !(AR->isAffine() || (AR->isQuadratic() && AR->getType()->isIntegerTy())))
+    return false;
+  return all_of(AR->operands(),
+                [&](const SCEV *Op) { return SE.isLoopInvariant(Op, L); });
+}
+
 bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   ScalarEvolution &SE = FA.SE;
   BasicBlock *Header = L->getHeader();
@@ -161,10 +176,7 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
     return false;
   }
   for (PHINode *Phi : Others) {
-    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Phi));
-    if (!AR || AR->getLoop() != L || !AR->isAffine() ||
-        !SE.isLoopInvariant(AR->getStart(), L) ||
-        !SE.isLoopInvariant(AR->getStepRecurrence(SE), L)) {
+    if (!isFunctionOfIteration(SE.getSCEV(Phi), L, SE)) {
       error(Where + " carries a value from one iteration to the next that "
                     "is not a function of the instance id (a reduction or "
                     "recurrence)",
@@ -266,6 +278,34 @@ findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors) {
   return NestFinder(R, FA, NumErrors).run();
 }
 
+/// {c0,+,c1,+,c2} at iteration I: c0 + c1*I + c2*I*(I-1)/2, in the
+/// recurrence's width. I*(I-1)/2 is exact modulo 2^N when the even one of
+/// I and I-1 is halved first, so no wider type is needed (the SPIR-V
+/// backend has none beyond 64 bits); it is computed at I's width when that
+/// is wider, since the result modulo 2^N depends on I modulo 2^(N+1).
+static Value *quadraticAt(const SCEVAddRecExpr *AR, PHINode *IV,
+                          SCEVExpander &Expander, Instruction *InPreheader,
+                          IRBuilder<> &B) {
+  Type *Ty = AR->getType();
+  Type *Wide = Ty->getIntegerBitWidth() >= IV->getType()->getIntegerBitWidth()
+                   ? Ty
+                   : IV->getType();
+  auto Coefficient = [&](unsigned K) {
+    return Expander.expandCodeFor(AR->getOperand(K), Ty, InPreheader);
+  };
+  Value *C0 = Coefficient(0), *C1 = Coefficient(1), *C2 = Coefficient(2);
+  Value *I = B.CreateZExtOrTrunc(IV, Wide);
+  Value *Before = B.CreateSub(I, ConstantInt::get(Wide, 1));
+  Value *Even = B.CreateICmpEQ(B.CreateAnd(I, 1), ConstantInt::get(Wide, 0));
+  Value *Pairs =
+      B.CreateSelect(Even, B.CreateMul(B.CreateLShr(I, 1), Before),
+                     B.CreateMul(I, B.CreateLShr(Before, 1)), "hpvm.pairs");
+  Value *Id = B.CreateZExtOrTrunc(I, Ty);
+  return B.CreateAdd(B.CreateAdd(C0, B.CreateMul(C1, Id)),
+                     B.CreateMul(C2, B.CreateZExtOrTrunc(Pairs, Ty)),
+                     "hpvm.quadratic");
+}
+
 void rewriteSecondaryInductions(const ParallelNest &Nest,
                                 FunctionAnalyses &FA) {
   ScalarEvolution &SE = FA.SE;
@@ -282,6 +322,13 @@ void rewriteSecondaryInductions(const ParallelNest &Nest,
     IRBuilder<> B(&*Header->getFirstInsertionPt());
     for (PHINode *Phi : Phis) {
       auto *AR = cast<SCEVAddRecExpr>(SE.getSCEV(Phi));
+      if (AR->isQuadratic()) {
+        Value *Replacement =
+            quadraticAt(AR, Level.IV, Expander, InPreheader, B);
+        Phi->replaceAllUsesWith(Replacement);
+        Phi->eraseFromParent();
+        continue;
+      }
       const SCEV *Step = AR->getStepRecurrence(SE);
       Value *Start =
           Expander.expandCodeFor(AR->getStart(), Phi->getType(), InPreheader);
