@@ -59,6 +59,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/AggressiveInstCombine/AggressiveInstCombine.h"
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
@@ -888,6 +889,32 @@ Error structureError(const KernelJob &Job, const BasicBlock *BB,
                             " (block " + OS.str() + ")");
 }
 
+/// A loop with no way out is left by the optimiser where nothing after it
+/// can matter (an instance that got there would never end; it does not get
+/// there in a program that terminates), but SPIR-V needs a merge block for
+/// every loop. Each such loop's latch gets an exit that is never taken, to
+/// a return.
+void giveEndlessLoopsAnExit(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  LLVMContext &Ctx = F.getContext();
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    auto *Br = Latches.empty()
+                   ? nullptr
+                   : dyn_cast<BranchInst>(Latches.front()->getTerminator());
+    if (!L->hasNoExitBlocks() || !Br || Br->isConditional())
+      continue;
+    BasicBlock *Never = BasicBlock::Create(Ctx, "endless.exit", &F);
+    Type *Ret = F.getReturnType();
+    ReturnInst::Create(Ctx, Ret->isVoidTy() ? nullptr : PoisonValue::get(Ret),
+                       Never);
+    BranchInst::Create(Never, L->getHeader(), ConstantInt::getFalse(Ctx), Br);
+    Br->eraseFromParent();
+  }
+}
+
 /// After structurizecfg every loop has one latch from which it also exits;
 /// this makes the rest of SPIR-V's rules hold by splitting blocks (each
 /// change starts the analysis over), then records the merge and continue
@@ -1160,6 +1187,11 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   runPasses(F, [](FunctionPassManager &FPM, PassBuilder &PB) {
     FPM.addPass(PB.buildFunctionSimplificationPipeline(
         OptimizationLevel::O2, ThinOrFullLTOPhase::None));
+    // Induction-variable rewriting computes sums like i*(i+1)/2 in an
+    // integer one bit wider than the value (i65 for i64), which SPIR-V
+    // cannot declare; the truncation that follows lets AggressiveInstCombine
+    // do it in the narrow type.
+    FPM.addPass(AggressiveInstCombinePass());
     ScalarizerPassOptions SO;
     SO.ScalarizeLoadStore = true;
     SO.ScalarizeVariableInsertExtract = true;
@@ -1176,6 +1208,8 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   splitMixedPointers(F);
 
   bool Vulkan = Job.Flavour == SPIRVFlavour::Vulkan;
+  if (Vulkan)
+    giveEndlessLoopsAnExit(F);
   runPasses(F, [&](FunctionPassManager &FPM, PassBuilder &) {
     FPM.addPass(DCEPass());
     FPM.addPass(LowerSwitchPass());
