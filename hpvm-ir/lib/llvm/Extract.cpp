@@ -456,8 +456,14 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
 /// the way there (loop guards, a top-tested header's exit test) always pass.
 /// Folding them gives every backend straight-line code to the body.
 static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
-                               ValueToValueMapTy &VMap) {
+                               ValueToValueMapTy &VMap, const LoopInfo &LI) {
   Loop *Inner = Nest.innermost();
+  // A branch of the header into a loop nothing leaves is part of the body,
+  // not the loop's exit test.
+  bool HeaderBranchesToEndlessLoop =
+      any_of(successors(Inner->getHeader()), [&](const BasicBlock *Succ) {
+        return !Inner->contains(Succ) && inEndlessLoop(*Succ, LI);
+      });
   auto *InnerHeader = cast<BasicBlock>(VMap[Inner->getHeader()]);
   SmallPtrSet<BasicBlock *, 16> InInner;
   for (BasicBlock *BB : Inner->blocks())
@@ -484,7 +490,8 @@ static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
         Br->getSuccessor(0) == Br->getSuccessor(1))
       continue;
     BasicBlock *T = Br->getSuccessor(0), *F = Br->getSuccessor(1);
-    if (&BB == InnerHeader && Inner->getHeader() != Inner->getLoopLatch()) {
+    if (&BB == InnerHeader && Inner->getHeader() != Inner->getLoopLatch() &&
+        !HeaderBranchesToEndlessLoop) {
       // A top-tested innermost loop: its header's way out is the test.
       if (!InInner.count(T) || !InInner.count(F))
         KeepOnly(Br, InInner.count(T) ? T : F);
@@ -676,6 +683,8 @@ void Extractor::outlineLeaf(NodeState &S) {
       for (unsigned I = 0; I < Term->getNumSuccessors(); ++I) {
         BasicBlock *Succ = BB->getTerminator()->getSuccessor(I);
         bool EndsInstance = false;
+        if (inEndlessLoop(*Succ, Analyses->LI))
+          continue; // the instance never ends there, as in the region
         for (const ParallelLoop &Level : Nest.Levels)
           EndsInstance |=
               Level.L->contains(BB) &&
@@ -686,7 +695,7 @@ void Extractor::outlineLeaf(NodeState &S) {
         Term->setSuccessor(I, DoneBB);
       }
     }
-    foldInstanceGuards(*Leaf, Nest, VMap);
+    foldInstanceGuards(*Leaf, Nest, VMap, Analyses->LI);
   }
   for (auto &[GV, Arg] : GlobalBuffers) {
     convertUsersOfConstantsToInstructions({GV}, Leaf);

@@ -143,7 +143,8 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   bool SeveralExits = false;
   for (BasicBlock *BB : L->blocks())
     for (BasicBlock *Succ : successors(BB))
-      if (!L->contains(Succ) && !endsInUnreachable(*Succ)) {
+      if (!L->contains(Succ) && !endsInUnreachable(*Succ) &&
+          !inEndlessLoop(*Succ, FA.LI)) {
         SeveralExits |= Exiting && Exiting != BB;
         Exiting = BB;
       }
@@ -217,6 +218,13 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   return true;
 }
 
+bool inEndlessLoop(const BasicBlock &BB, const LoopInfo &LI) {
+  const Loop *L = LI.getLoopFor(&BB);
+  while (L && L->getParentLoop() && L->getParentLoop()->hasNoExitBlocks())
+    L = L->getParentLoop();
+  return L && L->hasNoExitBlocks();
+}
+
 std::optional<ParallelNest> NestFinder::run() {
   unsigned D = R.Dims.size();
   ParallelNest Nest;
@@ -225,7 +233,7 @@ std::optional<ParallelNest> NestFinder::run() {
 
   SmallVector<Loop *, 2> Top;
   for (Loop *L : FA.LI.getLoopsInPreorder())
-    if (R.Blocks.count(L->getHeader()) &&
+    if (R.Blocks.count(L->getHeader()) && !L->hasNoExitBlocks() &&
         (!L->getParentLoop() ||
          !R.Blocks.count(L->getParentLoop()->getHeader())))
       Top.push_back(L);
@@ -265,7 +273,8 @@ std::optional<ParallelNest> NestFinder::run() {
   if (R.isLeaf()) {
     Loop *Inner = Nest.innermost();
     for (Instruction *I : R.instructions())
-      if (!Inner->contains(I) && hasSideEffect(*I)) {
+      if (!Inner->contains(I) && !inEndlessLoop(*I->getParent(), FA.LI) &&
+          hasSideEffect(*I)) {
         error("writes memory outside its innermost parallel loop", I);
         return std::nullopt;
       }

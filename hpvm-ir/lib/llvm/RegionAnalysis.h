@@ -58,6 +58,13 @@ struct ParallelNest {
 std::optional<ParallelNest>
 findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors);
 
+/// Whether BB is in a loop nothing leaves. The optimiser leaves such loops
+/// where the rest of the path cannot matter (it would be undefined
+/// behaviour, or is never taken); an instance that got there would never
+/// end. An edge into one is no exit of a parallel loop, the loop no loop of
+/// the nest, and the leaf keeps it as it is.
+bool inEndlessLoop(const llvm::BasicBlock &BB, const llvm::LoopInfo &LI);
+
 /// Replaces every loop-carried value of the nest other than the induction
 /// variables by start + step * IV, so that one iteration can run alone.
 void rewriteSecondaryInductions(const ParallelNest &Nest, FunctionAnalyses &FA);
