@@ -1175,6 +1175,12 @@ bool link(const Options &O, const Resources &R,
   for (const char *Flag :
        {"-lstdc++", "-lpthread", "-ldl", "-lm", "-Qunused-arguments"})
     Args.push_back(Flag);
+  if (*HPVM_RUNTIME_SANITIZERS) {
+    // The runtime is C++: its checks need the C++ parts of the sanitizer
+    // runtimes, which a C link leaves out.
+    Args.push_back(std::string("-fsanitize=") + HPVM_RUNTIME_SANITIZERS);
+    Args.push_back("-fsanitize-link-c++-runtime");
+  }
   for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
     if (!sys::fs::exists(R.LibDir + "/" + Lib)) {
       error() << "the HPVM runtime '" << R.LibDir << "/" << Lib
