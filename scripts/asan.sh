@@ -19,7 +19,7 @@
 #       programs the tests compile (hpvm-clang links them with the
 #       sanitizers' runtimes: HPVM_RUNTIME_SANITIZERS). Leaks are left to
 #       the unit-test run above: every program keeps its runtime until it
-#       exits, by design. Not run by CI (it takes about an hour on two
+#       exits, by design. Not run by CI (it takes about half an hour on two
 #       cores); the fuzz tests have a build of their own and the Python
 #       tests would need the sanitizer runtime preloaded into python, so
 #       both are left out.
