@@ -456,14 +456,13 @@ bool Extractor::planLiveIn(NodeState &S, Value *V,
 /// the way there (loop guards, a top-tested header's exit test) always pass.
 /// Folding them gives every backend straight-line code to the body.
 static void foldInstanceGuards(Function &Leaf, const ParallelNest &Nest,
-                               ValueToValueMapTy &VMap, const LoopInfo &LI) {
+                               ValueToValueMapTy &VMap) {
   Loop *Inner = Nest.innermost();
   // A branch of the header into a loop nothing leaves is part of the body,
   // not the loop's exit test.
   bool HeaderBranchesToEndlessLoop =
-      any_of(successors(Inner->getHeader()), [&](const BasicBlock *Succ) {
-        return !Inner->contains(Succ) && inEndlessLoop(*Succ, LI);
-      });
+      any_of(successors(Inner->getHeader()),
+             [&](const BasicBlock *Succ) { return Nest.Endless.count(Succ); });
   auto *InnerHeader = cast<BasicBlock>(VMap[Inner->getHeader()]);
   SmallPtrSet<BasicBlock *, 16> InInner;
   for (BasicBlock *BB : Inner->blocks())
@@ -683,7 +682,7 @@ void Extractor::outlineLeaf(NodeState &S) {
       for (unsigned I = 0; I < Term->getNumSuccessors(); ++I) {
         BasicBlock *Succ = BB->getTerminator()->getSuccessor(I);
         bool EndsInstance = false;
-        if (inEndlessLoop(*Succ, Analyses->LI))
+        if (Nest.Endless.count(Succ))
           continue; // the instance never ends there, as in the region
         for (const ParallelLoop &Level : Nest.Levels)
           EndsInstance |=
@@ -695,7 +694,7 @@ void Extractor::outlineLeaf(NodeState &S) {
         Term->setSuccessor(I, DoneBB);
       }
     }
-    foldInstanceGuards(*Leaf, Nest, VMap, Analyses->LI);
+    foldInstanceGuards(*Leaf, Nest, VMap);
   }
   for (auto &[GV, Arg] : GlobalBuffers) {
     convertUsersOfConstantsToInstructions({GV}, Leaf);

@@ -142,12 +142,16 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   BasicBlock *Exiting = nullptr;
   bool SeveralExits = false;
   for (BasicBlock *BB : L->blocks())
-    for (BasicBlock *Succ : successors(BB))
-      if (!L->contains(Succ) && !endsInUnreachable(*Succ) &&
-          !inEndlessLoop(*Succ, FA.LI)) {
-        SeveralExits |= Exiting && Exiting != BB;
-        Exiting = BB;
+    for (BasicBlock *Succ : successors(BB)) {
+      if (L->contains(Succ) || endsInUnreachable(*Succ))
+        continue;
+      if (inEndlessLoop(*Succ, FA.LI)) {
+        Nest.Endless.insert(Succ);
+        continue;
       }
+      SeveralExits |= Exiting && Exiting != BB;
+      Exiting = BB;
+    }
   if (!Exiting || SeveralExits) {
     error(Where + " has more than one exit; a parallel loop may not break",
           Header->getTerminator());

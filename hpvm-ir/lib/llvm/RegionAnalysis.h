@@ -41,6 +41,9 @@ struct ParallelLoop {
 /// The canonical loop nest of a replicated region, outermost first.
 struct ParallelNest {
   llvm::SmallVector<ParallelLoop, 3> Levels;
+  /// Blocks the nest's loops branch to that are in loops nothing leaves
+  /// (inEndlessLoop): part of the body, which the leaf keeps.
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 4> Endless;
   llvm::Loop *innermost() const { return Levels.back().L; }
   llvm::SmallVector<llvm::Loop *, 3> loops() const {
     llvm::SmallVector<llvm::Loop *, 3> Ls;
