@@ -241,11 +241,12 @@ std::optional<ParallelNest> NestFinder::run() {
         (!L->getParentLoop() ||
          !R.Blocks.count(L->getParentLoop()->getHeader())))
       Top.push_back(L);
-  // LLVM deletes a loop that does nothing; its node is then a body with no
-  // effect, which any number of instances may run.
-  if (Top.empty() && R.isLeaf() &&
-      llvm::none_of(R.instructions(),
-                    [](Instruction *I) { return hasSideEffect(*I); }))
+  // LLVM deletes a loop that does nothing, or all but one iteration of it
+  // (what is left of the body may still hold loops of its own); its node is
+  // then a body with no effect, which any number of instances may run.
+  if (R.isLeaf() && llvm::none_of(R.instructions(), [](Instruction *I) {
+        return hasSideEffect(*I);
+      }))
     return Nest;
   if (Top.size() != 1) {
     error("a node with " + std::to_string(D) +
