@@ -134,9 +134,9 @@ llvm::MDNode *loopIDWith(llvm::LLVMContext &Ctx, llvm::MDNode *LoopID,
 /// nor unrolled, and no instance loop.
 llvm::MDNode *scalarCopyLoopID(llvm::LLVMContext &Ctx);
 
-/// The instance id of instance loop L: the header phi that counts up by one
-/// and whose next value the latch compares to end the loop (L may have
-/// other phis); null if there is none.
+/// The instance id of instance loop L: the widest header phi that counts up
+/// by one (among equals, the one the latch compares to end the loop; L may
+/// have other phis); null if there is none.
 llvm::PHINode *instanceId(llvm::Loop &L);
 
 /// Rewrites every other header phi of L, each an affine recurrence in L (the

@@ -57,23 +57,33 @@ MDNode *scalarCopyLoopID(LLVMContext &Ctx) {
 
 PHINode *instanceId(Loop &L) {
   using namespace PatternMatch;
-  // The counter the latch tests: the simplification pipeline may add other
-  // counters by one, narrower ones too (an i3 counting instances modulo 8
-  // for an inner trip count `id & 7`), which are no instance id.
+  // The widest counter by one: the simplification pipeline may add others,
+  // narrower ones (an i3 counting instances modulo 8 for an inner trip count
+  // `id & 7`; an i32 for a 32-bit index, which the latch may then test),
+  // which wrap where the id does not. Among equals, the one the latch tests.
   BasicBlock *Latch = L.getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (!Latch)
+    return nullptr;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
   auto *Exit = Br && Br->isConditional()
                    ? dyn_cast<ICmpInst>(Br->getCondition())
                    : nullptr;
-  if (!Exit)
-    return nullptr;
+  PHINode *Best = nullptr;
+  bool BestTested = false;
   for (PHINode &P : L.getHeader()->phis()) {
     Value *Next = P.getIncomingValueForBlock(Latch);
-    if (match(Next, m_Add(m_Specific(&P), m_One())) &&
-        is_contained(Exit->operands(), Next))
-      return &P;
+    if (!P.getType()->isIntegerTy() ||
+        !match(Next, m_Add(m_Specific(&P), m_One())))
+      continue;
+    bool Tested = Exit && is_contained(Exit->operands(), Next);
+    unsigned Bits = P.getType()->getIntegerBitWidth();
+    unsigned BestBits = Best ? Best->getType()->getIntegerBitWidth() : 0;
+    if (Bits > BestBits || (Bits == BestBits && Tested && !BestTested)) {
+      Best = &P;
+      BestTested = Tested;
+    }
   }
-  return nullptr;
+  return Best;
 }
 
 SmallVector<BasicBlock *, 16> cloneLoopBlocks(Loop &L, ValueToValueMapTy &VMap,
