@@ -753,6 +753,8 @@ private:
                             uint32_t Bv);
   uint32_t floatRemainder(uint32_t X, uint32_t Y, Type *T);
   uint32_t plusPositiveZero(uint32_t X, Type *T);
+  uint32_t copySign(uint32_t Magnitude, uint32_t SignOf, Type *T,
+                    bool Flip = false);
   uint32_t globalPointer(uint32_t Address, uint32_t Pointee);
   uint32_t privateElement(const Object &O, uint32_t Offset,
                           const Instruction &I);
@@ -1697,13 +1699,7 @@ uint32_t Emitter::withConstantZero(unsigned Opcode, const Instruction &I,
   if (FMF.noNaNs() && FMF.noInfs() && FMF.noSignedZeros())
     return 0;
   unsigned Bits = T->getPrimitiveSizeInBits();
-  uint32_t Ty = typeOf(T, &I), IntTy = B.intType(Bits), Bool = B.boolType();
-  uint64_t Sign = uint64_t(1) << (Bits - 1);
-  auto bitsOf = [&](uint32_t V) { return op(spv::Op::OpBitcast, IntTy, {V}); };
-  auto signOf = [&](uint32_t V) {
-    return op(spv::Op::OpBitwiseAnd, IntTy,
-              {bitsOf(V), B.constInt(Bits, Sign)});
-  };
+  uint32_t Ty = typeOf(T, &I), Bool = B.boolType();
   auto constant = [&](const APFloat &F) {
     return B.constFloatBits(Bits, F.bitcastToAPInt().getZExtValue());
   };
@@ -1720,15 +1716,8 @@ uint32_t Emitter::withConstantZero(unsigned Opcode, const Instruction &I,
     // x * ±0.0: x - x is +0.0 for finite x and NaN otherwise; the sign is
     // x's, flipped by a -0.0.
     uint32_t X = ZR ? A : Bv;
-    bool Negative = (ZR ? ZR : ZL)->isNegative();
-    uint32_t Magnitude =
-        op(spv::Op::OpBitwiseAnd, IntTy,
-           {bitsOf(op(spv::Op::OpFSub, Ty, {X, X})), B.constInt(Bits, ~Sign)});
-    uint32_t S = signOf(X);
-    if (Negative)
-      S = op(spv::Op::OpBitwiseXor, IntTy, {S, B.constInt(Bits, Sign)});
-    return op(spv::Op::OpBitcast, Ty,
-              {op(spv::Op::OpBitwiseOr, IntTy, {Magnitude, S})});
+    return copySign(op(spv::Op::OpFSub, Ty, {X, X}), X, T,
+                    (ZR ? ZR : ZL)->isNegative());
   }
   case Instruction::FAdd: {
     uint32_t X = ZR ? A : Bv;
@@ -1746,10 +1735,8 @@ uint32_t Emitter::withConstantZero(unsigned Opcode, const Instruction &I,
       return op(spv::Op::OpFMul, Ty,
                 {A, constant(APFloat::getInf(Sem, ZR->isNegative()))});
     {
-      uint32_t S = signOf(Bv);
-      if (ZL->isNegative())
-        S = op(spv::Op::OpBitwiseXor, IntTy, {S, B.constInt(Bits, Sign)});
-      uint32_t Zero = op(spv::Op::OpBitcast, Ty, {S});
+      uint32_t Zero =
+          copySign(constant(APFloat::getZero(Sem)), Bv, T, ZL->isNegative());
       return op(spv::Op::OpSelect, Ty, {nanOrZeroDivisor(Bv), NaN, Zero});
     }
   case Instruction::FRem:
@@ -1777,17 +1764,7 @@ uint32_t Emitter::plusPositiveZero(uint32_t X, Type *T) {
 /// x, where C keeps x's sign.
 uint32_t Emitter::floatRemainder(uint32_t X, uint32_t Y, Type *T) {
   uint32_t Ty = typeOf(T, nullptr), Bool = B.boolType();
-  unsigned Bits = T->getScalarSizeInBits();
-  uint32_t IntTy = B.intType(Bits);
-  uint64_t Sign = uint64_t(1) << (Bits - 1);
-  uint32_t Rem = op(spv::Op::OpFRem, Ty, {X, Y});
-  auto bitsOf = [&](uint32_t V) { return op(spv::Op::OpBitcast, IntTy, {V}); };
-  uint32_t Signed = op(spv::Op::OpBitcast, Ty,
-                       {op(spv::Op::OpBitwiseOr, IntTy,
-                           {op(spv::Op::OpBitwiseAnd, IntTy,
-                               {bitsOf(Rem), B.constInt(Bits, ~Sign)}),
-                            op(spv::Op::OpBitwiseAnd, IntTy,
-                               {bitsOf(X), B.constInt(Bits, Sign)})})});
+  uint32_t Signed = copySign(op(spv::Op::OpFRem, Ty, {X, Y}), X, T);
   uint32_t XNotFinite =
       op(spv::Op::OpLogicalOr, Bool,
          {op(spv::Op::OpIsInf, Bool, {X}), op(spv::Op::OpIsNan, Bool, {X})});
@@ -1795,6 +1772,25 @@ uint32_t Emitter::floatRemainder(uint32_t X, uint32_t Y, Type *T) {
                       {op(spv::Op::OpIsInf, Bool, {Y}),
                        op(spv::Op::OpLogicalNot, Bool, {XNotFinite})});
   return op(spv::Op::OpSelect, Ty, {KeepX, X, Signed});
+}
+
+/// C's copysign on float scalars, in integer operations (GLSL.std.450 has
+/// none): Magnitude's bits but the sign bit, SignOf's sign bit, negated when
+/// Flip.
+uint32_t Emitter::copySign(uint32_t Magnitude, uint32_t SignOf, Type *T,
+                           bool Flip) {
+  unsigned Bits = T->getScalarSizeInBits();
+  uint32_t IntTy = B.intType(Bits);
+  uint64_t Sign = uint64_t(1) << (Bits - 1);
+  auto Masked = [&](uint32_t V, uint64_t Mask) {
+    return op(spv::Op::OpBitwiseAnd, IntTy,
+              {op(spv::Op::OpBitcast, IntTy, {V}), B.constInt(Bits, Mask)});
+  };
+  uint32_t M = Masked(Magnitude, ~Sign), S = Masked(SignOf, Sign);
+  if (Flip)
+    S = op(spv::Op::OpBitwiseXor, IntTy, {S, B.constInt(Bits, Sign)});
+  return op(spv::Op::OpBitcast, typeOf(T, nullptr),
+            {op(spv::Op::OpBitwiseOr, IntTy, {M, S})});
 }
 
 void Emitter::emitICmp(const ICmpInst &I) {
@@ -2290,18 +2286,9 @@ void Emitter::emitMath(const CallInst &I, MathOp Op) {
     define(&I, op(spv::Op::OpFMul, Ty, {L2, Scale}));
     return;
   }
-  case MathOp::Copysign: {
-    uint32_t IntTy = B.intType(Bits);
-    uint64_t Sign = uint64_t(1) << (Bits - 1);
-    uint32_t SignC = B.constInt(Bits, Sign), MagC = B.constInt(Bits, ~Sign);
-    uint32_t Mag = op(spv::Op::OpBitwiseAnd, IntTy,
-                      {op(spv::Op::OpBitcast, IntTy, {Args[0]}), MagC});
-    uint32_t S = op(spv::Op::OpBitwiseAnd, IntTy,
-                    {op(spv::Op::OpBitcast, IntTy, {Args[1]}), SignC});
-    define(&I, op(spv::Op::OpBitcast, Ty,
-                  {op(spv::Op::OpBitwiseOr, IntTy, {Mag, S})}));
+  case MathOp::Copysign:
+    define(&I, copySign(Args[0], Args[1], T));
     return;
-  }
   case MathOp::CtPop:
   case MathOp::Ctlz:
   case MathOp::Cttz:
