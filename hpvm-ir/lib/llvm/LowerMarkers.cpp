@@ -129,11 +129,19 @@ static Value *stripPromotion(Value *V) {
 
 /// Extents are named at the width the loop nest uses: a C loop over `int n`
 /// runs n times whether the call passed n as int or as (long long)n, and
-/// EXTRACT compares the loop's trip count with the extent's own value.
+/// EXTRACT compares the loop's trip count with the extent's own value. Only
+/// extensions that keep the value as the runtime reads it (signed, at its
+/// width) go: a sign extension, or a zero extension of a value known not to
+/// be negative. `zext i32 3000000000` must stay 64 bits wide.
 static Value *stripExtension(Value *V) {
-  while (isa<SExtInst>(V) || isa<ZExtInst>(V))
-    V = cast<CastInst>(V)->getOperand(0);
-  return V;
+  for (;;) {
+    if (auto *SExt = dyn_cast<SExtInst>(V))
+      V = SExt->getOperand(0);
+    else if (auto *ZExt = dyn_cast<ZExtInst>(V); ZExt && ZExt->hasNonNeg())
+      V = ZExt->getOperand(0);
+    else
+      return V;
+  }
 }
 
 static const char *tagName(uint64_t Tag) {

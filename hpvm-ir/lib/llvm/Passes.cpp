@@ -125,10 +125,13 @@ unsigned regionFormFromMarkers(Module &M) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   FunctionPassManager FPM;
+  // The last SimplifyCFG can leave phis with one value on every edge, which
+  // hide an induction variable's increment from ScalarEvolution:
+  // InstSimplify folds them.
   cantFail(PB.parsePassPipeline(
       FPM,
       "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,"
-      "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg"));
+      "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg,instsimplify"));
   for (Function &F : M)
     if (!F.isDeclaration() && hasMarkers(F))
       FPM.run(F, FAM);
