@@ -43,6 +43,7 @@
 #include "CompletionThread.h"
 #include "CudaApi.h"
 #include "DeviceSupport.h"
+#include "EagerDownloads.h"
 #include "PlanBuilder.h"
 #include "SmallArray.h"
 
@@ -144,6 +145,8 @@ struct Record {
   const char *Name = "";        // the trace event's (a node path outlives it)
   uint64_t Instances = 0, Bytes = 0, Submitted = 0;
   uint64_t Finished = 0; // when the completion thread saw End complete
+  /// The slots its kernel's small results are copied into.
+  std::vector<EagerDownloads::Ticket> Eager;
 };
 
 /// Streams kernels take turns on.
@@ -221,6 +224,11 @@ private:
 
   std::mutex ModM;
   std::unordered_map<uint64_t, std::vector<std::unique_ptr<Module>>> Modules;
+
+  /// Small buffers a kernel writes, copied home after it on its stream
+  /// into slots of EagerArena (pinned; EagerDownloads.h).
+  EagerDownloads Eager;
+  void *EagerArena = nullptr;
 
   std::mutex ClockM; // the anchors; the clock keeps its own lock
   std::shared_ptr<Anchor> Current, Next;
@@ -360,6 +368,10 @@ void CudaDeviceImpl::init() {
     check(F.cuEventCreate(&UploadsDone[K], CU_EVENT_DISABLE_TIMING),
           "cuEventCreate");
   }
+  check(F.cuMemHostAlloc(&EagerArena,
+                         EagerDownloads::NumSlots * EagerDownloads::SlotBytes,
+                         0),
+        "cuMemHostAlloc", "the slots of small results");
 }
 
 CudaDeviceImpl::~CudaDeviceImpl() { destroy(); }
@@ -386,6 +398,9 @@ void CudaDeviceImpl::destroy() {
       F.cuMemFreeHost(S->Ptr);
       F.cuEventDestroy(S->Ready);
     }
+    if (EagerArena)
+      F.cuMemFreeHost(EagerArena);
+    EagerArena = nullptr;
     for (auto &Entry : Live)
       F.cuMemFree(Entry.first);
     for (CUdeviceptr P : FreeBuffers.drain())
@@ -430,6 +445,7 @@ CudaDevice::Counters CudaDeviceImpl::counters() const {
   C.GridLaunches = NumGridLaunches.load();
   C.StagingBytes = NumStagingBytes.load();
   C.StagingAllocations = NumStagingAllocs.load();
+  C.EagerDownloadBytes = Eager.served();
   C.MemoryAllocations = NumAllocations.load();
   C.PooledAllocations = FreeBuffers.reused();
   return C;
@@ -473,6 +489,7 @@ void CudaDeviceImpl::free(void *Ptr) {
       return; // not ours
     size_t Class = It->second;
     Live.erase(It);
+    Eager.forget(Ptr);
     // Reuse is safe even while queued copies still use the buffer: its
     // kernels have finished (coherence frees copies after them), the next
     // user's copies queue behind those, and its kernels wait for them.
@@ -600,6 +617,10 @@ void CudaDeviceImpl::releaseRecord(Record *R) {
   R->From.reset();
   R->Name = "";
   R->Instances = R->Bytes = R->Submitted = 0;
+  // Tickets of a launch that failed before its event said it finished.
+  for (const EagerDownloads::Ticket &Ticket : R->Eager)
+    Eager.done(Ticket, /*Ran=*/false);
+  R->Eager.clear();
   std::lock_guard<std::mutex> L(RecM);
   FreeRecords.push_back(R);
 }
@@ -684,6 +705,7 @@ void CudaDeviceImpl::drainTracedUploads() {
 void CudaDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
                                   const void *HostSrc, size_t Bytes) {
   Broken.checkUsable(Name);
+  Eager.forget(Dst);
   ScopedContext C(*this);
   CUdeviceptr D =
       static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Dst)) + Offset;
@@ -728,6 +750,9 @@ void CudaDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
 void CudaDeviceImpl::copyToHost(void *HostDst, const void *Src, uint64_t Offset,
                                 size_t Bytes) {
   Broken.checkUsable(Name);
+  if (Eager.read(Src, Offset, Bytes, HostDst,
+                 static_cast<const char *>(EagerArena)))
+    return;
   ScopedContext C(*this);
   CUdeviceptr From =
       static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Src)) + Offset;
@@ -916,14 +941,29 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                           Slots.data(), Ptrs.data());
   if (!Why.empty())
     fail(Where() + Why, HPVM_ERR_INVALID_ARGUMENT);
+  // The buffers the kernel writes, once each, with their sizes.
+  SmallArray<CUdeviceptr, 32> Written(NumSlots);
+  SmallArray<size_t, 32> WrittenBytes(NumSlots);
+  size_t NumWritten = 0;
   for (size_t K = 0, E = Leaf.Params.size(); K != E; ++K) {
     const Param &P = Leaf.Params[K];
     if (!P.isBuffer() || !Slots[K])
       continue;
+    size_t Capacity = 0;
     {
       std::lock_guard<std::mutex> Lock(BufM);
-      if (Live.count(Slots[K]))
-        continue;
+      auto It = Live.find(Slots[K]);
+      if (It != Live.end())
+        Capacity = It->second;
+    }
+    if (Capacity) {
+      if (writes(P.Mode) &&
+          std::find(Written.data(), Written.data() + NumWritten, Slots[K]) ==
+              Written.data() + NumWritten) {
+        WrittenBytes[NumWritten] = Capacity;
+        Written[NumWritten++] = Slots[K];
+      }
+      continue;
     }
     // Coherence leaves empty buffers alone: the kernel gets a null address
     // it must not dereference.
@@ -967,6 +1007,18 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
           "cuLaunchKernel",
           Where() + "entry '" + M.Entry + "', grid " + dim3Text(Shape.Grid) +
               ", block " + dim3Text(Shape.Block));
+    // The small buffers the kernel writes are copied home after it, on
+    // its stream (EagerDownloads.h).
+    for (size_t I = 0; I != NumWritten; ++I) {
+      R->Eager.push_back(Eager.write(
+          reinterpret_cast<void *>(static_cast<uintptr_t>(Written[I])),
+          WrittenBytes[I]));
+      if (R->Eager.back().hasSlot())
+        check(F.cuMemcpyDtoHAsync(static_cast<char *>(EagerArena) +
+                                      R->Eager.back().offset(),
+                                  Written[I], WrittenBytes[I], On),
+              "cuMemcpyDtoHAsync_v2", "a small result");
+    }
     check(F.cuEventRecord(R->End, On), "cuEventRecord");
   } catch (...) {
     releaseRecord(R);
@@ -993,6 +1045,9 @@ void CudaDeviceImpl::wait(LaunchToken &T) {
     check(E, "cuEventSynchronize",
           "node '" + Path + "': waiting for its kernel");
   }
+  for (const EagerDownloads::Ticket &Ticket : R->Eager)
+    Eager.done(Ticket, /*Ran=*/true);
+  R->Eager.clear();
   if (R->From)
     traceRecord(R, Done);
   releaseRecord(R);

@@ -29,7 +29,9 @@
 
 #include "CompletionThread.h"
 #include "DeviceSupport.h"
+#include "EagerDownloads.h"
 #include "PlanBuilder.h"
+#include "SmallArray.h"
 #include "SpirvModuleCache.h"
 #include "VulkanApi.h"
 #include "VulkanSpirv.h"
@@ -135,6 +137,8 @@ struct Submission {
   std::vector<VkBuf *> Staging;
   /// The pending uploads submitted in the same vkQueueSubmit.
   Submission *Batch = nullptr;
+  /// The slots its launch copies the buffers it writes into.
+  std::vector<EagerDownloads::Ticket> Eager;
   uint64_t Bytes = 0;     // bytes copied by it
   uint64_t Submitted = 0; // nowNanos() just before vkQueueSubmit
   uint64_t Finished = 0;  // nowNanos() when the completion thread saw it done
@@ -241,6 +245,10 @@ private:
     S->Finished = nowNanos();
   }};
 
+  /// With staging: small buffers a launch writes, copied home by the
+  /// launch's own submission into slots of EagerArena (EagerDownloads.h).
+  EagerDownloads Eager;
+  VkBuf *EagerArena = nullptr;
   std::atomic<uint64_t> NumSubmits{0}, NumDispatches{0}, NumStagingBytes{0},
       NumAllocations{0};
 
@@ -467,6 +475,10 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
   }
   Staging = O.StagingMode == VulkanOptions::Staging::Always ||
             (O.StagingMode == VulkanOptions::Staging::Auto && HiddenLocal);
+  if (Staging)
+    EagerArena =
+        createBuffer(EagerDownloads::NumSlots * EagerDownloads::SlotBytes,
+                     /*ForStaging=*/true);
 
   VkPushConstantRange Range{VK_SHADER_STAGE_COMPUTE_BIT, 0, MaxPush};
   VkPipelineLayoutCreateInfo LI{};
@@ -516,6 +528,8 @@ void VulkanDeviceImpl::destroy() {
     destroyBuffer(B);
   if (LoopStatus)
     destroyBuffer(LoopStatus);
+  if (EagerArena)
+    destroyBuffer(EagerArena);
   for (VkBuf *B : FreeBuffers.drain())
     destroyBuffer(B);
   for (VkBuf *B : FreeStaging.drain())
@@ -540,6 +554,7 @@ VulkanDevice::Counters VulkanDeviceImpl::counters() const {
   C.Submits = NumSubmits.load();
   C.Dispatches = NumDispatches.load();
   C.StagingBytes = NumStagingBytes.load();
+  C.EagerDownloadBytes = Eager.served();
   C.MemoryAllocations = NumAllocations.load();
   C.PooledAllocations = FreeBuffers.reused();
   return C;
@@ -667,6 +682,7 @@ void VulkanDeviceImpl::free(void *Ptr) {
     if (!Live.erase(B))
       return; // not ours; never dereference it
   }
+  Eager.forget(B);
   // Coherence frees copies after their launches, but an upload into B may
   // still wait in the pending batch (its launch failed before submitting).
   try {
@@ -766,6 +782,10 @@ void VulkanDeviceImpl::releaseSubmission(Submission *S) {
   for (VkBuf *B : S->Staging)
     returnStaging(B);
   S->Staging.clear();
+  // Tickets of a launch that failed before its fence said it finished.
+  for (const EagerDownloads::Ticket &T : S->Eager)
+    Eager.done(T, /*Ran=*/false);
+  S->Eager.clear();
   S->Batch = nullptr;
   S->Bytes = 0;
   S->Instances = 0;
@@ -871,6 +891,9 @@ void VulkanDeviceImpl::finish(Submission *S) {
     Broken.set("vkWaitForFences failed: " + vk::resultName(R));
     check(R, "vkWaitForFences");
   }
+  for (const EagerDownloads::Ticket &T : S->Eager)
+    Eager.done(T, /*Ran=*/true);
+  S->Eager.clear();
   if (S->Timed)
     traceSubmission(S, Done);
 }
@@ -942,6 +965,7 @@ void VulkanDeviceImpl::copyFromHost(void *Dst, uint64_t Offset,
     std::memcpy(static_cast<char *>(B->Mapped) + Offset, HostSrc, Bytes);
     return;
   }
+  Eager.forget(B);
   const char *Src = static_cast<const char *>(HostSrc);
   for (size_t Off = 0; Off < Bytes;) {
     size_t N = std::min(StagingChunk, Bytes - Off);
@@ -991,6 +1015,9 @@ void VulkanDeviceImpl::copyToHost(void *HostDst, const void *Src,
     std::memcpy(HostDst, static_cast<const char *>(B->Mapped) + Offset, Bytes);
     return;
   }
+  if (Eager.read(B, Offset, Bytes, HostDst,
+                 static_cast<const char *>(EagerArena->Mapped)))
+    return;
   char *Dst = static_cast<char *>(HostDst);
   for (size_t Off = 0; Off < Bytes;) {
     size_t N = std::min(StagingChunk, Bytes - Off);
@@ -1098,6 +1125,9 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
             "allows " +
             std::to_string(MaxPush));
   uint64_t Push[PushLimit / 8];
+  // The buffers of this device the kernel writes, once each.
+  SmallArray<VkBuf *, 32> Written(NumParams);
+  size_t NumWritten = 0;
   for (size_t K = 0; K != NumParams; ++K) {
     const Param &P = Leaf.Params[K];
     Push[K] = 0;
@@ -1120,7 +1150,12 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       Ours = Live.count(static_cast<VkBuf *>(Copy)) != 0;
     }
     if (Ours) {
-      Push[K] = static_cast<VkBuf *>(Copy)->Address;
+      auto *B = static_cast<VkBuf *>(Copy);
+      Push[K] = B->Address;
+      if (writes(P.Mode) &&
+          std::find(Written.data(), Written.data() + NumWritten, B) ==
+              Written.data() + NumWritten)
+        Written[NumWritten++] = B;
       continue;
     }
     // Coherence leaves empty and null buffers alone; the kernel gets a
@@ -1156,6 +1191,11 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
 
   Submission *S = takeSubmission();
   try {
+    // With staging, the small buffers the kernel writes are copied home by
+    // its own submission (EagerDownloads.h).
+    if (Staging)
+      for (size_t I = 0; I != NumWritten; ++I)
+        S->Eager.push_back(Eager.write(Written[I], Written[I]->Capacity));
     begin(S);
     S->Name = L.Path;
     uint64_t Instances = L.Dims[0] * L.Dims[1] * L.Dims[2];
@@ -1178,6 +1218,19 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                   std::min<uint64_t>(MaxGroups[2], Groups[2] - Z)));
           NumDispatches.fetch_add(1, std::memory_order_relaxed);
         }
+    bool Barrier = false;
+    for (size_t I = 0; I != S->Eager.size(); ++I) {
+      if (!S->Eager[I].hasSlot())
+        continue;
+      if (!Barrier)
+        barrier(S->Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT);
+      Barrier = true;
+      VkBufferCopy Region{0, S->Eager[I].offset(), Written[I]->Capacity};
+      F.vkCmdCopyBuffer(S->Cmd, Written[I]->Buffer, EagerArena->Buffer, 1,
+                        &Region);
+    }
     submit(S);
   } catch (...) {
     releaseSubmission(S);

@@ -9,8 +9,9 @@
 # eighth of the time each, since empty and single-element index spaces are
 # the edge cases), then the program's seed argument, a policy of
 # hint/round-robin/heft/dmda/auto, a device set of cpu,vulkan, cpu,opencl or
-# cpu,vulkan,opencl (three memory spaces) and a thread count of 1, 2 or 4,
-# all from a 31-bit LCG started at SEED. Runs cycle through the device sets
+# cpu,vulkan,opencl (three memory spaces), a thread count of 1, 2 or 4 and
+# a Vulkan staging mode (HPVM_VULKAN_STAGING auto, or always: device-local
+# buffers as on a discrete GPU), all from a 31-bit LCG started at SEED. Runs cycle through the device sets
 # and policies so that every combination gets RUNS/9 of them. HPVM_STRESS_RUNS and HPVM_STRESS_SEED in the environment
 # override RUNS (default 60) and SEED (default 1), to run longer or to look
 # at other draws. A failure prints the draw's environment and command line
@@ -98,9 +99,17 @@ while(run LESS RUNS)
   next_random(65521 program_seed)
   list(APPEND args ${program_seed})
 
+  # Vulkan buffers behind staging copies, as on a discrete GPU, every
+  # other run.
+  next_random(2 staged)
+  set(staging auto)
+  if(staged)
+    set(staging always)
+  endif()
   set(ENV{HPVM_DEVICES} ${devices})
   set(ENV{HPVM_SCHEDULER} ${policy})
   set(ENV{HPVM_NUM_THREADS} ${nthreads})
+  set(ENV{HPVM_VULKAN_STAGING} ${staging})
   execute_process(COMMAND ${PROGRAM} ${args}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "PASS ")
@@ -108,8 +117,10 @@ while(run LESS RUNS)
     message("${out}${err}")
     message(FATAL_ERROR "run ${run} of ${RUNS} (stress seed ${SEED}) failed "
             "with exit status ${rc}: policy ${policy}, devices ${devices}, "
-            "${nthreads} threads, sizes and seed '${cmdline}'. To reproduce:\n"
+            "${nthreads} threads, Vulkan staging ${staging}, sizes and seed "
+            "'${cmdline}'. To reproduce:\n"
             "  HPVM_DEVICES=${devices} HPVM_SCHEDULER=${policy} "
+            "HPVM_VULKAN_STAGING=${staging} "
             "HPVM_NUM_THREADS=${nthreads} HPVM_STATS=1 ${PROGRAM} ${cmdline}")
   endif()
   math(EXPR run "${run} + 1")

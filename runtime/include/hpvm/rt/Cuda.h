@@ -103,6 +103,9 @@ public:
     /// the cuMemHostAlloc calls that made those buffers.
     uint64_t StagingBytes = 0;
     uint64_t StagingAllocations = 0;
+    /// Bytes copyToHost found copied home already, after the kernel that
+    /// wrote them, on its stream (small buffers).
+    uint64_t EagerDownloadBytes = 0;
     /// cuMemAlloc calls, and allocations served from freed buffers.
     uint64_t MemoryAllocations = 0;
     uint64_t PooledAllocations = 0;

@@ -80,6 +80,9 @@ public:
     uint64_t Dispatches = 0;
     /// Bytes that went through staging buffers (either direction).
     uint64_t StagingBytes = 0;
+    /// Bytes copyToHost found copied home already by the launch that wrote
+    /// them, in the launch's own submission (small buffers, with staging).
+    uint64_t EagerDownloadBytes = 0;
     /// vkAllocateMemory calls for buffers, and allocations served from
     /// the pool of freed ones instead.
     uint64_t MemoryAllocations = 0;
