@@ -185,10 +185,13 @@ machine_lines() {
   echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   echo "kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
   echo "compiler: ${BENCH_DRIVER_COMPILER:-$("$CLANG" --version | head -1)}"
-  # (HPVM_COMMIT: where the tree has no git history, e.g. a copy on a lent machine)
-  if git rev-parse --short HEAD >/dev/null 2>&1; then
+  # (HPVM_COMMIT: the commit of a prebuilt pack, which is what runs on a lent
+  # machine whatever history its copy of the tree has)
+  if [ -n "${HPVM_COMMIT:-}" ]; then
+    echo "hpvm: $HPVM_COMMIT (the prebuilt pack that ran)"
+  elif git rev-parse --short HEAD >/dev/null 2>&1; then
     echo "hpvm: $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
   else
-    echo "hpvm: ${HPVM_COMMIT:-unknown} (no git history here)"
+    echo "hpvm: unknown (no git history here)"
   fi
 }
