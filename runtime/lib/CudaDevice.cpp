@@ -140,13 +140,17 @@ struct Anchor {
 
 /// One kernel or traced copy in flight; reused.
 struct Record {
-  CUevent Start = nullptr, End = nullptr;
+  /// Start and End time it when traced; Done, an event without timing
+  /// (cheaper to record and wait for), marks the end of an untraced kernel.
+  CUevent Start = nullptr, End = nullptr, Done = nullptr;
   std::shared_ptr<Anchor> From; // set when traced
   const char *Name = "";        // the trace event's (a node path outlives it)
   uint64_t Instances = 0, Bytes = 0, Submitted = 0;
   uint64_t Finished = 0; // when the completion thread saw End complete
   /// The slots its kernel's small results are copied into.
   std::vector<EagerDownloads::Ticket> Eager;
+  /// What tells that its work has finished.
+  CUevent finished() const { return From ? End : Done; }
 };
 
 /// Streams kernels take turns on.
@@ -247,7 +251,7 @@ private:
     auto *R = static_cast<Record *>(H);
     if (F.cuCtxPushCurrent(Ctx) != CUDA_SUCCESS)
       return; // wait() will say why
-    F.cuEventSynchronize(R->End);
+    F.cuEventSynchronize(R->finished());
     R->Finished = nowNanos();
     CUcontext Popped;
     F.cuCtxPopCurrent(&Popped);
@@ -393,6 +397,7 @@ void CudaDeviceImpl::destroy() {
       R->From.reset();
       F.cuEventDestroy(R->Start);
       F.cuEventDestroy(R->End);
+      F.cuEventDestroy(R->Done);
     }
     for (auto &S : AllStaging) {
       F.cuMemFreeHost(S->Ptr);
@@ -604,8 +609,12 @@ Record *CudaDeviceImpl::takeRecord() {
   auto R = std::make_unique<Record>();
   check(F.cuEventCreate(&R->Start, CU_EVENT_DEFAULT), "cuEventCreate");
   CUresult E = F.cuEventCreate(&R->End, CU_EVENT_DEFAULT);
+  if (E == CUDA_SUCCESS)
+    E = F.cuEventCreate(&R->Done, CU_EVENT_DISABLE_TIMING);
   if (E != CUDA_SUCCESS) {
     F.cuEventDestroy(R->Start);
+    if (R->End)
+      F.cuEventDestroy(R->End);
     check(E, "cuEventCreate");
   }
   std::lock_guard<std::mutex> L(RecM);
@@ -1019,7 +1028,7 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                                   Written[I], WrittenBytes[I], On),
               "cuMemcpyDtoHAsync_v2", "a small result");
     }
-    check(F.cuEventRecord(R->End, On), "cuEventRecord");
+    check(F.cuEventRecord(R->finished(), On), "cuEventRecord");
   } catch (...) {
     releaseRecord(R);
     throw;
@@ -1036,7 +1045,7 @@ void CudaDeviceImpl::wait(LaunchToken &T) {
     return;
   T.Handle = nullptr;
   ScopedContext C(*this);
-  CUresult E = F.cuEventSynchronize(R->End);
+  CUresult E = F.cuEventSynchronize(R->finished());
   uint64_t Done = R->Finished ? R->Finished : nowNanos();
   R->Finished = 0;
   if (E != CUDA_SUCCESS) {

@@ -78,6 +78,7 @@ namespace hpvm::rt::vk {
   X(vkCreateFence)                                                             \
   X(vkDestroyFence)                                                            \
   X(vkResetFences)                                                             \
+  X(vkGetFenceStatus)                                                          \
   X(vkWaitForFences)
 
 #define HPVM_VK_DECLARE(Name) PFN_##Name Name = nullptr;

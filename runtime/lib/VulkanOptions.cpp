@@ -41,6 +41,13 @@ VulkanOptions VulkanOptions::fromEnvironment() {
   if (const char *V = env("HPVM_VULKAN_DEVICE"))
     O.Select = V;
   O.Error = envAutoAlwaysNever("HPVM_VULKAN_STAGING", O.StagingMode);
+  unsigned Spin = 0;
+  if (O.Error.empty() && env("HPVM_VULKAN_SPIN_US")) {
+    O.Error = envNumber<unsigned>("HPVM_VULKAN_SPIN_US", "microseconds", 0,
+                                  1000000, Spin);
+    if (O.Error.empty())
+      O.SpinMicros = static_cast<int>(Spin);
+  }
   return O;
 }
 

@@ -47,9 +47,9 @@ TEST(EagerDownloads, ServedOnceItsLaunchHasFinished) {
   E.done(T, /*Ran=*/true);
   EXPECT_EQ(readFirst(E, A, &BufA), 7);
   // Any part of it, but not past its end.
-  char Byte = 0;
-  EXPECT_TRUE(E.read(&BufA, 63, 1, &Byte, A.Bytes.data()));
-  EXPECT_FALSE(E.read(&BufA, 60, 8, &Byte, A.Bytes.data()));
+  char Out[8] = {};
+  EXPECT_TRUE(E.read(&BufA, 63, 1, Out, A.Bytes.data()));
+  EXPECT_FALSE(E.read(&BufA, 60, 8, Out, A.Bytes.data()));
   EXPECT_EQ(readFirst(E, A, &BufB), -1) << "another buffer has no slot";
   EXPECT_EQ(E.served(), 17u);
 }

@@ -16,8 +16,8 @@ int main(int argc, char **argv) {
   for (const char *Name :
        {"HPVM_DEVICES", "HPVM_DEVICES_STRICT", "HPVM_SCHEDULER", "HPVM_TRACE",
         "HPVM_STATS", "HPVM_SPIN_US", "HPVM_VULKAN_DEVICE",
-        "HPVM_VULKAN_LOADER", "HPVM_VULKAN_STAGING", "HPVM_STREAMING_STORES",
-        "HPVM_SERIAL_BELOW_NS", "HPVM_PERF_MODELS"})
+        "HPVM_VULKAN_LOADER", "HPVM_VULKAN_STAGING", "HPVM_VULKAN_SPIN_US",
+        "HPVM_STREAMING_STORES", "HPVM_SERIAL_BELOW_NS", "HPVM_PERF_MODELS"})
     unsetenv(Name);
   setenv("HPVM_NUM_THREADS", "4", 1);
   // Tests give their NVPTX leaves fake devices; a GPU the runtime found by

@@ -668,6 +668,42 @@ TEST(VulkanDiscovery, SelectionByEnvironmentSettings) {
   EXPECT_TRUE(None.empty());
 }
 
+TEST(VulkanOptions, FenceSpinFromTheEnvironment) {
+  unsetenv("HPVM_VULKAN_SPIN_US");
+  EXPECT_EQ(VulkanOptions::fromEnvironment().SpinMicros, -1);
+  setenv("HPVM_VULKAN_SPIN_US", "0", 1);
+  EXPECT_EQ(VulkanOptions::fromEnvironment().SpinMicros, 0);
+  setenv("HPVM_VULKAN_SPIN_US", "250", 1);
+  EXPECT_EQ(VulkanOptions::fromEnvironment().SpinMicros, 250);
+  setenv("HPVM_VULKAN_SPIN_US", "-3", 1);
+  EXPECT_EQ(VulkanOptions::fromEnvironment().Error,
+            "HPVM_VULKAN_SPIN_US='-3' is not a number of microseconds from 0 "
+            "to 1000000");
+  unsetenv("HPVM_VULKAN_SPIN_US");
+}
+
+TEST(VulkanOptions, PollingTheFenceGivesTheSameResults) {
+  SKIP_WITHOUT_VULKAN();
+  // lavapipe blocks by default; polling first (the GPU default) must change
+  // nothing but the wait, for kernels shorter and longer than the spin.
+  for (int Spin : {1, 100000}) {
+    OwnDevice Own;
+    VulkanOptions O;
+    O.SpinMicros = Spin;
+    ASSERT_NO_FATAL_FAILURE(
+        Own.install(HPVM_TARGET_SPIRV,
+                    [&](rt::DiscoveryContext &Ctx,
+                        std::vector<std::unique_ptr<rt::Device>> &Found) {
+                      return rt::discoverVulkanDevices(Ctx, O, Found);
+                    }));
+    std::string Name = "vk_spin" + std::to_string(Spin);
+    Graph G = vaddGraph(Name.c_str());
+    Program P({&G}, {{Name.c_str(), HPVM_TARGET_SPIRV, nullptr, vaddSpirv()}});
+    for (uint64_t N : {1ull, 1000ull, 1000003ull})
+      runVadd(P, Name.c_str(), N);
+  }
+}
+
 // These start a runtime afresh under the environment they set (the
 // threadsafe death-test style re-executes the binary), so they must not
 // touch the runtime before EXPECT_EXIT. The children's bodies are functions

@@ -35,6 +35,11 @@ struct VulkanOptions {
   /// Always forces that path (to exercise it on a unified-memory device),
   /// Never maps buffers directly.
   enum class Staging { Auto, Always, Never } StagingMode = Staging::Auto;
+  /// HPVM_VULKAN_SPIN_US: how long a wait for a launch polls its fence
+  /// before it blocks; -1 (unset) means 64 µs on a GPU and 0 on a CPU
+  /// device (lavapipe), whose own threads need the cores. A blocking wait
+  /// wakes late: about 33 µs on an H100 with NVIDIA's driver.
+  int SpinMicros = -1;
   /// Set when an HPVM_VULKAN_* variable has a value that means nothing.
   std::string Error;
 
