@@ -79,6 +79,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -169,6 +170,31 @@ hpvm::TargetMask parseTargetList(StringRef List) {
 //===----------------------------------------------------------------------===//
 
 bool Verbose = false;
+
+/// The input files as the command line spells them, by absolute path.
+std::map<std::string, std::string> GivenPaths;
+
+std::string absolutePath(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
+/// Where ("file:line:col") with an input file named as the command line
+/// names it, as Clang's diagnostics do: debug info spells a file relative
+/// to the compilation directory, which is the current one here, and drops
+/// that directory from an absolute path inside it.
+std::string asGiven(StringRef Where) {
+  auto [Rest, Col] = Where.rsplit(':');
+  auto [File, Line] = Rest.rsplit(':');
+  if (File.empty() || Line.empty())
+    return Where.str();
+  auto It = GivenPaths.find(absolutePath(File));
+  if (It == GivenPaths.end())
+    return Where.str();
+  return It->second + ":" + Line.str() + ":" + Col.str();
+}
 
 /// -Rpass=, -Rpass-missed=, -Rpass-analysis=: the passes whose optimisation
 /// remarks of each kind are printed, as in Clang.
@@ -274,6 +300,7 @@ void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
         Where = Detail.substr(Open + 2, Detail.size() - Open - 3);
     }
   }
+  Where = asGiven(Where);
   raw_ostream &ES = diag();
   bool Colors = ES.has_colors();
   const char *Label = "note: ";
@@ -509,6 +536,7 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       O.LinkArgs.push_back(std::string(1, '\0') +
                            std::to_string(O.Inputs.size()));
       O.Inputs.push_back(In);
+      GivenPaths.emplace(absolutePath(Path), Path.str());
       break;
     }
     case copt::OPT_help:

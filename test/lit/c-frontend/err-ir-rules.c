@@ -3,6 +3,13 @@
 // errors; -v adds the instruction.
 // RUN: not %hpvm-clang -emit-hpvm-ir -S %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %hpvm-clang -emit-hpvm-ir -S -v %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// The file is named as the command line names it, absolute or relative,
+// from whatever directory.
+// RUN: rm -rf %t && mkdir -p %t/src %t/work && cp %s %t/src/rules.c
+// RUN: not %hpvm-clang -emit-hpvm-ir -S %t/src/rules.c -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABS -DDIR=%t
+// RUN: cd %t/work && not %hpvm-clang -emit-hpvm-ir -S ../src/rules.c -o /dev/null 2>&1 | FileCheck %s --check-prefix=REL
+// ABS: {{^}}[[DIR]]/src/rules.c:{{[0-9]+}}:5: error: [write-to-input]
+// REL: {{^}}../src/rules.c:{{[0-9]+}}:5: error: [write-to-input]
 
 static void set(float *p, float v) { *p = v; }
 
