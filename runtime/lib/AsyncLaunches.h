@@ -106,6 +106,9 @@ private:
   static void inheritFailure(Launch &L, const Launch &Failed);
 
   static void runEntry(void *Ctx, uint64_t, uint64_t);
+  /// Whether L is known to take less time than handing it to a pool
+  /// thread (and so runs on the submitting thread once it is ready).
+  bool tiny(Launch &L) const;
   void start(Launch &L);
   void finish(Launch &L);
   void waitUntilFinished(Launch &L);
