@@ -22,6 +22,8 @@
 #     it with HPVM_DEVICES=cpu and with HPVM_DEVICES=cuda: both must pass
 #     their own check against the C reference, print the same output, and
 #     hpvm-rt's statistics must show every leaf on the CUDA device
+# 5c. times an empty-node launch on Vulkan and CUDA against the minimal
+#     hand-written Vulkan program (bench/vulkan/launch_raw.c), three rounds
 #  6. runs the benchmarks, HPVM against hand-written CUDA (bench/gpu/run.sh),
 #     which writes the GPU section of bench/RESULTS.md
 # and prints a summary: each step's outcome, what was skipped and why, and
@@ -131,6 +133,20 @@ build_example() {
   for s in $1; do srcs+=("examples/$s"); done
   "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv,nvptx "${srcs[@]}" -lm -o "$2" >"$2.build.txt" 2>&1
 }
+# Builds into $1 what step 5c runs: bench/kernels/launch.c for every target
+# (launch) and the hand-written Vulkan floor beside it (launch.vulkan-raw,
+# store2.spv); its output goes to $1/build.txt.
+build_launch_floor() {
+  local clang=${BENCH_CLANG:-clang-19}
+  mkdir -p "$1" && {
+    "$clang" -O2 -c bench/common/bench.c -o "$1/bench.o" &&
+      "$clang" -O2 -c bench/drivers/launch.c -o "$1/driver.o" &&
+      "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv,nvptx bench/kernels/launch.c "$1/driver.o" \
+        "$1/bench.o" -o "$1/launch" &&
+      spirv-as --target-env vulkan1.1 bench/vulkan/store2.spvasm -o "$1/store2.spv" &&
+      "$clang" -O2 bench/vulkan/launch_raw.c "$1/bench.o" -ldl -o "$1/launch.vulkan-raw"
+  } >"$1/build.txt" 2>&1
+}
 if [ "$MODE" = pack ]; then
   record skipped build "--pack: prebuilt in $PACK (commit $(cat "$PACK/commit" 2>/dev/null))"
 else
@@ -172,6 +188,12 @@ if [ "$MODE" = make-pack ]; then
   else
     tail -20 "$CHECK_OUT/pack-bench.txt"
     record FAILED "pack bench" "bench/gpu/run.sh --hpvm-pack failed (log: pack-bench.txt)"
+  fi
+  if build_launch_floor "$PACK/launch"; then
+    record ok "pack launch" "bench/kernels/launch.c for every target and the Vulkan floor"
+  else
+    tail -20 "$PACK/launch/build.txt"
+    record FAILED "pack launch" "the launch floor programs do not build (log: $PACK/launch/build.txt)"
   fi
   echo "size: $(du -sh "$PACK" | cut -f1); run there: scripts/gpu-check.sh --pack $PACK"
   finish
@@ -345,6 +367,7 @@ if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
   if [ "$RUNS_OK" -gt 0 ] && [ "$RUNS_FAILED" -eq 0 ] && [ "$ROWS_vulkan" -gt 0 ]; then
     record ok vulkan "$RUNS_OK runs equal to the CPU's, $ROWS_vulkan leaf rows on Vulkan ($(grep -h -m1 -o 'vulkan:0 ([^;]*' "$EX"/*.vulkan.err | head -1))"
     MIXED_SETS="cpu,cuda cpu,vulkan,cuda"
+    VULKAN_OK=1
   elif [ "$RUNS_OK" -eq 0 ] && grep -q 'HPVM_DEVICES' "$EX"/*.vulkan.err; then
     record skipped vulkan "no Vulkan device: $(grep -h -m1 'HPVM_DEVICES' "$EX"/*.vulkan.err | head -1)"
   else
@@ -369,6 +392,47 @@ if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
       record ok "$devices policies" "$ok runs equal to the CPU's (leaf rows per policy/run in the log)"
     fi
   done
+fi
+
+# --- 5c. a launch against the hand-written floors ------------------------------
+# An empty-node launch (2 instances storing a flag, copied home) on Vulkan
+# and CUDA, alternating with the minimal Vulkan program (record, submit,
+# wait for a 2-invocation store; blocking and polling the fence), three
+# rounds in one call: issue 12's "within 1.2x of the floor" on this GPU.
+# (The CUDA floor, cuLaunchKernel + sync, is bench/gpu/run.sh's launch-raw.)
+median_us() { awk '/^RESULT/ {for (i = 1; i <= NF; i++) if ($i ~ /^median_s=/) {split($i, a, "="); printf "%.1f", a[2] * 1e6}}' "$1"; }
+if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
+  say "launch against the hand-written floors"
+  LF=$CHECK_OUT/launch
+  if [ "$MODE" = pack ]; then
+    mkdir -p "$LF" && cp "$PACK"/launch/launch "$PACK"/launch/launch.vulkan-raw "$PACK"/launch/store2.spv "$LF/"
+  else
+    build_launch_floor "$LF"
+  fi
+  if [ ! -x "$LF/launch" ] || [ ! -x "$LF/launch.vulkan-raw" ]; then
+    record FAILED launch "the launch programs are missing (log: launch/build.txt)"
+  else
+    rows=""
+    for round in 1 2 3; do
+      line=""
+      if [ -n "${VULKAN_OK:-}" ]; then
+        HPVM_DEVICES=vulkan HPVM_DEVICES_STRICT=1 "$LF/launch" vulkan >"$LF/vulkan.$round" 2>&1
+        "$LF/launch.vulkan-raw" vulkan-raw >"$LF/raw.$round" 2>&1
+        "$LF/launch.vulkan-raw" vulkan-raw-poll >"$LF/poll.$round" 2>&1
+        line="vulkan $(median_us "$LF/vulkan.$round") us, floor $(median_us "$LF/raw.$round") us (polling $(median_us "$LF/poll.$round") us), "
+      fi
+      HPVM_DEVICES=cuda HPVM_DEVICES_STRICT=1 "$LF/launch" cuda >"$LF/cuda.$round" 2>&1
+      line="${line}cuda $(median_us "$LF/cuda.$round") us"
+      echo "round $round: $line"
+      rows="$rows; $line"
+    done
+    if grep -q 'check=ok' "$LF/cuda.1" && { [ -z "${VULKAN_OK:-}" ] ||
+      { grep -q 'check=ok' "$LF/vulkan.1" && grep -q 'check=ok' "$LF/raw.1"; }; }; then
+      record ok launch "medians per round${rows} (logs: launch/)"
+    else
+      record FAILED launch "a launch program failed its check (logs: launch/)"
+    fi
+  fi
 fi
 
 # --- 6. benchmarks ----------------------------------------------------------------
