@@ -223,10 +223,18 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
 }
 
 bool inEndlessLoop(const BasicBlock &BB, const LoopInfo &LI) {
-  const Loop *L = LI.getLoopFor(&BB);
-  while (L && L->getParentLoop() && L->getParentLoop()->hasNoExitBlocks())
-    L = L->getParentLoop();
-  return L && L->hasNoExitBlocks();
+  // A block outside every loop that can only go on into such a loop (its
+  // preheader, say) is on the way in: a few steps are followed.
+  const BasicBlock *B = &BB;
+  for (unsigned Step = 0; B && Step != 8; ++Step) {
+    const Loop *L = LI.getLoopFor(B);
+    while (L && L->getParentLoop() && L->getParentLoop()->hasNoExitBlocks())
+      L = L->getParentLoop();
+    if (L)
+      return L->hasNoExitBlocks();
+    B = B->getSingleSuccessor();
+  }
+  return false;
 }
 
 std::optional<ParallelNest> NestFinder::run() {

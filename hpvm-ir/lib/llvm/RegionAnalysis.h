@@ -61,7 +61,8 @@ struct ParallelNest {
 std::optional<ParallelNest>
 findParallelNest(const Region &R, FunctionAnalyses &FA, unsigned &NumErrors);
 
-/// Whether BB is in a loop nothing leaves. The optimiser leaves such loops
+/// Whether BB is in a loop nothing leaves, or outside every loop and can
+/// only go on into one (a preheader). The optimiser leaves such loops
 /// where the rest of the path cannot matter (it would be undefined
 /// behaviour, or is never taken); an instance that got there would never
 /// end. An edge into one is no exit of a parallel loop, the loop no loop of
