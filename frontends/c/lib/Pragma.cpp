@@ -583,6 +583,14 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
     PP.Lex(Tok);
   }
   SourceLocation EndLoc = Tok.getLocation();
+  // Clang 19 parses '::' in C (it lexes it for C23's attributes) forever
+  // where an expression should be: `(::b)` hangs clang itself. A clause's
+  // text goes into the rewritten program, so it is refused here.
+  for (const Token &T : Toks)
+    if (T.is(tok::coloncolon)) {
+      Diags.report(T.getLocation(), Diag::ScopeOperatorInLine);
+      return;
+    }
 
   if (Intro.Kind != PIK_HashPragma) {
     Diags.report(Intro.Loc, Diag::PragmaNotHash);

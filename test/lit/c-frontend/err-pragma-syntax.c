@@ -72,6 +72,15 @@ void pragma_operator(float *a, int n) {
   for (int i = 0; i < n; i++) a[i] = 0;
 }
 
+// '::' in a clause (Clang 19 parses `(::b)` in C forever; found by the
+// pragma fuzzer as a timeout): refused where it is written.
+float b_global[8];
+void scope_operator(float *a, int n) {
+#pragma hpvm parallel for in(::b_global[0:8]) out(a[0:n])
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:30: error: '::' is not C; a '#pragma hpvm' clause names C variables and expressions
+  for (int i = 0; i < n; i++) a[i] = b_global[i % 8];
+}
+
 void reduce_element(float *a, int n) {
 #pragma hpvm parallel for in(a[0:n]) reduction(+: a[0])
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:51: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'reduction'
