@@ -839,6 +839,85 @@ void splitMixedPointers(Function &F) {
 
 /// Constant expressions (getelementptr on a global, ptrtoint, ...) become
 /// instructions, so that the emitter sees every operation once.
+/// The optimiser merges neighbouring stores into a private array into one
+/// wider store (`uint16_t a[2] = {x, y}` becomes one i32 store), and loads
+/// likewise; a SPIR-V array has one element type, so each integer access
+/// wider than the array's narrowest one is split into accesses of that
+/// size, little-endian (random seed 693).
+void splitWideArrayAccesses(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  LLVMContext &Ctx = F.getContext();
+  auto AccessType = [](Instruction *I) -> Type * {
+    if (auto *L = dyn_cast<LoadInst>(I))
+      return L->isSimple() ? L->getType() : nullptr;
+    if (auto *S = dyn_cast<StoreInst>(I))
+      return S->isSimple() ? S->getValueOperand()->getType() : nullptr;
+    return nullptr;
+  };
+  SmallVector<AllocaInst *, 8> Arrays;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      Arrays.push_back(AI);
+  for (AllocaInst *AI : Arrays) {
+    // Lifetime markers mean nothing to SPIR-V, and would hide the accesses.
+    for (User *U : make_early_inc_range(AI->users()))
+      if (auto *II = dyn_cast<IntrinsicInst>(U);
+          II && II->isLifetimeStartOrEnd())
+        II->eraseFromParent();
+    SmallVector<SmallVector<Instruction *, 4>, 8> Accesses;
+    if (!collectAccesses(AI, Accesses))
+      continue;
+    uint64_t Narrowest = 0;
+    for (auto &Chain : Accesses) {
+      Type *T = AccessType(Chain.back());
+      if (!T || !(T->isIntegerTy() || T->isFloatingPointTy()))
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(T);
+      if (!Narrowest || Bytes < Narrowest)
+        Narrowest = Bytes;
+    }
+    if (!Narrowest)
+      continue;
+    Type *Part = Type::getIntNTy(Ctx, 8 * Narrowest);
+    for (auto &Chain : Accesses) {
+      Instruction *I = Chain.back();
+      Type *T = AccessType(I);
+      if (!T || !T->isIntegerTy())
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(T);
+      if (Bytes == Narrowest || Bytes % Narrowest ||
+          T->getIntegerBitWidth() != 8 * Bytes)
+        continue;
+      IRBuilder<> B(I);
+      Value *Ptr = getLoadStorePointerOperand(I);
+      Align A = commonAlignment(getLoadStoreAlignment(I), Narrowest);
+      unsigned N = static_cast<unsigned>(Bytes / Narrowest);
+      auto PartPtr = [&](unsigned K) {
+        return K ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr,
+                                                K * Narrowest)
+                 : Ptr;
+      };
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        Value *V = S->getValueOperand();
+        for (unsigned K = 0; K != N; ++K)
+          B.CreateAlignedStore(
+              B.CreateTrunc(B.CreateLShr(V, K * 8 * Narrowest), Part),
+              PartPtr(K), A, S->isVolatile());
+      } else {
+        auto *L = cast<LoadInst>(I);
+        Value *Whole = ConstantInt::get(T, 0);
+        for (unsigned K = 0; K != N; ++K) {
+          Value *P = B.CreateAlignedLoad(Part, PartPtr(K), A, L->isVolatile());
+          Whole = B.CreateOr(
+              Whole, B.CreateShl(B.CreateZExt(P, T), K * 8 * Narrowest));
+        }
+        L->replaceAllUsesWith(Whole);
+      }
+      I->eraseFromParent();
+    }
+  }
+}
+
 void expandConstantExprs(Function &F) {
   // A phi may list one block twice; both entries must stay the same value.
   DenseMap<std::pair<PHINode *, BasicBlock *>, Instruction *> PhiDone;
@@ -1206,6 +1285,7 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
     return E;
   replaceUnreachable(F);
   splitMixedPointers(F);
+  splitWideArrayAccesses(F);
 
   bool Vulkan = Job.Flavour == SPIRVFlavour::Vulkan;
   if (Vulkan)
