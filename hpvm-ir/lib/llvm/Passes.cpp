@@ -124,6 +124,13 @@ unsigned regionFormFromMarkers(Module &M) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  // A path that ends in `unreachable` after calls is no exit of a parallel
+  // loop only where the callees are known to return (ParallelLoops.cpp):
+  // the program's own helpers are known to once their attributes are
+  // inferred.
+  ModulePassManager MPM;
+  cantFail(PB.parsePassPipeline(MPM, "cgscc(function-attrs)"));
+  MPM.run(M, MAM);
   FunctionPassManager FPM;
   // The last SimplifyCFG can leave phis with one value on every edge, which
   // hide an induction variable's increment from ScalarEvolution:
