@@ -196,11 +196,8 @@ bool AsyncLaunches::tiny(Launch &L) const {
     return false;
   const NodeStats *History = Root.Candidates[0].History;
   try {
-    uint64_t Instances = 1;
-    for (const Extent &E : Root.N->Dims)
-      if (__builtin_mul_overflow(Instances, extentOf(Root, E, L.Args.data()),
-                                 &Instances))
-        return false;
+    uint64_t Dims[3];
+    uint64_t Instances = evalDims(Root, L.Args.data(), Dims);
     uint64_t Nanos = History ? History->serialNanos(Instances) : 0;
     return Nanos && Nanos < InlineBelowNanos;
   } catch (const RtError &) {

@@ -65,10 +65,8 @@ void hpvm::rt::copyArguments(const GraphPlan &G, void *const *Args,
   }
 }
 
-namespace {
-
-/// Dims[0..2] (missing ones 1) and the number of instances.
-uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
+uint64_t hpvm::rt::evalDims(const NodePlan &P, void *const *Args,
+                            uint64_t Dims[3]) {
   Dims[0] = Dims[1] = Dims[2] = 1;
   uint64_t Instances = 1;
   const std::vector<Extent> &D = P.N->Dims;
@@ -81,6 +79,8 @@ uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]) {
   }
   return Instances;
 }
+
+namespace {
 
 /// Where buffer Prm's section starts for the instance whose ancestors have
 /// OuterIds (docs/ir.md: the sum of its offset terms). False when it cannot

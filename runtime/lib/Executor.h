@@ -22,6 +22,10 @@ class Trace;
 /// zero counts as zero); throws RtError for a missing argument.
 uint64_t extentOf(const NodePlan &P, const Extent &E, void *const *Args);
 
+/// Node P's extents for Args in Dims[0..2] (missing ones 1), and its number
+/// of instances; throws RtError when that overflows 64 bits.
+uint64_t evalDims(const NodePlan &P, void *const *Args, uint64_t Dims[3]);
+
 /// The data pointer of buffer argument K (Args[K] points to it).
 void *bufferPointer(void *const *Args, unsigned K);
 
