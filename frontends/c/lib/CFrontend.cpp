@@ -166,21 +166,10 @@ void localizeGlobalBuffers(llvm::Module &M) {
 /// them point at the pragma's '#'.
 void fixPragmaColumns(llvm::Module &M,
                       const std::vector<RewrittenFile> &Rewritten) {
-  // Debug info may spell a file relative to the compilation directory.
-  auto Absolute = [](llvm::StringRef Dir, llvm::StringRef File) {
-    llvm::SmallString<256> P(File);
-    if (!llvm::sys::path::is_absolute(P) && !Dir.empty()) {
-      P = Dir;
-      llvm::sys::path::append(P, File);
-    }
-    llvm::sys::fs::make_absolute(P);
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    return P.str().str();
-  };
   std::map<std::pair<std::string, unsigned>, unsigned> Columns;
   for (const RewrittenFile &F : Rewritten)
     for (auto [Line, Col] : F.PragmaLines)
-      Columns[{Absolute("", F.Path), Line}] = Col;
+      Columns[{absolutePath("", F.Path), Line}] = Col;
   if (Columns.empty())
     return;
   std::map<const llvm::DIFile *, std::string> Paths;
@@ -193,7 +182,7 @@ void fixPragmaColumns(llvm::Module &M,
         const llvm::DIFile *File = DL->getFile();
         auto [P, New] = Paths.try_emplace(File);
         if (New)
-          P->second = Absolute(DL->getDirectory(), DL->getFilename());
+          P->second = absolutePath(DL->getDirectory(), DL->getFilename());
         auto It = Columns.find({P->second, DL.getLine()});
         if (It != Columns.end() && DL.getCol() != It->second)
           I.setDebugLoc(llvm::DILocation::get(F.getContext(), DL.getLine(),
@@ -202,6 +191,17 @@ void fixPragmaColumns(llvm::Module &M,
 }
 
 } // namespace
+
+std::string absolutePath(llvm::StringRef Dir, llvm::StringRef File) {
+  llvm::SmallString<256> P(File);
+  if (!llvm::sys::path::is_absolute(P) && !Dir.empty()) {
+    P = Dir;
+    llvm::sys::path::append(P, File);
+  }
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
 
 FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
                                    llvm::LLVMContext &Ctx,

@@ -14,6 +14,8 @@
 #ifndef HPVM_FRONTENDS_C_CFRONTEND_H
 #define HPVM_FRONTENDS_C_CFRONTEND_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 #include <string>
 
@@ -57,6 +59,11 @@ struct FrontendResult {
 FrontendResult compileToRegionForm(const clang::CompilerInvocation &Invocation,
                                    llvm::LLVMContext &Ctx,
                                    const FrontendOptions &Opts);
+
+/// File as one absolute path without `.` or `..`: relative to Dir when it
+/// is relative and Dir is given (debug info spells files relative to the
+/// compilation directory), else to the current directory.
+std::string absolutePath(llvm::StringRef Dir, llvm::StringRef File);
 
 } // namespace hpvm::cfe
 

@@ -174,13 +174,6 @@ bool Verbose = false;
 /// The input files as the command line spells them, by absolute path.
 std::map<std::string, std::string> GivenPaths;
 
-std::string absolutePath(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return P.str().str();
-}
-
 /// Where ("file:line:col") with an input file named as the command line
 /// names it, as Clang's diagnostics do: debug info spells a file relative
 /// to the compilation directory, which is the current one here, and drops
@@ -190,7 +183,7 @@ std::string asGiven(StringRef Where) {
   auto [File, Line] = Rest.rsplit(':');
   if (File.empty() || Line.empty())
     return Where.str();
-  auto It = GivenPaths.find(absolutePath(File));
+  auto It = GivenPaths.find(hpvm::cfe::absolutePath("", File));
   if (It == GivenPaths.end())
     return Where.str();
   return It->second + ":" + Line.str() + ":" + Col.str();
@@ -536,7 +529,7 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       O.LinkArgs.push_back(std::string(1, '\0') +
                            std::to_string(O.Inputs.size()));
       O.Inputs.push_back(In);
-      GivenPaths.emplace(absolutePath(Path), Path.str());
+      GivenPaths.emplace(hpvm::cfe::absolutePath("", Path), Path.str());
       break;
     }
     case copt::OPT_help:
