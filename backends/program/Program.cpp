@@ -6,12 +6,14 @@
 #include "hpvm/ir/GraphText.h"
 #include "hpvm/ir/RegionForm.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
+#include <optional>
 
 using namespace llvm;
 
@@ -49,21 +51,133 @@ constexpr unsigned ABIVersion = 1;
 
 } // namespace
 
+/// The extents of Root as i64 values at a launch whose argument values are
+/// Args (as the runtime reads them: i1 unsigned, other integers signed),
+/// or nothing if one is not an integer argument.
+static std::optional<SmallVector<Value *, 3>>
+launchExtents(IRBuilder<> &B, const Node &Root, ArrayRef<Value *> Args) {
+  SmallVector<Value *, 3> Extents;
+  for (const Extent &E : Root.Dims) {
+    if (E.isConstant()) {
+      Extents.push_back(B.getInt64(E.value()));
+      continue;
+    }
+    unsigned K = E.paramIndex();
+    if (K >= Args.size() || !isInteger(Root.Params[K].Type) ||
+        !Args[K]->getType()->isIntegerTy())
+      return std::nullopt;
+    Extents.push_back(B.CreateIntCast(Args[K], B.getInt64Ty(),
+                                      Root.Params[K].Type != ScalarType::I1));
+  }
+  while (Extents.size() < 3)
+    Extents.push_back(B.getInt64(1));
+  return Extents;
+}
+
+/// Replaces the launch before B's insertion point (its arguments passed in
+/// Argv, its extents Extents) by what a launch site does (hpvm_rt.h,
+/// hpvm_launch_site): the CPU function of Root called here when the
+/// runtime armed the site for this many instances, else SiteRuntime.
+static void emitLaunchSite(IRBuilder<> &B, IRBuilder<> &Entry, const Node &Root,
+                           Value *Argv, FunctionCallee SiteRuntime,
+                           Value *Descriptor, Value *GraphName,
+                           FunctionType *CPUKernel, ArrayRef<Value *> Extents) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  // hpvm_launch_site: limit, fn, until, launches, instances
+  auto *SiteTy = StructType::get(Ctx, {I64, Ptr, I64, I64, I64});
+  auto *Site = new GlobalVariable(
+      M, SiteTy, false, GlobalValue::InternalLinkage,
+      Constant::getNullValue(SiteTy), "hpvm.site." + Root.name());
+  auto Field = [&](unsigned I) {
+    return B.CreateConstInBoundsGEP2_32(SiteTy, Site, 0, I);
+  };
+  // (Before the block is split: Entry may be inserting before the launch.)
+  AllocaInst *Dims =
+      Entry.CreateAlloca(ArrayType::get(I64, 3), nullptr, "hpvm.site.dims");
+  // Atomic for the memory model only: each is a plain access on x86.
+  auto AtomicLoad = [&](Type *T, Value *P,
+                        AtomicOrdering O = AtomicOrdering::Monotonic) {
+    LoadInst *L = B.CreateAlignedLoad(T, P, Align(8));
+    L->setAtomic(O);
+    return L;
+  };
+  auto AtomicStore = [&](Value *V, Value *P) {
+    B.CreateAlignedStore(V, P, Align(8))->setAtomic(AtomicOrdering::Monotonic);
+  };
+
+  // Every extent in [1, limit], and so is their product (a limit is at
+  // most 2^20: three of them multiply without overflow).
+  // Acquiring what the runtime wrote with it (fn, until).
+  Value *Limit = AtomicLoad(I64, Field(0), AtomicOrdering::Acquire);
+  Value *Fits = B.getTrue();
+  Value *Instances = B.getInt64(1);
+  for (Value *E : Extents) {
+    Fits = B.CreateAnd(Fits, B.CreateICmpSGT(E, B.getInt64(0)));
+    Fits = B.CreateAnd(Fits, B.CreateICmpSLE(E, Limit));
+    Instances = B.CreateMul(Instances, E);
+  }
+  Fits = B.CreateAnd(Fits, B.CreateICmpSLE(Instances, Limit));
+
+  Instruction *Here = &*B.GetInsertPoint();
+  BasicBlock *Before = Here->getParent();
+  BasicBlock *Done = Before->splitBasicBlock(Here, "hpvm.site.done");
+  Function *F = Before->getParent();
+  auto *Take = BasicBlock::Create(Ctx, "hpvm.site.take", F, Done);
+  auto *Direct = BasicBlock::Create(Ctx, "hpvm.site.direct", F, Done);
+  auto *Slow = BasicBlock::Create(Ctx, "hpvm.site.runtime", F, Done);
+  Before->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Before);
+  B.CreateCondBr(Fits, Take, Slow);
+
+  // Within the budget: launches below until.
+  B.SetInsertPoint(Take);
+  Value *Launches = AtomicLoad(I64, Field(3));
+  B.CreateCondBr(B.CreateICmpULT(Launches, AtomicLoad(I64, Field(2))), Direct,
+                 Slow);
+
+  B.SetInsertPoint(Direct);
+  AtomicStore(B.CreateAdd(Launches, B.getInt64(1)), Field(3));
+  Value *Fn = AtomicLoad(Ptr, Field(1));
+  for (unsigned I = 0; I < 3; ++I)
+    B.CreateStore(Extents[I], B.CreateConstInBoundsGEP2_32(
+                                  Dims->getAllocatedType(), Dims, 0, I));
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
+  B.CreateCall(CPUKernel, Fn,
+               {Argv, Null, Dims, Null, B.getInt64(0), Extents[0]});
+  // Counts only: another thread's launch at once may lose a few of them,
+  // never a result.
+  AtomicStore(B.CreateAdd(AtomicLoad(I64, Field(4)), Instances), Field(4));
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Slow);
+  B.CreateCall(SiteRuntime, {Descriptor, GraphName, Argv, Site});
+  B.CreateBr(Done);
+}
+
 /// Replaces every @hpvm.launch with a call to LaunchFunction, or to
 /// NoWaitLaunchFunction for those with an "hpvm.nowait" bundle, passing the
 /// arguments the way hpvm_rt.h says: an array of pointers to each value.
+/// A synchronous launch of a graph that is one leaf compiled for the CPU
+/// gets a launch site instead, if Options name a SiteLaunchFunction.
 static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
-                          StringRef LaunchFunction,
-                          StringRef NoWaitLaunchFunction) {
+                          const std::vector<Graph> &Graphs,
+                          const ProgramOptions &Options) {
   Function *Launch = M.getFunction(LaunchFunctionName);
   if (!Launch)
     return;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   FunctionCallee Runtime = M.getOrInsertFunction(
-      LaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
+      Options.LaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
   FunctionCallee NoWaitRuntime = M.getOrInsertFunction(
-      NoWaitLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
+      Options.NoWaitLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
+  std::optional<FunctionCallee> SiteRuntime;
+  if (!Options.SiteLaunchFunction.empty() && (Options.Targets & TargetCPU))
+    SiteRuntime = M.getOrInsertFunction(
+        Options.SiteLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr, Ptr);
+  DescriptorTypes Types(Ctx);
   SmallVector<CallInst *, 4> Calls;
   for (User *U : Launch->users())
     if (auto *Call = dyn_cast<CallInst>(U))
@@ -77,21 +191,40 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
     AllocaInst *Argv =
         Entry.CreateAlloca(ArrayType::get(Ptr, NumArgs), nullptr, "hpvm.argv");
     IRBuilder<> B(Call);
+    SmallVector<Value *, 8> Args;
     for (unsigned I = 0; I < NumArgs; ++I) {
       Value *Arg = Call->getArgOperand(I + 1);
+      Args.push_back(Arg);
       AllocaInst *Slot =
           Entry.CreateAlloca(Arg->getType(), nullptr, "hpvm.arg" + Twine(I));
       B.CreateStore(Arg, Slot);
       B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Argv->getAllocatedType(),
                                                        Argv, 0, I));
     }
+    Value *GraphName = Call->getArgOperand(0);
     bool NoWait = Call->getOperandBundle(tag::NoWait).has_value();
-    B.CreateCall(NoWait ? NoWaitRuntime : Runtime,
-                 {Descriptor, Call->getArgOperand(0), Argv});
+    const Graph *G = nullptr;
+    StringRef Name;
+    if (SiteRuntime && !NoWait && getConstantStringInfo(GraphName, Name))
+      for (const Graph &Candidate : Graphs)
+        if (Candidate.name() == Name)
+          G = &Candidate;
+    std::optional<SmallVector<Value *, 3>> Extents;
+    if (G && G->root().isLeaf() && (G->root().Targets & TargetCPU) &&
+        G->root().Outputs.empty() && G->root().Dims.size() <= 3)
+      Extents = launchExtents(B, G->root(), Args);
+    if (Extents)
+      emitLaunchSite(B, Entry, G->root(), Argv, *SiteRuntime, Descriptor,
+                     GraphName, Types.CPUKernel, *Extents);
+    else
+      B.CreateCall(NoWait ? NoWaitRuntime : Runtime,
+                   {Descriptor, GraphName, Argv});
     Call->eraseFromParent();
   }
   Launch->eraseFromParent();
-  for (StringRef Name : {LaunchFunction, NoWaitLaunchFunction})
+  for (StringRef Name : {StringRef(Options.LaunchFunction),
+                         StringRef(Options.NoWaitLaunchFunction),
+                         StringRef(Options.SiteLaunchFunction)})
     if (Function *F = M.getFunction(Name))
       if (F->use_empty() && F->isDeclaration())
         F->eraseFromParent();
@@ -304,8 +437,7 @@ Expected<CompiledProgram> compileProgram(std::unique_ptr<Module> GraphForm,
            ConstantExpr::getBitCast(ArtifactArray, Ptr)}),
       ProgramDescriptorName);
 
-  lowerLaunches(M, Descriptor, Options.LaunchFunction,
-                Options.NoWaitLaunchFunction);
+  lowerLaunches(M, Descriptor, Graphs, Options);
   removeGraphForm(M, Graphs);
   Result.Host = std::move(GraphForm);
   return Result;

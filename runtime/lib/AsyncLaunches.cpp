@@ -1,5 +1,6 @@
 //===- AsyncLaunches.cpp - hpvm_launch_async and its ordering -------------===//
 #include "AsyncLaunches.h"
+#include "LaunchSites.h"
 
 #include "Executor.h"
 #include "Plan.h"
@@ -169,6 +170,8 @@ hpvm_handle AsyncLaunches::submit(GraphPlan &G, void *const *Args,
     Handles.emplace(L->Handle, L);
     Ready = L->Waiting == 0;
   }
+  // Launch sites must not run what this launch may be using.
+  LaunchSites::disarmAll();
   hpvm_handle H = L->Handle;
   if (Ready && tiny(*L))
     runEntry(L.get(), 0, 0);

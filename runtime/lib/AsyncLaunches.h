@@ -72,6 +72,8 @@ public:
   void waitForConflicts(const GraphPlan &G, void *const *Args);
   /// Returns once no launch is in flight.
   void waitForEverything();
+  /// Whether no launch is in flight.
+  bool idle() const { return NumInFlight.load(std::memory_order_acquire) == 0; }
 
 private:
   struct Launch;

@@ -155,6 +155,18 @@ extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
   hpvm_exit_on_error(hpvm_launch(Program, Graph, Args));
 }
 
+extern "C" void hpvm_launch_site_or_exit(const hpvm_program_desc *Program,
+                                         const char *Graph, void *const *Args,
+                                         hpvm_launch_site *Site) {
+  clearErrorMessage();
+  hpvm_exit_on_error(guarded([&] {
+    if (!Site)
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    "hpvm_launch_site_or_exit: site is NULL");
+    Runtime::current().launchAtSite(*Site, Program, Graph, Args);
+  }));
+}
+
 extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
 
 extern "C" void hpvm_print_stats(void) {

@@ -188,12 +188,17 @@ void Coherence::freeCopiesLocked(Buffer &B) {
     }
 }
 
+void Coherence::noteNewBuffer() {
+  if (NumBuffers.fetch_add(1, std::memory_order_release) == 0 && OnBusy)
+    OnBusy();
+}
+
 Coherence::Buffer *Coherence::enterLocked(LaunchSet &Launch,
                                           const BufferUse &U) {
   std::unique_ptr<Buffer> &Slot = Table[U.Host];
   if (!Slot) {
     Slot = std::make_unique<Buffer>(U.Host, std::max(U.End, U.Extent));
-    NumBuffers.fetch_add(1, std::memory_order_release);
+    noteNewBuffer();
   }
   Buffer *B = Slot.get();
   if (B->Name.empty() && U.Name)
@@ -568,7 +573,7 @@ void Coherence::enterRegion(void *Host, uint64_t Bytes) {
   std::unique_ptr<Buffer> &Slot = Table[Host];
   if (!Slot) {
     Slot = std::make_unique<Buffer>(Host, Bytes);
-    NumBuffers.fetch_add(1, std::memory_order_release);
+    noteNewBuffer();
   }
   Buffer &B = *Slot;
   ++B.Regions;

@@ -88,6 +88,18 @@ public:
   bool useStreamingVariant(const KernelLaunch &L) const override {
     return Options.useStreamingStores(L.FootprintBytes);
   }
+  uint64_t callingThreadInstances(double NanosPerInstance) const override {
+    // share() runs a launch serially when runSerially() says so for its
+    // estimate, PerInstance * N (at least 1): the largest such N.
+    if (!(NanosPerInstance > 0) || !Options.SerialBelowNanos)
+      return 0;
+    double Below = double(Options.SerialBelowNanos);
+    uint64_t N = uint64_t(std::min(Below / NanosPerInstance, 1e18));
+    while (N && !Options.runSerially(
+                    std::max<uint64_t>(1, NanosPerInstance * double(N))))
+      --N;
+    return N;
+  }
 
   std::string description() const override {
     return "cpu (" + std::to_string(Pool.size()) + " threads)";

@@ -11,6 +11,7 @@
 #include "AsyncLaunches.h"
 #include "Env.h"
 #include "Executor.h"
+#include "LaunchSites.h"
 #include "Program.h"
 #include "Stream.h"
 
@@ -55,12 +56,16 @@ void atExit() {
 
 } // namespace
 
+/// The process's runtime once made (launch sites are armed for it only).
+static std::atomic<Runtime *> ProcessRuntime{nullptr};
+
 Runtime &Runtime::get() {
   static Runtime *RT = [] {
     auto *R = new Runtime(RuntimeConfig::fromEnvironment());
-    if (R->trace().enabled() || envFlag("HPVM_STATS") ||
-        !R->PerfModelsPath.empty())
+    R->StatsAtExit = envFlag("HPVM_STATS");
+    if (R->trace().enabled() || R->StatsAtExit || !R->PerfModelsPath.empty())
       std::atexit(atExit);
+    ProcessRuntime.store(R, std::memory_order_release);
     return R;
   }();
   return *RT;
@@ -118,6 +123,8 @@ Runtime::Runtime(const RuntimeConfig &Config) {
   static std::atomic<uint64_t> NextSerial{1};
   Serial = NextSerial.fetch_add(1, std::memory_order_relaxed);
   Coh.observe(&TheStats, &TheTrace);
+  Coh.onBusy(&LaunchSites::disarmAll);
+  LaunchSites::hold();
   configure(Config);
   std::lock_guard<std::mutex> L(live().M);
   live().All.push_back(this);
@@ -129,6 +136,7 @@ Runtime::~Runtime() {
   Async.reset();
   // (The process's runtime is never destroyed: it saves at exit.)
   savePerfModels();
+  LaunchSites::release();
   std::lock_guard<std::mutex> L(live().M);
   auto &All = live().All;
   All.erase(std::remove(All.begin(), All.end(), this), All.end());
@@ -140,7 +148,13 @@ std::string Runtime::savePerfModels() {
 
 Runtime &Runtime::current() { return Current ? *Current : get(); }
 
-void Runtime::setCurrent(Runtime *RT) { Current = RT; }
+void Runtime::setCurrent(Runtime *RT) {
+  // A thread with a runtime of its own must not take the process's
+  // launch sites.
+  if (bool(RT) != bool(Current))
+    RT ? LaunchSites::hold() : LaunchSites::release();
+  Current = RT;
+}
 
 void Runtime::releaseEverywhere(const hpvm_program_desc *Program) {
   std::lock_guard<std::mutex> L(live().M);
@@ -301,6 +315,7 @@ unsigned Runtime::addDevice(std::unique_ptr<Device> D) {
   std::lock_guard<std::mutex> L(DevicesM);
   Devices.push_back(std::move(D));
   DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
+  LaunchSites::disarmAll(); // a leaf may have a second candidate now
   return static_cast<unsigned>(Devices.size() - 1);
 }
 
@@ -314,6 +329,7 @@ std::unique_ptr<Device> Runtime::removeDevice(const Device &D) {
     std::unique_ptr<Device> Removed = std::move(*It);
     Devices.erase(It);
     DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
+    LaunchSites::disarmAll();
     return Removed;
   }
   return nullptr;
@@ -421,6 +437,8 @@ void Runtime::releaseProgram(const hpvm_program_desc *D) {
   // Launches and streams in flight may be running its graphs.
   stopStreams(D);
   Async->waitForEverything();
+  // Armed sites count for its nodes' statistics.
+  LaunchSites::disarmAll();
   std::lock_guard<std::mutex> L(ProgramsM);
   if (Programs.erase(D))
     ProgramEpoch.fetch_add(1, std::memory_order_acq_rel);
@@ -516,6 +534,9 @@ thread_local const LaunchOptions *ThreadOptions = nullptr;
 } // namespace
 
 void hpvm::rt::setThreadLaunchOptions(const LaunchOptions *Options) {
+  // Launch sites would skip the options (their devices, their policy).
+  if (bool(Options) != bool(ThreadOptions))
+    Options ? LaunchSites::hold() : LaunchSites::release();
   ThreadOptions = Options;
 }
 const LaunchOptions *hpvm::rt::threadLaunchOptions() { return ThreadOptions; }
@@ -568,6 +589,58 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
   GraphPlan &G = plan("hpvm_launch", D, GraphName, Args);
   Async->waitForConflicts(G, Args);
   run(G, Args, threadLaunchOptions());
+}
+
+void Runtime::launchAtSite(hpvm_launch_site &Site, const hpvm_program_desc *D,
+                           const char *GraphName, void *const *Args) {
+  GraphPlan &G = plan("hpvm_launch", D, GraphName, Args);
+  Async->waitForConflicts(G, Args);
+  const std::vector<Candidate> &Cands = G.Root->Candidates;
+  double Before = Cands.size() == 1
+                      ? Cands[0].History->SerialNanosPerInstance.load(
+                            std::memory_order_relaxed)
+                      : 0;
+  run(G, Args, threadLaunchOptions());
+  uint64_t Dims[3];
+  armSite(Site, G, Before, evalDims(*G.Root, Args, Dims));
+}
+
+void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
+                      double NanosBefore, uint64_t Instances) {
+  // What a direct launch does: call the root leaf's CPU function on the
+  // calling thread for all its instances, with no outputs, on host
+  // pointers, telling nobody. The same as this runtime's launch when the
+  // leaf can run on the host CPU only, the device would run it alone on
+  // the calling thread, and nothing else looks: no copies elsewhere, no
+  // launch in flight, no trace, no statistics or models asked for.
+  const NodePlan &Root = *G.Root;
+  uint64_t Limit = 0;
+  if (Root.N->isLeaf() && Root.N->Outputs.empty() &&
+      Root.Candidates.size() == 1) {
+    const Candidate &C = Root.Candidates[0];
+    KernelLaunch Small;
+    double Now =
+        C.History->SerialNanosPerInstance.load(std::memory_order_relaxed);
+    // A cost still rising (NodeStats::learnSerialCost follows a rise a
+    // step at a time) is not settled enough to stop learning it.
+    bool Settled = NanosBefore > 0 && Now <= 1.5 * NanosBefore;
+    if (C.Dev->memorySpace() == HostSpace &&
+        C.Artifact->target == HPVM_TARGET_CPU && C.Artifact->cpu_fn &&
+        Settled &&
+        !(Root.StreamingVariant && C.Dev->useStreamingVariant(Small)))
+      Limit = C.Dev->callingThreadInstances(Now);
+  }
+  const Candidate *C = Limit ? &Root.Candidates[0] : nullptr;
+  uint64_t Each = C ? C->History->serialNanos(Instances) : 0;
+  LaunchSites::arm(Site, C ? C->History : nullptr,
+                   C ? C->Artifact->cpu_fn : nullptr, Limit,
+                   LaunchSites::budget(Each), [&] {
+                     return this == ProcessRuntime.load() &&
+                            LaunchSites::holds() == 1 && !StatsAtExit &&
+                            PerfModelsPath.empty() && !TheTrace.enabled() &&
+                            Async->idle() && Coh.idle() &&
+                            !G.OffHost.load(std::memory_order_relaxed);
+                   });
 }
 
 hpvm_handle Runtime::launchAsync(const hpvm_program_desc *D,
@@ -695,6 +768,8 @@ void Runtime::run(GraphPlan &G, void *const *Args, const LaunchOptions *O) {
 }
 
 std::string Runtime::statsText() {
+  // The direct launches of armed sites count from now.
+  LaunchSites::disarmAll();
   std::string Header = "hpvm-rt stats: scheduler " + std::string(Sched->name());
   {
     std::lock_guard<std::mutex> L(DevicesM);

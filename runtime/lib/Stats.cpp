@@ -139,12 +139,14 @@ std::vector<Stats::Row> Stats::rows() const {
   for (const auto &[Key, E] : Index) {
     uint64_t Launches = E->Launches.load(std::memory_order_relaxed);
     uint64_t BytesIn = E->BytesIn.load(std::memory_order_relaxed);
-    if (!Launches && !BytesIn)
+    uint64_t Direct = E->DirectLaunches.load(std::memory_order_relaxed);
+    if (!Launches && !BytesIn && !Direct)
       continue;
     Rows.push_back(Row{E->Path, E->Device, Launches,
                        E->Instances.load(std::memory_order_relaxed),
                        E->Nanos.load(std::memory_order_relaxed), BytesIn,
-                       E->CompileNanos.load(std::memory_order_relaxed)});
+                       E->CompileNanos.load(std::memory_order_relaxed), Direct,
+                       E->DirectInstances.load(std::memory_order_relaxed)});
   }
   std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
     return std::tie(A.Path, A.Device) < std::tie(B.Path, B.Device);
@@ -217,6 +219,13 @@ std::string Stats::format(const std::string &Header, const Coherence &C) const {
                      Cells, 2);
   if (Cells.empty())
     Out += "(no launches)\n";
+  for (const Row &R : rows())
+    if (R.DirectLaunches)
+      Out += "direct: node '" + R.Path + "' on " + R.Device + ": " +
+             std::to_string(R.DirectLaunches) + " launches (" +
+             std::to_string(R.DirectInstances) +
+             " instances) more, run by the program at its launch sites "
+             "(untimed)\n";
   std::vector<std::vector<std::string>> BufferCells;
   for (const BufferRow &B : bufferRows())
     BufferCells.push_back(
@@ -237,6 +246,8 @@ void Stats::reset() {
     E.Nanos = 0;
     E.BytesIn = 0;
     E.CompileNanos = 0;
+    E.DirectLaunches = 0;
+    E.DirectInstances = 0;
     E.Model.clear();
   }
   PendingModels.clear();

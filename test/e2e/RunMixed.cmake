@@ -2,16 +2,19 @@
 # CMakeLists.txt):
 #
 #   cmake -DPROGRAM=<exe> [-DARGS=a|b] [-DNODES=n1|n2] [-DSPIRV=n1|n2]
-#         [-DCPU=n1|n2] -P RunMixed.cmake
+#         [-DCPU=n1|n2] [-DDIRECT=n1|n2] -P RunMixed.cmake
 #
 # with HPVM_DEVICES=cpu,<kind> (kind vulkan or opencl), HPVM_SCHEDULER and
-# HPVM_STATS=1 in the environment. The program must exit with 0 (its
-# results match the scalar reference), and hpvm-rt's statistics
+# HPVM_STATS=1 in the environment (or, with DIRECT, no HPVM_STATS and a
+# program that prints the statistics itself). The program must exit with 0
+# (its results match the scalar reference), and hpvm-rt's statistics
 # ("<path> <device> <launches> ...") must show that
 #   * every node in NODES ran (at least one launch, on any device),
 #   * every node in SPIRV (the leaves with target(spirv)) ran on the
 #     <kind> device and never on the CPU,
-#   * every node in CPU (the leaves with target(cpu)) ran on the CPU only.
+#   * every node in CPU (the leaves with target(cpu)) ran on the CPU only,
+#   * every node in DIRECT had launches that the program ran itself, at an
+#     armed launch site (a "direct:" line).
 #
 # Devices are requested non-strictly: where the machine has no <kind>
 # device, hpvm-rt starts with the CPU alone and says so in a note of the
@@ -23,6 +26,7 @@ string(REPLACE "|" ";" ARGS "${ARGS}")
 string(REPLACE "|" ";" NODES "${NODES}")
 string(REPLACE "|" ";" SPIRV "${SPIRV}")
 string(REPLACE "|" ";" CPU "${CPU}")
+string(REPLACE "|" ";" DIRECT "${DIRECT}")
 set(devices "$ENV{HPVM_DEVICES}")
 string(REGEX REPLACE "^cpu," "" kind "${devices}")
 if(NOT kind MATCHES "^(vulkan|opencl)$")
@@ -75,5 +79,11 @@ foreach(node IN LISTS CPU)
   if(err MATCHES "\n${node} +${kind}:[0-9]+ +")
     message(FATAL_ERROR "node '${node}' (target cpu) ran on ${kind}; to "
             "reproduce: ${repro}")
+  endif()
+endforeach()
+foreach(node IN LISTS DIRECT)
+  if(NOT err MATCHES "\ndirect: node '${node}' on cpu: [1-9][0-9]* launches")
+    message(FATAL_ERROR "no direct launches of '${node}': its launch site "
+            "was never armed; to reproduce: ${repro}")
   endif()
 endforeach()

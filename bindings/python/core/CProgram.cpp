@@ -466,6 +466,8 @@ ProgramOptions programOptions(const CompileOptions &Options) {
   PO.Targets = Options.Targets;
   PO.LaunchFunction = LaunchSymbol;
   PO.NoWaitLaunchFunction = LaunchSymbol;
+  // Launches report failures to Python, through LaunchSymbol only.
+  PO.SiteLaunchFunction.clear();
   PO.SkipUnsupported = Options.SkipUnsupported && (Options.Targets & TargetCPU);
   return PO;
 }

@@ -46,6 +46,6 @@ void twice(long n, float *x, float *y) {
 // HOST-LABEL: {{^}}twice:
 // HOST:         call{{q?}} hpvm_launch_nowait_or_exit
 // HOST:         call{{q?}} hpvm_launch_nowait_or_exit
-// HOST:         call{{q?}} hpvm_launch_or_exit
+// HOST:         call{{q?}} hpvm_launch_site_or_exit
 // HOST:         call{{q?}} hpvm_wait_all
 // HOST:         call{{q?}} hpvm_exit_on_error

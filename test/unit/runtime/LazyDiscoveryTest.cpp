@@ -238,8 +238,8 @@ TEST(LazyDiscoveryDeathTest, CpuProgramDoesNotOpenTheVulkanLoader) {
       "cpu: code 0 opened no pending cuda,vulkan,opencl devices 1\n"
       "bad: code 2 opened no pending cuda,vulkan,opencl\n"
       "spirv: code 0 opened " +
-      std::string(OpensLoader ? "yes" : "no") + " pending cuda,opencl discoveries " +
-      (OpensLoader ? "1" : "0") +
+      std::string(OpensLoader ? "yes" : "no") +
+      " pending cuda,opencl discoveries " + (OpensLoader ? "1" : "0") +
       "\n"
       "spirv only: code 4: no device can run node 'lazy_spirv_only': it has "
       "artifacts for spirv; available devices: cpu\n"

@@ -17,13 +17,6 @@ using namespace hpvm::rttest;
 
 namespace {
 
-void addOne(void *const *Args, void *const *, const uint64_t *,
-            const uint64_t *, uint64_t Begin, uint64_t End) {
-  float *X = buffer<float>(Args, 0);
-  for (uint64_t I = Begin; I != End; ++I)
-    X[I] += 1.0f;
-}
-
 uint64_t launchesOf(rt::Runtime &RT, const std::string &Path) {
   uint64_t N = 0;
   for (const rt::Stats::Row &Row : RT.stats().rows())
@@ -55,7 +48,7 @@ TEST(RuntimeObject, TwoRuntimesKeepTheirOwnConfigurationAndStatistics) {
   EXPECT_STREQ(B.scheduler().name(), "heft");
 
   Graph G = inOutLeafGraph("two_runtimes", "add_one");
-  TestProgram P({&G}, {{"two_runtimes", HPVM_TARGET_CPU, addOne}});
+  TestProgram P({&G}, {{"two_runtimes", HPVM_TARGET_CPU, addOneKernel}});
   std::vector<float> X(1000, 1.0f);
   {
     CurrentRuntime Scope(A);
@@ -95,7 +88,7 @@ TEST(RuntimeObject, ProgramsAreReleasedFromEveryRuntime) {
   std::optional<TestProgram> Slot;
   Slot.emplace(
       std::vector<const Graph *>{&G},
-      std::vector<ArtifactSpec>{{"released", HPVM_TARGET_CPU, addOne}});
+      std::vector<ArtifactSpec>{{"released", HPVM_TARGET_CPU, addOneKernel}});
   CurrentRuntime Scope(A);
   ASSERT_EQ(launchAddOne(*Slot, "released", X), HPVM_OK);
   const hpvm_program_desc *First = &Slot->Desc;
@@ -118,7 +111,7 @@ TEST(RuntimeObject, BadConfigurationFailsEveryLaunch) {
             std::string::npos)
       << RT.configError();
   Graph G = inOutLeafGraph("bad_config", "add_one");
-  TestProgram P({&G}, {{"bad_config", HPVM_TARGET_CPU, addOne}});
+  TestProgram P({&G}, {{"bad_config", HPVM_TARGET_CPU, addOneKernel}});
   std::vector<float> X(4, 0.0f);
   CurrentRuntime Scope(RT);
   expectError(launchAddOne(P, "bad_config", X), HPVM_ERR_CONFIG,

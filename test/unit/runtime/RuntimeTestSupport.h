@@ -62,6 +62,14 @@ inline Graph inOutLeafGraph(const std::string &Name,
   return G;
 }
 
+/// The kernel of an inOutLeafGraph that adds 1 to each element of x.
+inline void addOneKernel(void *const *Args, void *const *, const uint64_t *,
+                         const uint64_t *, uint64_t Begin, uint64_t End) {
+  float *X = buffer<float>(Args, 0);
+  for (uint64_t I = Begin; I != End; ++I)
+    X[I] += 1.0f;
+}
+
 /// Makes RT the C ABI's runtime on this thread for a scope.
 struct CurrentRuntime {
   explicit CurrentRuntime(rt::Runtime &RT) { rt::Runtime::setCurrent(&RT); }

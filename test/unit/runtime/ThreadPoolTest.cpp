@@ -103,9 +103,10 @@ TEST(Devices, DiscoveryHonoursRequestsAndStrictness) {
   Discovery Lenient = discoverDevices(Ctx, " cpu , fpga", false);
   EXPECT_EQ(Lenient.Devices.size(), 1u);
   ASSERT_EQ(Lenient.Notes.size(), 1u);
-  EXPECT_NE(Lenient.Notes[0].find("'fpga' is not a device kind of this "
-                                  "hpvm-rt (it has: cpu, cuda, vulkan, opencl)"),
-            std::string::npos)
+  EXPECT_NE(
+      Lenient.Notes[0].find("'fpga' is not a device kind of this "
+                            "hpvm-rt (it has: cpu, cuda, vulkan, opencl)"),
+      std::string::npos)
       << Lenient.Notes[0];
   EXPECT_TRUE(Lenient.Error.empty());
 

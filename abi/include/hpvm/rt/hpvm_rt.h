@@ -212,6 +212,33 @@ void hpvm_launch_nowait_or_exit(const hpvm_program_desc *program,
 void hpvm_launch_or_exit(const hpvm_program_desc *program, const char *graph,
                          void *const *args);
 
+/* A launch site: what hpvm-clang emits next to each launch of a graph
+ * that is one CPU leaf, so that a launch the runtime would run on the
+ * calling thread anyway can skip the runtime altogether (docs/runtime.md,
+ * "Launch sites"). Zero-initialised by the program. The runtime writes
+ * limit, fn and until; the generated code writes launches and instances.
+ * While limit is above 0 and launches is below until, the generated code
+ * may, instead of calling hpvm_launch_site_or_exit, run a launch whose
+ * extents are all at least 1 and whose instances number at most limit
+ * itself: fn(args, NULL, dims, NULL, 0, dims[0]), adding 1 to launches
+ * and the instances to instances. The runtime sets limit to 0 (and so
+ * sends every launch back to it) whenever such a launch could behave
+ * differently from one it runs: copies of buffers on other devices,
+ * asynchronous launches in flight, launch options, a trace. */
+typedef struct hpvm_launch_site {
+  int64_t limit;
+  hpvm_cpu_kernel_fn fn;
+  uint64_t until;
+  uint64_t launches;
+  uint64_t instances;
+} hpvm_launch_site;
+
+/* hpvm_launch_or_exit from a launch site: the same launch, after which the
+ * runtime may arm `site` (never NULL) for the launches that follow. */
+void hpvm_launch_site_or_exit(const hpvm_program_desc *program,
+                              const char *graph, void *const *args,
+                              hpvm_launch_site *site);
+
 /* The last error of this thread, or "" if none. */
 const char *hpvm_error_message(void);
 

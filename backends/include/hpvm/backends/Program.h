@@ -39,6 +39,11 @@ struct ProgramOptions {
   /// LaunchFunction: those launches run synchronously there, which a
   /// `nowait` allows.
   std::string NoWaitLaunchFunction = "hpvm_launch_nowait_or_exit";
+  /// What a launch of a graph that is one CPU leaf calls instead of
+  /// LaunchFunction, with a launch site (hpvm_launch_site_or_exit's
+  /// signature): the generated code runs the launches the site allows
+  /// itself (docs/runtime.md, "Launch sites"). Empty: no sites.
+  std::string SiteLaunchFunction = "hpvm_launch_site_or_exit";
   /// Leaves the Vulkan flavour of SPIR-V cannot express (double
   /// transcendentals, ...) get no Vulkan artifact, VulkanSkipped saying
   /// why, instead of failing the build: for callers that compile for every

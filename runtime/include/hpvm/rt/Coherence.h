@@ -143,6 +143,10 @@ public:
     TheStats = S;
     TheTrace = T;
   }
+  /// Calls Fn (null: nothing) whenever a buffer gets an entry while none
+  /// had one, i.e. idle() turns false: after the change, with coherence's lock
+  /// held (Fn must not call back).
+  void onBusy(void (*Fn)()) { OnBusy = Fn; }
 
   /// Data regions (OpenMP's `target data`, HPVM's track/untrack): while a
   /// buffer is in one, launches leave its device copies in place at their
@@ -202,6 +206,9 @@ private:
   std::atomic<uint64_t> CopiesAvoided{0};
   Stats *TheStats = nullptr;
   Trace *TheTrace = nullptr;
+  void (*OnBusy)() = nullptr;
+  /// With M held: one more buffer in Table.
+  void noteNewBuffer();
 
   Buffer *enterLocked(LaunchSet &Launch, const BufferUse &U);
   bool readyLocked(Buffer &B, const BufferUse &U, MemorySpace S) const;

@@ -153,6 +153,14 @@ public:
   /// artifact that has one. The executor then launches the variant.
   virtual bool useStreamingVariant(const KernelLaunch &) const { return false; }
 
+  /// The most instances of a leaf whose one-thread cost per instance is
+  /// NanosPerInstance (0: not known) that launch() would run on the
+  /// calling thread alone, start to end, with no other work; 0 if none.
+  /// Launch sites (hpvm_launch_site) then run such launches themselves.
+  virtual uint64_t callingThreadInstances(double NanosPerInstance) const {
+    return 0;
+  }
+
   /// Host<->device bandwidth in bytes per second, for the transfer
   /// estimates of the heft, dmda and auto policies, if the device knows it;
   /// 0 (the default): measured once instead (Link.h).

@@ -107,6 +107,10 @@ public:
   /// hpvm_launch without the C wrapping: throws RtError.
   void launch(const hpvm_program_desc *Program, const char *Graph,
               void *const *Args);
+  /// The same launch from a launch site (hpvm_launch_site_or_exit), which
+  /// it then arms or disarms (docs/runtime.md, "Launch sites").
+  void launchAtSite(hpvm_launch_site &Site, const hpvm_program_desc *Program,
+                    const char *Graph, void *const *Args);
   /// hpvm_launch_async, hpvm_wait, hpvm_test and hpvm_wait_all without the
   /// C wrapping. launchAsync and finished throw RtError; wait and waitAll
   /// return the launch's status and put its message in Message.
@@ -168,6 +172,11 @@ private:
                   const char *Graph);
   /// Runs a plan under Options (null: none); throws RtError.
   void run(GraphPlan &G, void *const *Args, const LaunchOptions *Options);
+  /// After a launch of G through Site: arms Site if a direct launch would
+  /// do what this runtime does, else disarms it. NanosBefore is the root
+  /// leaf's cost per instance before the launch, Instances the launch's.
+  void armSite(hpvm_launch_site &Site, const GraphPlan &G, double NanosBefore,
+               uint64_t Instances);
 
   /// Unique among the runtimes of the process, ever.
   uint64_t Serial = 0;
@@ -218,6 +227,8 @@ private:
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;
+  /// HPVM_STATS: every launch is to be counted and timed.
+  bool StatsAtExit = false;
   std::string PerfModelsPath;
 
   std::mutex ProgramsM;

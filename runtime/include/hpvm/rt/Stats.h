@@ -151,6 +151,10 @@ struct NodeStats {
   /// and the time spent compiling or loading its artifact on the device.
   std::atomic<uint64_t> BytesIn{0};
   std::atomic<uint64_t> CompileNanos{0};
+  /// Launches that generated code ran itself, at an armed launch site
+  /// (hpvm_launch_site), and their instances: not in the counts above,
+  /// and not timed.
+  std::atomic<uint64_t> DirectLaunches{0}, DirectInstances{0};
 
   /// What one instance costs on one thread, in nanoseconds (0: not known),
   /// learned from the leaf's launches on a host-thread device: a launch
@@ -210,6 +214,7 @@ public:
   struct Row {
     std::string Path, Device;
     uint64_t Launches, Instances, Nanos, BytesIn, CompileNanos;
+    uint64_t DirectLaunches, DirectInstances;
   };
   struct BufferRow {
     std::string Name;
