@@ -134,8 +134,9 @@ build_example() {
   "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv,nvptx "${srcs[@]}" -lm -o "$2" >"$2.build.txt" 2>&1
 }
 # Builds into $1 what step 5c runs: bench/kernels/launch.c for every target
-# (launch) and the hand-written Vulkan floor beside it (launch.vulkan-raw,
-# store2.spv); its output goes to $1/build.txt.
+# (launch), the hand-written Vulkan floor beside it (launch.vulkan-raw,
+# store2.spv) and the CUDA launch's pieces (launch-parts,
+# bench/gpu/launch_parts.c); its output goes to $1/build.txt.
 build_launch_floor() {
   local clang=${BENCH_CLANG:-clang-19}
   mkdir -p "$1" && {
@@ -144,7 +145,8 @@ build_launch_floor() {
       "$HPVM_CLANG" -O3 --hpvm-target=cpu,spirv,nvptx bench/kernels/launch.c "$1/driver.o" \
         "$1/bench.o" -o "$1/launch" &&
       spirv-as --target-env vulkan1.1 bench/vulkan/store2.spvasm -o "$1/store2.spv" &&
-      "$clang" -O2 bench/vulkan/launch_raw.c "$1/bench.o" -ldl -o "$1/launch.vulkan-raw"
+      "$clang" -O2 bench/vulkan/launch_raw.c "$1/bench.o" -ldl -o "$1/launch.vulkan-raw" &&
+      "$clang" -O2 bench/gpu/launch_parts.c "$1/bench.o" -ldl -o "$1/launch-parts"
   } >"$1/build.txt" 2>&1
 }
 if [ "$MODE" = pack ]; then
@@ -400,12 +402,16 @@ fi
 # wait for a 2-invocation store; blocking and polling the fence), three
 # rounds in one call: issue 12's "within 1.2x of the floor" on this GPU.
 # (The CUDA floor, cuLaunchKernel + sync, is bench/gpu/run.sh's launch-raw.)
+# Each round also times the pieces of a CUDA launch (launch-parts: the
+# floor with a store, plus the copy home, an event, context pushes, four
+# streams), to tell what the runtime adds from what the launch needs.
 median_us() { awk '/^RESULT/ {for (i = 1; i <= NF; i++) if ($i ~ /^median_s=/) {split($i, a, "="); printf "%.1f", a[2] * 1e6}}' "$1"; }
 if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
   say "launch against the hand-written floors"
   LF=$CHECK_OUT/launch
   if [ "$MODE" = pack ]; then
-    mkdir -p "$LF" && cp "$PACK"/launch/launch "$PACK"/launch/launch.vulkan-raw "$PACK"/launch/store2.spv "$LF/"
+    mkdir -p "$LF" && cp "$PACK"/launch/launch "$PACK"/launch/launch.vulkan-raw "$PACK"/launch/store2.spv \
+      "$PACK"/launch/launch-parts "$LF/"
   else
     build_launch_floor "$LF"
   fi
@@ -423,6 +429,14 @@ if [ -z "$GPU_REASON" ] && [ -z "$NVPTX_MISSING" ]; then
       fi
       HPVM_DEVICES=cuda HPVM_DEVICES_STRICT=1 "$LF/launch" cuda >"$LF/cuda.$round" 2>&1
       line="${line}cuda $(median_us "$LF/cuda.$round") us"
+      if [ -x "$LF/launch-parts" ]; then
+        parts=""
+        for v in sync copy copy-blocking copy-event copy-event-ctx copy-event-streams; do
+          "$LF/launch-parts" "$v" >"$LF/parts-$v.$round" 2>&1
+          parts="$parts $v $(median_us "$LF/parts-$v.$round")"
+        done
+        line="$line (pieces, us:$parts)"
+      fi
       echo "round $round: $line"
       rows="$rows; $line"
     done

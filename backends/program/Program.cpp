@@ -159,8 +159,8 @@ static void emitLaunchSite(IRBuilder<> &B, IRBuilder<> &Entry, const Node &Root,
 /// Replaces every @hpvm.launch with a call to LaunchFunction, or to
 /// NoWaitLaunchFunction for those with an "hpvm.nowait" bundle, passing the
 /// arguments the way hpvm_rt.h says: an array of pointers to each value.
-/// A synchronous launch of a graph that is one leaf compiled for the CPU
-/// gets a launch site instead, if Options name a SiteLaunchFunction.
+/// A launch of a graph that is one leaf compiled for the CPU gets a launch
+/// site instead, if Options name the site functions.
 static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
                           const std::vector<Graph> &Graphs,
                           const ProgramOptions &Options) {
@@ -173,10 +173,15 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
       Options.LaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
   FunctionCallee NoWaitRuntime = M.getOrInsertFunction(
       Options.NoWaitLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr);
-  std::optional<FunctionCallee> SiteRuntime;
-  if (!Options.SiteLaunchFunction.empty() && (Options.Targets & TargetCPU))
-    SiteRuntime = M.getOrInsertFunction(
-        Options.SiteLaunchFunction, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr, Ptr);
+  // The runtime's functions for launches with a site, synchronous and not.
+  std::optional<FunctionCallee> SiteRuntime[2];
+  for (bool NoWait : {false, true}) {
+    const std::string &Name =
+        NoWait ? Options.NoWaitSiteLaunchFunction : Options.SiteLaunchFunction;
+    if (!Name.empty() && (Options.Targets & TargetCPU))
+      SiteRuntime[NoWait] =
+          M.getOrInsertFunction(Name, Type::getVoidTy(Ctx), Ptr, Ptr, Ptr, Ptr);
+  }
   DescriptorTypes Types(Ctx);
   SmallVector<CallInst *, 4> Calls;
   for (User *U : Launch->users())
@@ -205,7 +210,7 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
     bool NoWait = Call->getOperandBundle(tag::NoWait).has_value();
     const Graph *G = nullptr;
     StringRef Name;
-    if (SiteRuntime && !NoWait && getConstantStringInfo(GraphName, Name))
+    if (SiteRuntime[NoWait] && getConstantStringInfo(GraphName, Name))
       for (const Graph &Candidate : Graphs)
         if (Candidate.name() == Name)
           G = &Candidate;
@@ -214,8 +219,8 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
         G->root().Outputs.empty() && G->root().Dims.size() <= 3)
       Extents = launchExtents(B, G->root(), Args);
     if (Extents)
-      emitLaunchSite(B, Entry, G->root(), Argv, *SiteRuntime, Descriptor,
-                     GraphName, Types.CPUKernel, *Extents);
+      emitLaunchSite(B, Entry, G->root(), Argv, *SiteRuntime[NoWait],
+                     Descriptor, GraphName, Types.CPUKernel, *Extents);
     else
       B.CreateCall(NoWait ? NoWaitRuntime : Runtime,
                    {Descriptor, GraphName, Argv});
@@ -224,7 +229,8 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
   Launch->eraseFromParent();
   for (StringRef Name : {StringRef(Options.LaunchFunction),
                          StringRef(Options.NoWaitLaunchFunction),
-                         StringRef(Options.SiteLaunchFunction)})
+                         StringRef(Options.SiteLaunchFunction),
+                         StringRef(Options.NoWaitSiteLaunchFunction)})
     if (Function *F = M.getFunction(Name))
       if (F->use_empty() && F->isDeclaration())
         F->eraseFromParent();

@@ -340,6 +340,13 @@ hpvm_status AsyncLaunches::waitAll(std::string &Message, bool AllThreads) {
   return First;
 }
 
+bool AsyncLaunches::idle() {
+  if (NumInFlight.load(std::memory_order_acquire) != 0)
+    return false;
+  std::lock_guard<std::mutex> Lock(M);
+  return ByBegin.empty();
+}
+
 void AsyncLaunches::waitForConflicts(const GraphPlan &G, void *const *Args) {
   if (NumInFlight.load(std::memory_order_acquire) == 0)
     return;

@@ -72,8 +72,9 @@ public:
   void waitForConflicts(const GraphPlan &G, void *const *Args);
   /// Returns once no launch is in flight.
   void waitForEverything();
-  /// Whether no launch is in flight.
-  bool idle() const { return NumInFlight.load(std::memory_order_acquire) == 0; }
+  /// Whether no launch is in flight, and no failed one waits to be waited
+  /// for (the launches that follow it on a buffer would fail).
+  bool idle();
 
 private:
   struct Launch;

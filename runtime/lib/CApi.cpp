@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LaunchSites.h"
 #include "Stream.h"
 
 #include "hpvm/rt/Error.h"
@@ -135,9 +136,17 @@ static void waitForNoWaitLaunches() {
 /// (hpvm_set_thread_stream), or null.
 static thread_local Stream *ThreadStream = nullptr;
 
-extern "C" void hpvm_launch_nowait_or_exit(const hpvm_program_desc *Program,
-                                           const char *Graph,
-                                           void *const *Args) {
+/// Sets ThreadStream. While a thread pushes its `nowait` launches into a
+/// stream, launch sites must not run them directly.
+static void setThreadStream(Stream *S) {
+  if (bool(S) != bool(ThreadStream))
+    S ? LaunchSites::hold() : LaunchSites::release();
+  ThreadStream = S;
+}
+
+/// The C frontend's `nowait` launch, at Site if not null.
+static void launchNoWait(const hpvm_program_desc *Program, const char *Graph,
+                         void *const *Args, hpvm_launch_site *Site) {
   if (Stream *S = ThreadStream) {
     clearErrorMessage();
     hpvm_exit_on_error(
@@ -146,8 +155,31 @@ extern "C" void hpvm_launch_nowait_or_exit(const hpvm_program_desc *Program,
   }
   static std::once_flag AtExit;
   std::call_once(AtExit, [] { std::atexit(waitForNoWaitLaunches); });
-  hpvm_handle Handle;
-  hpvm_exit_on_error(hpvm_launch_async(Program, Graph, Args, &Handle));
+  clearErrorMessage();
+  hpvm_exit_on_error(guarded([&] {
+    Runtime &RT = Runtime::current();
+    if (Site)
+      RT.launchAsyncAtSite(*Site, Program, Graph, Args);
+    else
+      RT.launchAsync(Program, Graph, Args);
+  }));
+}
+
+extern "C" void hpvm_launch_nowait_or_exit(const hpvm_program_desc *Program,
+                                           const char *Graph,
+                                           void *const *Args) {
+  launchNoWait(Program, Graph, Args, nullptr);
+}
+
+extern "C" void
+hpvm_launch_nowait_site_or_exit(const hpvm_program_desc *Program,
+                                const char *Graph, void *const *Args,
+                                hpvm_launch_site *Site) {
+  if (!Site) {
+    setErrorMessage("hpvm_launch_nowait_site_or_exit: site is NULL");
+    hpvm_exit_on_error(HPVM_ERR_INVALID_ARGUMENT);
+  }
+  launchNoWait(Program, Graph, Args, Site);
 }
 
 extern "C" void hpvm_launch_or_exit(const hpvm_program_desc *Program,
@@ -272,7 +304,7 @@ extern "C" int hpvm_stream_create(uint32_t Capacity, hpvm_stream **Out) {
 
 extern "C" int hpvm_set_thread_stream(hpvm_stream *S) {
   clearErrorMessage();
-  ThreadStream = asStream(S);
+  setThreadStream(asStream(S));
   return HPVM_OK;
 }
 
@@ -305,7 +337,7 @@ extern "C" int hpvm_stream_cancel(hpvm_stream *S) {
 extern "C" int hpvm_stream_close(hpvm_stream *S) {
   return onStream("hpvm_stream_close", S, [](Stream &St) {
     if (ThreadStream == &St) // this thread's launches go back to async
-      ThreadStream = nullptr;
+      setThreadStream(nullptr);
     St.runtime().closeStream(&St);
   });
 }

@@ -591,18 +591,36 @@ void Runtime::launch(const hpvm_program_desc *D, const char *GraphName,
   run(G, Args, threadLaunchOptions());
 }
 
+/// The root leaf's cost per instance now, if it has one candidate.
+static double rootCost(const GraphPlan &G) {
+  const std::vector<Candidate> &Cands = G.Root->Candidates;
+  return Cands.size() == 1 ? Cands[0].History->SerialNanosPerInstance.load(
+                                 std::memory_order_relaxed)
+                           : 0;
+}
+
 void Runtime::launchAtSite(hpvm_launch_site &Site, const hpvm_program_desc *D,
                            const char *GraphName, void *const *Args) {
   GraphPlan &G = plan("hpvm_launch", D, GraphName, Args);
   Async->waitForConflicts(G, Args);
-  const std::vector<Candidate> &Cands = G.Root->Candidates;
-  double Before = Cands.size() == 1
-                      ? Cands[0].History->SerialNanosPerInstance.load(
-                            std::memory_order_relaxed)
-                      : 0;
+  double Before = rootCost(G);
   run(G, Args, threadLaunchOptions());
   uint64_t Dims[3];
   armSite(Site, G, Before, evalDims(*G.Root, Args, Dims));
+}
+
+hpvm_handle Runtime::launchAsyncAtSite(hpvm_launch_site &Site,
+                                       const hpvm_program_desc *D,
+                                       const char *GraphName,
+                                       void *const *Args) {
+  GraphPlan &G = plan("hpvm_launch_async", D, GraphName, Args);
+  double Before = rootCost(G);
+  hpvm_handle H = Async->submit(G, Args, threadLaunchOptions());
+  // Armed only if the launch has finished already (it ran on this
+  // thread): a direct launch then does the same.
+  uint64_t Dims[3];
+  armSite(Site, G, Before, evalDims(*G.Root, Args, Dims));
+  return H;
 }
 
 void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,

@@ -8,14 +8,17 @@
 //   round % 6 == 0   `twice` (target(spirv)) on the same buffer: its copy
 //                    on the device must be stale after bump's host writes
 //   round % 6 == 1   `anywhere` (no target: the policy decides)
-//   round % 6 == 2   `later`, nowait, then bump before the taskwait: bump
-//                    must wait for it (both write the buffer)
+//   round % 6 == 2   `later`, nowait, then bump and `soon` (nowait,
+//                    target(cpu)) before the taskwait: both must wait for
+//                    it (all write the buffer)
 //   round % 6 == 3   bump inside a data region where `twice` keeps the
 //                    buffer on the device
 //   round % 6 == 4   bump with a size beyond any limit, then small again
 //   round % 6 == 5   bump of no instances, and of a negative count
 //
-// After every round the buffer is compared with the same steps in C. Then
+// Every round ends with `soon` many times (direct launches of a `nowait`
+// site) and a taskwait. After every round the buffer is compared with the
+// same steps in C. Then
 // two threads run bump at the same site at once, each on a buffer of its
 // own, while the main thread launches `twice` on a third.
 // Values are integers mod a prime, exact on every device. With
@@ -54,6 +57,17 @@ static void later(long n, int *a) {
 #pragma hpvm parallel for name(later) nowait inout(a [0:n])
   for (long i = 0; i < n; ++i)
     a[i] = (a[i] * 3 + 1) % Prime;
+}
+
+static void soon(long n, int *a) {
+#pragma hpvm parallel for name(soon) nowait target(cpu) inout(a [0:n])
+  for (long i = 0; i < n; ++i)
+    a[i] = (a[i] + 5 + (int)(i % 3)) % Prime;
+}
+
+static void soon_ref(long n, int *a) {
+  for (long i = 0; i < n; ++i)
+    a[i] = (a[i] + 5 + (int)(i % 3)) % Prime;
 }
 
 static void bump_ref(long n, int *a) {
@@ -148,6 +162,8 @@ int main(int argc, char **argv) {
       for (long i = 0; i < n; ++i)
         ref[i] = (ref[i] * 3 + 1) % Prime;
       bumps(n, a, ref, 3);
+      soon(n, a);
+      soon_ref(n, ref);
 #pragma hpvm taskwait
       break;
     case 3:
@@ -168,6 +184,11 @@ int main(int argc, char **argv) {
       break;
     }
     bumps(n, a, ref, Bumps);
+    for (int k = 0; k < Bumps; ++k) {
+      soon(n, a);
+      soon_ref(n, ref);
+    }
+#pragma hpvm taskwait
     long bad = 0;
     for (long i = 0; i < big; ++i)
       if (a[i] != ref[i] && bad++ < 5)

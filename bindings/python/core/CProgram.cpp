@@ -468,6 +468,7 @@ ProgramOptions programOptions(const CompileOptions &Options) {
   PO.NoWaitLaunchFunction = LaunchSymbol;
   // Launches report failures to Python, through LaunchSymbol only.
   PO.SiteLaunchFunction.clear();
+  PO.NoWaitSiteLaunchFunction.clear();
   PO.SkipUnsupported = Options.SkipUnsupported && (Options.Targets & TargetCPU);
   return PO;
 }

@@ -1,10 +1,10 @@
-// A synchronous launch of a graph that is one leaf compiled for the CPU
-// gets a launch site (hpvm_rt.h, hpvm_launch_site): a zeroed internal
-// global named after the node, an inline check of its limit and budget,
-// an indirect call of the function the runtime put in it, and
-// hpvm_launch_site_or_exit otherwise. Launches that the runtime must see
-// get no site: `nowait` ones, graphs of several nodes, leaves that may not
-// run on the CPU, programs without the cpu target.
+// A launch of a graph that is one leaf compiled for the CPU gets a launch
+// site (hpvm_rt.h, hpvm_launch_site): a zeroed internal global named after
+// the node, an inline check of its limit and budget, an indirect call of
+// the function the runtime put in it, and hpvm_launch_site_or_exit
+// (hpvm_launch_nowait_site_or_exit for a `nowait` one) otherwise. Graphs of
+// several nodes, leaves that may not run on the CPU and programs without
+// the cpu target get none.
 // clang-format off
 // RUN: %hpvm-clang -O1 --hpvm-target=cpu,spirv -S %s -o - | FileCheck %s --check-prefix=HOST
 // RUN: %hpvm-clang -O1 --hpvm-target=spirv -S %s -o - | FileCheck %s --check-prefix=NOCPU
@@ -39,9 +39,10 @@ void later(long n, float *x) {
     x[i] = x[i] + 1.0f;
 }
 // HOST-LABEL: {{^}}later:
-// HOST-NOT:     hpvm.site
-// HOST:         call{{q?}} hpvm_launch_nowait_or_exit
-// HOST-NOT:     hpvm.site
+// HOST:         hpvm.site.later
+// HOST:         call{{q?}} *
+// HOST:         call{{q?}} hpvm_launch_nowait_site_or_exit
+// HOST-NOT:     hpvm_launch_nowait_or_exit
 // HOST:         .Lfunc_end
 
 void two(long n, float *x, float *y) {
@@ -73,4 +74,4 @@ void gpu_only(long n, float *x) {
 // HOST:         .Lfunc_end
 
 // NOCPU-NOT: hpvm.site
-// NOCPU-NOT: hpvm_launch_site_or_exit
+// NOCPU-NOT: _site_or_exit

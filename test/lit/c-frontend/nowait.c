@@ -3,7 +3,8 @@
 // becomes the marker tag NOWAIT (8), an "hpvm.nowait" bundle on the region,
 // the same bundle on EXTRACT's @hpvm.launch (PREPARE puts it back on the
 // region), and in the host code a call of hpvm_launch_nowait_or_exit
-// instead of hpvm_launch_or_exit; taskwait is
+// instead of hpvm_launch_or_exit (their launch-site forms for `first` and
+// `third`, one CPU leaf each: launch-site.c); taskwait is
 // hpvm_exit_on_error(hpvm_wait_all()).
 // clang-format off
 // RUN: %hpvm-clang -O1 -emit-hpvm-ir -S %s -o %t.region.ll
@@ -44,7 +45,7 @@ void twice(long n, float *x, float *y) {
 // GRAPH:         call i32 @hpvm_wait_all()
 
 // HOST-LABEL: {{^}}twice:
-// HOST:         call{{q?}} hpvm_launch_nowait_or_exit
+// HOST:         call{{q?}} hpvm_launch_nowait_site_or_exit
 // HOST:         call{{q?}} hpvm_launch_nowait_or_exit
 // HOST:         call{{q?}} hpvm_launch_site_or_exit
 // HOST:         call{{q?}} hpvm_wait_all

@@ -27,6 +27,8 @@ struct SiteProgram {
   Graph G = inOutLeafGraph("sites", "sites_fn");
   TestProgram P{{&G}, {{"sites", HPVM_TARGET_CPU, addOneKernel}}};
   std::vector<float> X = std::vector<float>(100000, 0.0f);
+  /// Whether the site is a `nowait` launch's.
+  bool NoWait = false;
 
   /// What hpvm-clang's code does at the launch of n instances: run them
   /// itself if the site allows, else call the runtime. True if it ran them.
@@ -42,7 +44,10 @@ struct SiteProgram {
       Site.instances += uint64_t(N);
       return true;
     }
-    hpvm_launch_site_or_exit(&P.Desc, "sites", Args, &Site);
+    if (NoWait)
+      hpvm_launch_nowait_site_or_exit(&P.Desc, "sites", Args, &Site);
+    else
+      hpvm_launch_site_or_exit(&P.Desc, "sites", Args, &Site);
     return false;
   }
   /// Launches through the site until it is armed (the runtime arms it once
@@ -118,6 +123,42 @@ TEST(LaunchSites, AsynchronousLaunchesDisarm) {
   EXPECT_EQ(S.Site.limit, 0);
   ASSERT_EQ(hpvm_wait(H), HPVM_OK);
   EXPECT_TRUE(S.armed()); // nothing in flight any more
+}
+
+TEST(LaunchSites, ANowaitSiteRunsLaunchesThatHaveFinishedOnReturnAnyway) {
+  SiteProgram S;
+  S.NoWait = true;
+  // Tiny ready launches run on the submitting thread (AsyncLaunches), so
+  // a nowait launch's site is armed once the cost is known.
+  ASSERT_TRUE(S.armed());
+  float Before = S.X[0];
+  EXPECT_TRUE(S.atSite(100));
+  EXPECT_EQ(S.X[0], Before + 1); // done on return
+  EXPECT_EQ(hpvm_wait_all(), HPVM_OK) << hpvm_error_message();
+}
+
+TEST(LaunchSites, AFailedLaunchNobodyWaitedForKeepsSitesDisarmed) {
+  SiteProgram S;
+  ASSERT_TRUE(S.armed());
+  // A launch on the same buffer that fails (no device it may run on).
+  rt::LaunchOptions Nowhere;
+  Nowhere.Devices = {"no-such-kind"};
+  Nowhere.Strict = true;
+  rt::setThreadLaunchOptions(&Nowhere);
+  float *PX = S.X.data();
+  int64_t Bytes = 400, N = 100;
+  void *Args[] = {&PX, &Bytes, &N};
+  hpvm_handle Bad;
+  ASSERT_EQ(hpvm_launch_async(&S.P.Desc, "sites", Args, &Bad), HPVM_OK);
+  rt::setThreadLaunchOptions(nullptr);
+  int Done = 0;
+  while (!Done)
+    ASSERT_EQ(hpvm_test(Bad, &Done), HPVM_OK);
+  // Finished, failed, not waited for: a nowait launch after it on x must
+  // fail too, so no site may run launches itself.
+  EXPECT_FALSE(S.armed());
+  EXPECT_EQ(hpvm_wait(Bad), HPVM_ERR_NO_DEVICE);
+  EXPECT_TRUE(S.armed());
 }
 
 TEST(LaunchSites, DataRegionsDisarm) {

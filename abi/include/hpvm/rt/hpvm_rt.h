@@ -238,6 +238,11 @@ typedef struct hpvm_launch_site {
 void hpvm_launch_site_or_exit(const hpvm_program_desc *program,
                               const char *graph, void *const *args,
                               hpvm_launch_site *site);
+/* hpvm_launch_nowait_or_exit from a launch site: a direct launch there
+ * finishes before the call returns, which a `nowait` launch may do. */
+void hpvm_launch_nowait_site_or_exit(const hpvm_program_desc *program,
+                                     const char *graph, void *const *args,
+                                     hpvm_launch_site *site);
 
 /* The last error of this thread, or "" if none. */
 const char *hpvm_error_message(void);

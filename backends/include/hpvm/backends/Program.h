@@ -44,6 +44,9 @@ struct ProgramOptions {
   /// signature): the generated code runs the launches the site allows
   /// itself (docs/runtime.md, "Launch sites"). Empty: no sites.
   std::string SiteLaunchFunction = "hpvm_launch_site_or_exit";
+  /// The same for `nowait` launches (hpvm_launch_nowait_site_or_exit's
+  /// signature); empty: none.
+  std::string NoWaitSiteLaunchFunction = "hpvm_launch_nowait_site_or_exit";
   /// Leaves the Vulkan flavour of SPIR-V cannot express (double
   /// transcendentals, ...) get no Vulkan artifact, VulkanSkipped saying
   /// why, instead of failing the build: for callers that compile for every

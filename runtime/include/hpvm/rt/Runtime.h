@@ -111,6 +111,11 @@ public:
   /// it then arms or disarms (docs/runtime.md, "Launch sites").
   void launchAtSite(hpvm_launch_site &Site, const hpvm_program_desc *Program,
                     const char *Graph, void *const *Args);
+  /// launchAsync from a `nowait` launch's site, which it then arms or
+  /// disarms; returns the launch's handle.
+  hpvm_handle launchAsyncAtSite(hpvm_launch_site &Site,
+                                const hpvm_program_desc *Program,
+                                const char *Graph, void *const *Args);
   /// hpvm_launch_async, hpvm_wait, hpvm_test and hpvm_wait_all without the
   /// C wrapping. launchAsync and finished throw RtError; wait and waitAll
   /// return the launch's status and put its message in Message.
