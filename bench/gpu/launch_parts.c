@@ -21,8 +21,8 @@
 // The kernel is PTX written here, so no CUDA toolkit is needed; the driver
 // is dlopen'ed and its few types declared here, as hpvm-rt does.
 #include "../common/bench.h"
+#include "driver_syms.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,15 +136,7 @@ static void run(void *P) {
 }
 
 static int loadDriver(void) {
-  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    fprintf(stderr, "no CUDA driver: %s\n", dlerror());
-    return 1;
-  }
-  struct {
-    void **Slot;
-    const char *Name;
-  } Syms[] = {
+  const bench_driver_sym Syms[] = {
       {(void **)&Cu.Init, "cuInit"},
       {(void **)&Cu.DeviceGet, "cuDeviceGet"},
       {(void **)&Cu.DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
@@ -164,11 +156,8 @@ static int loadDriver(void) {
       {(void **)&Cu.MemcpyDtoH, "cuMemcpyDtoH_v2"},
       {(void **)&Cu.LaunchKernel, "cuLaunchKernel"},
   };
-  for (size_t I = 0; I != sizeof Syms / sizeof *Syms; ++I)
-    if (!(*Syms[I].Slot = dlsym(Lib, Syms[I].Name))) {
-      fprintf(stderr, "no CUDA driver: libcuda.so.1 lacks %s\n", Syms[I].Name);
-      return 1;
-    }
+  if (bench_driver_load(Syms, sizeof Syms / sizeof *Syms))
+    return 1;
   if (Cu.Init(0) != CUDA_SUCCESS) {
     fprintf(stderr, "no GPU: cuInit failed\n");
     return 1;

@@ -18,9 +18,9 @@
 // libcuda.so.1 is dlopen'ed, as hpvm-rt does, so this builds anywhere the
 // toolkit's cuda.h is and runs (to say there is no GPU) without a driver.
 #include "../common/bench.h"
+#include "driver_syms.h"
 
 #include <cuda.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,15 +64,7 @@ static void check(CUresult R, const char *Call) {
 // Loads the driver and initialises it; returns 0, or prints why not and
 // returns 1.
 static int loadDriver(void) {
-  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!Lib) {
-    fprintf(stderr, "no CUDA driver: %s\n", dlerror());
-    return 1;
-  }
-  struct {
-    void **Slot;
-    const char *Name;
-  } Syms[] = {
+  const bench_driver_sym Syms[] = {
       {(void **)&Cu.Init, "cuInit"},
       {(void **)&Cu.DriverGetVersion, "cuDriverGetVersion"},
       {(void **)&Cu.DeviceGetCount, "cuDeviceGetCount"},
@@ -88,11 +80,8 @@ static int loadDriver(void) {
       {(void **)&Cu.StreamSynchronize, "cuStreamSynchronize"},
       {(void **)&Cu.GetErrorName, "cuGetErrorName"},
   };
-  for (size_t I = 0; I != sizeof Syms / sizeof *Syms; ++I)
-    if (!(*Syms[I].Slot = dlsym(Lib, Syms[I].Name))) {
-      fprintf(stderr, "no CUDA driver: libcuda.so.1 lacks %s\n", Syms[I].Name);
-      return 1;
-    }
+  if (bench_driver_load(Syms, sizeof Syms / sizeof *Syms))
+    return 1;
   CUresult R = Cu.Init(0);
   if (R != CUDA_SUCCESS) {
     fprintf(stderr, "no GPU: cuInit failed: %s\n", errorName(R));
