@@ -62,8 +62,8 @@ static std::atomic<Runtime *> ProcessRuntime{nullptr};
 Runtime &Runtime::get() {
   static Runtime *RT = [] {
     auto *R = new Runtime(RuntimeConfig::fromEnvironment());
-    R->StatsAtExit = envFlag("HPVM_STATS");
-    if (R->trace().enabled() || R->StatsAtExit || !R->PerfModelsPath.empty())
+    if (R->trace().enabled() || envFlag("HPVM_STATS") ||
+        !R->PerfModelsPath.empty())
       std::atexit(atExit);
     ProcessRuntime.store(R, std::memory_order_release);
     return R;
@@ -630,7 +630,8 @@ void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
   // pointers, telling nobody. The same as this runtime's launch when the
   // leaf can run on the host CPU only, the device would run it alone on
   // the calling thread, and nothing else looks: no copies elsewhere, no
-  // launch in flight, no trace, no statistics or models asked for.
+  // launch in flight, no trace, no performance models to save. (The
+  // statistics count direct launches apart: LaunchSites.)
   const NodePlan &Root = *G.Root;
   uint64_t Limit = 0;
   if (Root.N->isLeaf() && Root.N->Outputs.empty() &&
@@ -650,15 +651,13 @@ void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
   }
   const Candidate *C = Limit ? &Root.Candidates[0] : nullptr;
   uint64_t Each = C ? C->History->serialNanos(Instances) : 0;
-  LaunchSites::arm(Site, C ? C->History : nullptr,
-                   C ? C->Artifact->cpu_fn : nullptr, Limit,
-                   LaunchSites::budget(Each), [&] {
-                     return this == ProcessRuntime.load() &&
-                            LaunchSites::holds() == 1 && !StatsAtExit &&
-                            PerfModelsPath.empty() && !TheTrace.enabled() &&
-                            Async->idle() && Coh.idle() &&
-                            !G.OffHost.load(std::memory_order_relaxed);
-                   });
+  LaunchSites::arm(
+      Site, C ? C->History : nullptr, C ? C->Artifact->cpu_fn : nullptr, Limit,
+      LaunchSites::budget(Each), [&] {
+        return this == ProcessRuntime.load() && LaunchSites::holds() == 1 &&
+               PerfModelsPath.empty() && !TheTrace.enabled() && Async->idle() &&
+               Coh.idle() && !G.OffHost.load(std::memory_order_relaxed);
+      });
 }
 
 hpvm_handle Runtime::launchAsync(const hpvm_program_desc *D,

@@ -5,9 +5,8 @@
 #         [-DCPU=n1|n2] [-DDIRECT=n1|n2] -P RunMixed.cmake
 #
 # with HPVM_DEVICES=cpu,<kind> (kind vulkan or opencl), HPVM_SCHEDULER and
-# HPVM_STATS=1 in the environment (or, with DIRECT, no HPVM_STATS and a
-# program that prints the statistics itself). The program must exit with 0
-# (its results match the scalar reference), and hpvm-rt's statistics
+# HPVM_STATS=1 in the environment. The program must exit with 0 (its
+# results match the scalar reference), and hpvm-rt's statistics
 # ("<path> <device> <launches> ...") must show that
 #   * every node in NODES ran (at least one launch, on any device),
 #   * every node in SPIRV (the leaves with target(spirv)) ran on the

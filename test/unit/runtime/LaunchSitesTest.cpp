@@ -52,11 +52,18 @@ struct SiteProgram {
   }
   /// Launches through the site until it is armed (the runtime arms it once
   /// the leaf's cost per instance has settled); false if it never is.
+  /// `nowait` launches are waited for in between: one still in flight, or
+  /// the next one waiting for it, keeps the site disarmed.
   bool armed(int64_t N = 100) {
-    for (int I = 0; I != 20 && !Site.limit; ++I)
+    for (int I = 0; I != 20 && !Site.limit; ++I) {
       atSite(N);
+      if (NoWait)
+        EXPECT_EQ(hpvm_wait_all(), HPVM_OK) << hpvm_error_message();
+    }
     return Site.limit > 0;
   }
+  // Nothing may run on X once it is gone.
+  ~SiteProgram() { hpvm_wait_all(); }
 };
 
 TEST(LaunchSites, ArmedOnceTheCostIsKnownAndDirectLaunchesAreCounted) {

@@ -232,8 +232,6 @@ private:
 
   std::string ConfigError;
   hpvm_status ConfigCode = HPVM_OK;
-  /// HPVM_STATS: every launch is to be counted and timed.
-  bool StatsAtExit = false;
   std::string PerfModelsPath;
 
   std::mutex ProgramsM;
