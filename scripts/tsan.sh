@@ -67,7 +67,7 @@ if [[ ${HPVM_TSAN_E2E:-0} == 1 ]]; then
   declare -A args=([mixed_rows]="13 1001" [mixed_grid]="13 1001"
     [mixed_tasks]="10007" [mixed_nests]="9 777 3 5"
     [mixed_sections]="13 1001" [mixed_nowait]="10007"
-    [time_steps]="257 9 2" [array_reduction]="97 13")
+    [time_steps]="257 9 2" [array_reduction]="97 13" [launch_sites]="1000")
   for p in "${!args[@]}"; do
     build/bin/hpvm-clang -O3 -g --hpvm-target=cpu,spirv -c \
       test/e2e/$p.c -o "$bin/$p.o"
