@@ -203,8 +203,9 @@ static void lowerLaunches(Module &M, GlobalVariable *Descriptor,
       AllocaInst *Slot =
           Entry.CreateAlloca(Arg->getType(), nullptr, "hpvm.arg" + Twine(I));
       B.CreateStore(Arg, Slot);
-      B.CreateStore(Slot, B.CreateConstInBoundsGEP2_32(Argv->getAllocatedType(),
-                                                       Argv, 0, I));
+      // Where each value is never changes (nobody writes argv): set once.
+      Entry.CreateStore(Slot, Entry.CreateConstInBoundsGEP2_32(
+                                  Argv->getAllocatedType(), Argv, 0, I));
     }
     Value *GraphName = Call->getArgOperand(0);
     bool NoWait = Call->getOperandBundle(tag::NoWait).has_value();

@@ -1,6 +1,6 @@
 // An iterated 2-D 5-point Jacobi stencil: `steps` launches of one node (one
 // OpenMP parallel loop), swapping the grids in between, as
-// examples/stencil does. Each step streams one grid in and one out. See
+// examples/stencil does, inside one data region. Each step streams one grid in and one out. See
 // saxpy.c for how one file makes all three variants.
 
 static void stencil_step(const float *src, float *dst, long h, long w) {
@@ -15,13 +15,19 @@ static void stencil_step(const float *src, float *dst, long h, long w) {
     }
 }
 
-/// Runs `steps` steps from grid a; returns the grid with the last one.
+/// Runs `steps` steps from grid a; returns the grid with the last one. The
+/// grids stay where the steps run until the last one (a data region, as
+/// OpenMP's `target data` or a CUDA program's one copy each way): on a GPU
+/// nothing comes home between steps.
 float *kernel_stencil(float *a, float *b, long h, long w, int steps) {
-  for (int t = 0; t < steps; ++t) {
-    stencil_step(a, b, h, w);
-    float *tmp = a;
-    a = b;
-    b = tmp;
+#pragma hpvm data inout(a [0:h * w], b [0:h * w])
+  {
+    for (int t = 0; t < steps; ++t) {
+      stencil_step(a, b, h, w);
+      float *tmp = a;
+      a = b;
+      b = tmp;
+    }
   }
   return a;
 }
