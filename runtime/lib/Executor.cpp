@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "LaunchSites.h"
 #include "PlanBuilder.h"
 #include "SmallArray.h"
 
@@ -320,6 +321,11 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   }
   const Candidate &C = Cands[Choice];
   Device &D = *C.Dev;
+  // A small launch of a leaf whose cost is settled may run untimed on the
+  // host, as a launch site's would: what the device would run alone on
+  // this thread, with nothing to move and nothing else to choose.
+  bool Untimable = Ctx.MayUntime && NumCands == 1 && !L.Grid && Instances &&
+                   D.memorySpace() == HostSpace && !Ctx.TrackHost && Coh.idle();
 
   L.Leaf = P.N;
   L.Path = P.Path.c_str();
@@ -337,6 +343,16 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   // A launch in a frame whose other children may run meanwhile need not
   // keep this thread while its kernel runs, if the device can say when it
   // is done. Host devices run launches on the calling thread anyway.
+  if (Untimable && takeUntimed(*C.History, Instances)) {
+    L.SerialNanos = C.History->serialNanos(Instances);
+    LaunchToken Token;
+    D.launch(L, Token);
+    D.wait(Token);
+    C.History->DirectLaunches.fetch_add(1, std::memory_order_relaxed);
+    C.History->DirectInstances.fetch_add(Instances, std::memory_order_relaxed);
+    return LeafRun::Ran;
+  }
+
   LeafInFlight *Async = nullptr;
   if (Then && Instances && D.memorySpace() != HostSpace) {
     if (!Then->InFlight)
@@ -443,13 +459,40 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
       D.wait(Token);
       Coh.complete(*Held.H);
     }
+    double Before =
+        C.History->SerialNanosPerInstance.load(std::memory_order_relaxed);
     leafRan(*C.History, Instances, Start, Token, Variant, Sched, Q, Choice);
+    if (Untimable && Token.HostThreads == 1 &&
+        !(Variant && std::strcmp(Variant, "normal") != 0))
+      allowUntimed(*C.History, D, Before, Instances);
   } catch (...) {
     if (Sched)
       Sched->finished(Q, Choice, 0);
     throw;
   }
   return LeafRun::Ran;
+}
+
+bool Executor::takeUntimed(NodeStats &History, uint64_t Instances) {
+  return History.UntimedLeft.load(std::memory_order_relaxed) > 0 &&
+         Instances <= History.UntimedLimit.load(std::memory_order_relaxed) &&
+         History.UntimedLeft.fetch_sub(1, std::memory_order_relaxed) > 0;
+}
+
+void Executor::allowUntimed(NodeStats &History, const Device &D,
+                            double NanosBefore, uint64_t Instances) {
+  // As a launch site is armed (Runtime::armSite): a settled cost, the
+  // instances the device runs alone, about 100 us of launches.
+  double Now = History.SerialNanosPerInstance.load(std::memory_order_relaxed);
+  if (!(NanosBefore > 0 && Now <= 1.5 * NanosBefore))
+    return;
+  uint64_t Limit = D.callingThreadInstances(Now);
+  if (Limit < Instances)
+    return;
+  History.UntimedLimit.store(Limit, std::memory_order_relaxed);
+  History.UntimedLeft.store(
+      int64_t(LaunchSites::budget(History.serialNanos(Instances))),
+      std::memory_order_relaxed);
 }
 
 void Executor::leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,

@@ -107,6 +107,13 @@ private:
                   size_t Planned = SIZE_MAX, Frame::ChildTask *Then = nullptr);
   /// What follows a leaf's run: its statistics, trace event and the
   /// policy's feedback; InFlight when it ended without its launching thread.
+  /// Whether a launch of Instances may run untimed now (one taken from
+  /// History.UntimedLeft).
+  static bool takeUntimed(NodeStats &History, uint64_t Instances);
+  /// After a timed launch of Instances on host device D that ran on the
+  /// calling thread: allows untimed ones if the cost has settled.
+  static void allowUntimed(NodeStats &History, const Device &D,
+                           double NanosBefore, uint64_t Instances);
   void leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
                const LaunchToken &Token, const char *Variant, Scheduler *Sched,
                const ScheduleQuery &Q, size_t Choice, bool InFlight = false);

@@ -145,6 +145,10 @@ struct LaunchContext {
   std::vector<std::string> *Fallbacks = nullptr;
   /// GraphPlan::OffHost when the launch started.
   bool TrackHost = false;
+  /// Whether small settled CPU leaves may run untimed (NodeStats::
+  /// UntimedLeft): nothing wants every launch timed (no trace, no model
+  /// file, not a stream's stage, whose occupancy is its leaves' times).
+  bool MayUntime = false;
   /// The root's buffer arguments, their declared sizes (what device copies
   /// of them hold) and names (GraphPlan::BufferNames).
   struct RootBuffer {

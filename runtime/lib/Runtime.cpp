@@ -770,6 +770,7 @@ void Runtime::stopStreams(const hpvm_program_desc *Program) {
 void Runtime::run(GraphPlan &G, void *const *Args, const LaunchOptions *O) {
   LaunchContext Ctx;
   Ctx.TrackHost = G.OffHost.load(std::memory_order_relaxed);
+  Ctx.MayUntime = !TheTrace.enabled() && PerfModelsPath.empty();
   if (O)
     applyLaunchOptions(*O, Ctx);
   Exec->run(G, Args, Ctx);

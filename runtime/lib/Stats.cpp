@@ -142,11 +142,15 @@ std::vector<Stats::Row> Stats::rows() const {
     uint64_t Direct = E->DirectLaunches.load(std::memory_order_relaxed);
     if (!Launches && !BytesIn && !Direct)
       continue;
-    Rows.push_back(Row{E->Path, E->Device, Launches,
-                       E->Instances.load(std::memory_order_relaxed),
-                       E->Nanos.load(std::memory_order_relaxed), BytesIn,
-                       E->CompileNanos.load(std::memory_order_relaxed), Direct,
-                       E->DirectInstances.load(std::memory_order_relaxed)});
+    // Launches run in place count as launches, not in the times.
+    uint64_t DirectInstances =
+        E->DirectInstances.load(std::memory_order_relaxed);
+    Rows.push_back(
+        Row{E->Path, E->Device, Launches + Direct,
+            E->Instances.load(std::memory_order_relaxed) + DirectInstances,
+            E->Nanos.load(std::memory_order_relaxed), BytesIn,
+            E->CompileNanos.load(std::memory_order_relaxed), Direct,
+            DirectInstances});
   }
   std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
     return std::tie(A.Path, A.Device) < std::tie(B.Path, B.Device);
@@ -210,7 +214,10 @@ std::string Stats::format(const std::string &Header, const Coherence &C) const {
   for (const Row &R : rows())
     Cells.push_back({R.Path, R.Device, std::to_string(R.Launches),
                      std::to_string(R.Instances), fixed(R.Nanos / 1e6, 3),
-                     fixed(R.Launches ? R.Nanos / 1e3 / R.Launches : 0.0, 1),
+                     fixed(R.Launches > R.DirectLaunches
+                               ? R.Nanos / 1e3 / (R.Launches - R.DirectLaunches)
+                               : 0.0,
+                           1),
                      fixed(R.BytesIn / 1e6, 3),
                      fixed(R.CompileNanos / 1e6, 3)});
   std::string Out = Header + "\n";
@@ -222,10 +229,10 @@ std::string Stats::format(const std::string &Header, const Coherence &C) const {
   for (const Row &R : rows())
     if (R.DirectLaunches)
       Out += "direct: node '" + R.Path + "' on " + R.Device + ": " +
-             std::to_string(R.DirectLaunches) + " launches (" +
+             std::to_string(R.DirectLaunches) + " of its launches (" +
              std::to_string(R.DirectInstances) +
-             " instances) more, run by the program at its launch sites "
-             "(untimed)\n";
+             " instances) ran in place, untimed (total ms and avg us are "
+             "the other launches')\n";
   std::vector<std::vector<std::string>> BufferCells;
   for (const BufferRow &B : bufferRows())
     BufferCells.push_back(

@@ -81,7 +81,7 @@ foreach(node IN LISTS CPU)
   endif()
 endforeach()
 foreach(node IN LISTS DIRECT)
-  if(NOT err MATCHES "\ndirect: node '${node}' on cpu: [1-9][0-9]* launches")
+  if(NOT err MATCHES "\ndirect: node '${node}' on cpu: [1-9][0-9]* of its launches")
     message(FATAL_ERROR "no direct launches of '${node}': its launch site "
             "was never armed; to reproduce: ${repro}")
   endif()

@@ -76,6 +76,9 @@ TEST(LaunchSites, ArmedOnceTheCostIsKnownAndDirectLaunchesAreCounted) {
   EXPECT_LE(uint64_t(S.Site.limit), rt::LaunchSites::MaxLimit);
   EXPECT_GE(S.Site.until, S.Site.launches + 16);
 
+  // (Launches through the runtime may have run untimed too: counted from
+  // here on, the site's alone.)
+  rt::Runtime::get().stats().reset();
   float Before = S.X[0];
   for (int I = 0; I != 10; ++I)
     EXPECT_TRUE(S.atSite(100));
@@ -83,14 +86,14 @@ TEST(LaunchSites, ArmedOnceTheCostIsKnownAndDirectLaunchesAreCounted) {
   EXPECT_EQ(S.X[100], 0.0f);
 
   std::string Stats = rt::Runtime::get().statsText();
-  EXPECT_NE(Stats.find("direct: node 'sites' on cpu: 10 launches (1000 "
-                       "instances) more"),
+  EXPECT_NE(Stats.find("direct: node 'sites' on cpu: 10 of its launches "
+                       "(1000 instances) ran in place, untimed"),
             std::string::npos)
       << Stats;
   // Counted once: the statistics took the counts back, disarming the site.
   EXPECT_EQ(S.Site.limit, 0);
   Stats = rt::Runtime::get().statsText();
-  EXPECT_NE(Stats.find("direct: node 'sites' on cpu: 10 launches"),
+  EXPECT_NE(Stats.find("direct: node 'sites' on cpu: 10 of its launches"),
             std::string::npos)
       << Stats;
 }

@@ -259,4 +259,46 @@ TEST(SerialLaunch, AGridLaunchDecidesTheSameWay) {
   }
 }
 
+/// The stats row of Path on RT: (all launches, those run untimed).
+std::pair<uint64_t, uint64_t> launchCounts(rt::Runtime &RT,
+                                           const std::string &Path) {
+  for (const rt::Stats::Row &R : RT.stats().rows())
+    if (R.Path == Path)
+      return {R.Launches, R.DirectLaunches};
+  return {0, 0};
+}
+
+TEST(SerialLaunch, SettledSmallLaunchesRunUntimed) {
+  // Once a small leaf's cost has settled, most of its launches skip the
+  // clock and the learning (NodeStats::UntimedLeft), every so often one
+  // is timed again; all are counted, and larger ones are always timed.
+  rt::Runtime RT(fourThreads(Generous));
+  CurrentRuntime Scope(RT);
+  Graph G = inOutLeafGraph("untimed", "untimed");
+  TestProgram P({&G}, {{"untimed", HPVM_TARGET_CPU, cheapKernel}});
+  std::vector<float> X(1000, 0.0f);
+  chunksPerLaunch(P, "untimed", X, 40);
+  auto [Launches, Untimed] = launchCounts(RT, "untimed");
+  EXPECT_EQ(Launches, 40u);
+  EXPECT_GE(Untimed, 20u);
+  EXPECT_LT(Untimed, 40u); // the first ones, at least, are timed
+  std::string Text = RT.statsText();
+  EXPECT_NE(Text.find("direct: node 'untimed' on cpu: " +
+                      std::to_string(Untimed) + " of its launches"),
+            std::string::npos)
+      << Text;
+}
+
+TEST(SerialLaunch, ATraceTimesEveryLaunch) {
+  rt::RuntimeConfig C = fourThreads(Generous);
+  C.TracePath = tempPath("untimed-trace");
+  rt::Runtime RT(C);
+  CurrentRuntime Scope(RT);
+  Graph G = inOutLeafGraph("traced", "traced");
+  TestProgram P({&G}, {{"traced", HPVM_TARGET_CPU, cheapKernel}});
+  std::vector<float> X(1000, 0.0f);
+  chunksPerLaunch(P, "traced", X, 40);
+  EXPECT_EQ(launchCounts(RT, "traced"), (std::pair<uint64_t, uint64_t>{40, 0}));
+}
+
 } // namespace

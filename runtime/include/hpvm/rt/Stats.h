@@ -151,10 +151,18 @@ struct NodeStats {
   /// and the time spent compiling or loading its artifact on the device.
   std::atomic<uint64_t> BytesIn{0};
   std::atomic<uint64_t> CompileNanos{0};
-  /// Launches that generated code ran itself, at an armed launch site
-  /// (hpvm_launch_site), and their instances: not in the counts above,
-  /// and not timed.
+  /// Launches run in place and not timed, and their instances: those that
+  /// generated code ran itself at an armed launch site (hpvm_launch_site),
+  /// and small ones the executor ran on the calling thread without
+  /// learning from them (UntimedLeft). Not in the counts above (rows()
+  /// adds them), nor in Nanos.
   std::atomic<uint64_t> DirectLaunches{0}, DirectInstances{0};
+  /// How many more launches of at most UntimedLimit instances the executor
+  /// may run untimed on the host CPU (Executor::runLeaf): set after a timed
+  /// one that ran on the calling thread with a settled cost, like a launch
+  /// site's budget.
+  std::atomic<int64_t> UntimedLeft{0};
+  std::atomic<uint64_t> UntimedLimit{0};
 
   /// What one instance costs on one thread, in nanoseconds (0: not known),
   /// learned from the leaf's launches on a host-thread device: a launch
@@ -213,6 +221,8 @@ class Stats {
 public:
   struct Row {
     std::string Path, Device;
+    /// Launches and Instances include the direct ones (DirectLaunches,
+    /// DirectInstances), which Nanos does not time.
     uint64_t Launches, Instances, Nanos, BytesIn, CompileNanos;
     uint64_t DirectLaunches, DirectInstances;
   };
