@@ -534,9 +534,13 @@ thread_local const LaunchOptions *ThreadOptions = nullptr;
 } // namespace
 
 void hpvm::rt::setThreadLaunchOptions(const LaunchOptions *Options) {
-  // Launch sites would skip the options (their devices, their policy).
-  if (bool(Options) != bool(ThreadOptions))
-    Options ? LaunchSites::hold() : LaunchSites::release();
+  // Launch sites would skip the devices the options allow. A policy alone
+  // changes nothing for the leaves sites run: they have one candidate.
+  thread_local bool Holding = false;
+  bool Hold = Options && (!Options->Devices.empty() || Options->Strict);
+  if (Hold != Holding)
+    Hold ? LaunchSites::hold() : LaunchSites::release();
+  Holding = Hold;
   ThreadOptions = Options;
 }
 const LaunchOptions *hpvm::rt::threadLaunchOptions() { return ThreadOptions; }

@@ -185,12 +185,18 @@ TEST(LaunchSites, LaunchOptionsAndOtherRuntimesKeepSitesDisarmed) {
   SiteProgram S;
   ASSERT_TRUE(S.armed());
   rt::LaunchOptions O;
-  O.Scheduler = "round-robin";
+  O.Devices = {"cpu"};
   rt::setThreadLaunchOptions(&O);
   EXPECT_EQ(S.Site.limit, 0);
   EXPECT_FALSE(S.armed());
   rt::setThreadLaunchOptions(nullptr);
   EXPECT_TRUE(S.armed());
+  // A policy alone (hpvm_set_thread_policy) changes nothing for a leaf of
+  // one candidate: the site stays armed.
+  ASSERT_EQ(hpvm_set_thread_policy("round-robin"), HPVM_OK);
+  EXPECT_GT(S.Site.limit, 0);
+  EXPECT_TRUE(S.atSite(100));
+  ASSERT_EQ(hpvm_set_thread_policy(nullptr), HPVM_OK);
   {
     rt::Runtime Other{rt::RuntimeConfig{}};
     EXPECT_EQ(S.Site.limit, 0);
