@@ -653,6 +653,12 @@ void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
         !(Root.StreamingVariant && C.Dev->useStreamingVariant(Small)))
       Limit = C.Dev->callingThreadInstances(Now);
   }
+  // Launches larger than a site runs (most of a site's launches through
+  // the runtime, for a leaf with much work) leave it as it is, without the
+  // sites' lock: an armed site stays right until something disarms it.
+  if (Limit ? Instances > Limit
+            : __atomic_load_n(&Site.limit, __ATOMIC_RELAXED) == 0)
+    return;
   const Candidate *C = Limit ? &Root.Candidates[0] : nullptr;
   uint64_t Each = C ? C->History->serialNanos(Instances) : 0;
   LaunchSites::arm(
