@@ -175,10 +175,8 @@ extern "C" void
 hpvm_launch_nowait_site_or_exit(const hpvm_program_desc *Program,
                                 const char *Graph, void *const *Args,
                                 hpvm_launch_site *Site) {
-  if (!Site) {
-    setErrorMessage("hpvm_launch_nowait_site_or_exit: site is NULL");
-    hpvm_exit_on_error(HPVM_ERR_INVALID_ARGUMENT);
-  }
+  if (!Site)
+    hpvm_exit_on_error(nullArgument("hpvm_launch_nowait_site_or_exit", "site"));
   launchNoWait(Program, Graph, Args, Site);
 }
 
@@ -191,12 +189,10 @@ extern "C" void hpvm_launch_site_or_exit(const hpvm_program_desc *Program,
                                          const char *Graph, void *const *Args,
                                          hpvm_launch_site *Site) {
   clearErrorMessage();
-  hpvm_exit_on_error(guarded([&] {
-    if (!Site)
-      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
-                    "hpvm_launch_site_or_exit: site is NULL");
-    Runtime::current().launchAtSite(*Site, Program, Graph, Args);
-  }));
+  if (!Site)
+    hpvm_exit_on_error(nullArgument("hpvm_launch_site_or_exit", "site"));
+  hpvm_exit_on_error(guarded(
+      [&] { Runtime::current().launchAtSite(*Site, Program, Graph, Args); }));
 }
 
 extern "C" const char *hpvm_error_message(void) { return errorMessage(); }

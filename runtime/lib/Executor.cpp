@@ -340,9 +340,6 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
     return LeafRun::Declined;
   }
 
-  // A launch in a frame whose other children may run meanwhile need not
-  // keep this thread while its kernel runs, if the device can say when it
-  // is done. Host devices run launches on the calling thread anyway.
   if (Untimable && takeUntimed(*C.History, Instances)) {
     L.SerialNanos = C.History->serialNanos(Instances);
     LaunchToken Token;
@@ -353,6 +350,9 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
     return LeafRun::Ran;
   }
 
+  // A launch in a frame whose other children may run meanwhile need not
+  // keep this thread while its kernel runs, if the device can say when it
+  // is done. Host devices run launches on the calling thread anyway.
   LeafInFlight *Async = nullptr;
   if (Then && Instances && D.memorySpace() != HostSpace) {
     if (!Then->InFlight)
@@ -481,13 +481,10 @@ bool Executor::takeUntimed(NodeStats &History, uint64_t Instances) {
 
 void Executor::allowUntimed(NodeStats &History, const Device &D,
                             double NanosBefore, uint64_t Instances) {
-  // As a launch site is armed (Runtime::armSite): a settled cost, the
-  // instances the device runs alone, about 100 us of launches.
-  double Now = History.SerialNanosPerInstance.load(std::memory_order_relaxed);
-  if (!(NanosBefore > 0 && Now <= 1.5 * NanosBefore))
-    return;
-  uint64_t Limit = D.callingThreadInstances(Now);
-  if (Limit < Instances)
+  // As a launch site is armed (Runtime::armSite), for about 100 us of
+  // launches.
+  uint64_t Limit = LaunchSites::inPlaceLimit(History, D, NanosBefore);
+  if (!Limit || Limit < Instances)
     return;
   History.UntimedLimit.store(Limit, std::memory_order_relaxed);
   History.UntimedLeft.store(

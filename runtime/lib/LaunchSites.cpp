@@ -84,6 +84,14 @@ void LaunchSites::arm(hpvm_launch_site &Site, NodeStats *History,
                    __ATOMIC_RELEASE);
 }
 
+uint64_t LaunchSites::inPlaceLimit(const NodeStats &History, const Device &D,
+                                   double NanosBefore) {
+  double Now = History.SerialNanosPerInstance.load(std::memory_order_relaxed);
+  if (!(NanosBefore > 0 && Now <= 1.5 * NanosBefore))
+    return 0;
+  return std::min(D.callingThreadInstances(Now), MaxLimit);
+}
+
 uint64_t LaunchSites::budget(uint64_t NanosEach) {
   return std::clamp<uint64_t>(100000 / std::max<uint64_t>(NanosEach, 1), 16,
                               4096);

@@ -12,6 +12,7 @@
 #ifndef HPVM_RT_LIB_LAUNCHSITES_H
 #define HPVM_RT_LIB_LAUNCHSITES_H
 
+#include "hpvm/rt/Device.h"
 #include "hpvm/rt/Stats.h"
 #include "hpvm/rt/hpvm_rt.h"
 
@@ -31,14 +32,21 @@ public:
   /// The most instances an armed site lets through (so that the generated
   /// code can multiply three extents without overflow).
   static constexpr uint64_t MaxLimit = uint64_t(1) << 20;
+  /// After a launch on host device D of a leaf whose cost per instance was
+  /// NanosBefore and is History's now: the most instances a launch of it
+  /// may have to run in place from now on (at a site, or untimed in the
+  /// executor), those D would run alone on the calling thread; 0 while the
+  /// cost is unknown or still rising (NodeStats::learnSerialCost follows a
+  /// rise a step at a time: it must go on learning it).
+  static uint64_t inPlaceLimit(const NodeStats &History, const Device &D,
+                               double NanosBefore);
 
   /// Arms Site if Ready() says that a direct launch would do what the
   /// runtime does: the next Budget launches of at most Limit instances may
   /// then call Fn directly, and what they run counts for History. With a
-  /// Limit of 0 it disarms Site. Ready
-  /// is asked with the sites' lock held, after the armer announced itself:
-  /// what makes it false and then calls disarmAll either is seen by it or
-  /// disarms the site after it.
+  /// Limit of 0 it disarms Site. Ready is asked with the sites' lock held,
+  /// after the armer announced itself: what makes it false and then calls
+  /// disarmAll either is seen by it or disarms the site after it.
   static void arm(hpvm_launch_site &Site, NodeStats *History,
                   hpvm_cpu_kernel_fn Fn, uint64_t Limit, uint64_t Budget,
                   const std::function<bool()> &Ready);

@@ -627,6 +627,10 @@ hpvm_handle Runtime::launchAsyncAtSite(hpvm_launch_site &Site,
   return H;
 }
 
+bool Runtime::timesEveryLaunch() const {
+  return TheTrace.enabled() || !PerfModelsPath.empty();
+}
+
 void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
                       double NanosBefore, uint64_t Instances) {
   // What a direct launch does: call the root leaf's CPU function on the
@@ -642,16 +646,10 @@ void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
       Root.Candidates.size() == 1) {
     const Candidate &C = Root.Candidates[0];
     KernelLaunch Small;
-    double Now =
-        C.History->SerialNanosPerInstance.load(std::memory_order_relaxed);
-    // A cost still rising (NodeStats::learnSerialCost follows a rise a
-    // step at a time) is not settled enough to stop learning it.
-    bool Settled = NanosBefore > 0 && Now <= 1.5 * NanosBefore;
     if (C.Dev->memorySpace() == HostSpace &&
         C.Artifact->target == HPVM_TARGET_CPU && C.Artifact->cpu_fn &&
-        Settled &&
         !(Root.StreamingVariant && C.Dev->useStreamingVariant(Small)))
-      Limit = C.Dev->callingThreadInstances(Now);
+      Limit = LaunchSites::inPlaceLimit(*C.History, *C.Dev, NanosBefore);
   }
   // Launches larger than a site runs (most of a site's launches through
   // the runtime, for a leaf with much work) leave it as it is, without the
@@ -661,13 +659,14 @@ void Runtime::armSite(hpvm_launch_site &Site, const GraphPlan &G,
     return;
   const Candidate *C = Limit ? &Root.Candidates[0] : nullptr;
   uint64_t Each = C ? C->History->serialNanos(Instances) : 0;
-  LaunchSites::arm(
-      Site, C ? C->History : nullptr, C ? C->Artifact->cpu_fn : nullptr, Limit,
-      LaunchSites::budget(Each), [&] {
-        return this == ProcessRuntime.load() && LaunchSites::holds() == 1 &&
-               PerfModelsPath.empty() && !TheTrace.enabled() && Async->idle() &&
-               Coh.idle() && !G.OffHost.load(std::memory_order_relaxed);
-      });
+  LaunchSites::arm(Site, C ? C->History : nullptr,
+                   C ? C->Artifact->cpu_fn : nullptr, Limit,
+                   LaunchSites::budget(Each), [&] {
+                     return this == ProcessRuntime.load() &&
+                            LaunchSites::holds() == 1 && !timesEveryLaunch() &&
+                            Async->idle() && Coh.idle() &&
+                            !G.OffHost.load(std::memory_order_relaxed);
+                   });
 }
 
 hpvm_handle Runtime::launchAsync(const hpvm_program_desc *D,
@@ -780,7 +779,7 @@ void Runtime::stopStreams(const hpvm_program_desc *Program) {
 void Runtime::run(GraphPlan &G, void *const *Args, const LaunchOptions *O) {
   LaunchContext Ctx;
   Ctx.TrackHost = G.OffHost.load(std::memory_order_relaxed);
-  Ctx.MayUntime = !TheTrace.enabled() && PerfModelsPath.empty();
+  Ctx.MayUntime = !timesEveryLaunch();
   if (O)
     applyLaunchOptions(*O, Ctx);
   Exec->run(G, Args, Ctx);

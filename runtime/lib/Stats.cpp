@@ -211,7 +211,8 @@ std::string fixed(double V, int Digits) {
 
 std::string Stats::format(const std::string &Header, const Coherence &C) const {
   std::vector<std::vector<std::string>> Cells;
-  for (const Row &R : rows())
+  std::vector<Row> Rows = rows();
+  for (const Row &R : Rows)
     Cells.push_back({R.Path, R.Device, std::to_string(R.Launches),
                      std::to_string(R.Instances), fixed(R.Nanos / 1e6, 3),
                      fixed(R.Launches > R.DirectLaunches
@@ -226,7 +227,7 @@ std::string Stats::format(const std::string &Header, const Coherence &C) const {
                      Cells, 2);
   if (Cells.empty())
     Out += "(no launches)\n";
-  for (const Row &R : rows())
+  for (const Row &R : Rows)
     if (R.DirectLaunches)
       Out += "direct: node '" + R.Path + "' on " + R.Device + ": " +
              std::to_string(R.DirectLaunches) + " of its launches (" +

@@ -182,6 +182,9 @@ private:
   /// leaf's cost per instance before the launch, Instances the launch's.
   void armSite(hpvm_launch_site &Site, const GraphPlan &G, double NanosBefore,
                uint64_t Instances);
+  /// Whether something wants every launch timed (a trace, a performance
+  /// model file), so that none may run in place untimed.
+  bool timesEveryLaunch() const;
 
   /// Unique among the runtimes of the process, ever.
   uint64_t Serial = 0;
