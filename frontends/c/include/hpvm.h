@@ -1,139 +1,132 @@
-/*===- hpvm.h - HPVM for C: the marker form -------------------------------===*
+/*===- hpvm.h - HPVM for C: the marker form and HPVM-C ---------------------===*
  *
- * hpvm-clang includes this header into every C file it compiles, so programs
- * that only use `#pragma hpvm` need not include it (docs/c-frontend.md).
+ * What a program includes to use HPVM from C or C++:
  *
- * It declares the *marker form*: two calls that delimit a node, which is what
- * the pragmas are rewritten to and what other frontends (or people who
- * prefer calls to pragmas) can emit directly:
- *
- *   void *h = __hpvm_region_begin("name", HPVM_DIMS1(n),
- *                                 HPVM_IN(a, n * sizeof *a),
- *                                 HPVM_OUT(c, n * sizeof *c), HPVM_END);
- *   for (long i = 0; i < n; ++i)
- *     c[i] = 2 * a[i];
- *   __hpvm_region_end(h);
- *
- * After the arguments, a list of tagged clauses ends with HPVM_END (0):
- *
- *   tag             operands                 meaning
- *   HPVM_TAG_DIMS   count (1-3), extents...  the node is replicated; the code
- *                                            between the markers is a loop
- *                                            nest of that depth whose loops
- *                                            run from 0 by 1 to the extents
- *   HPVM_TAG_IN     pointer, bytes           a buffer the node reads
- *   HPVM_TAG_OUT    pointer, bytes           a buffer the node writes
- *   HPVM_TAG_INOUT  pointer, bytes           both
- *   HPVM_TAG_VALUE  one scalar               a value the node receives
- *   HPVM_TAG_TARGET mask (HPVM_CPU | ...)    devices the node may run on
- *   HPVM_TAG_AFTER  handle                   order after an earlier sibling
- *   HPVM_TAG_NOWAIT (none)                   a top-level node's launch goes on
- *                                            while the code after it runs;
- *                                            hpvm_wait_all() waits for it
- *   HPVM_TAG_SEQUENTIAL (none)               with DIMS around child nodes:
- *                                            the iterations run in order
- *                                            (a time-step loop)
- *
- * Markers nest: a node whose markers enclose other nodes is an internal node.
- * The buffers of an internal node must include its children's buffers (the
- * same pointer). Removing the markers gives the sequential program, and that
- * is what a compiler other than hpvm-clang makes of this header.
+ *  - the marker form (hpvm_markers.h, which hpvm-clang includes into every
+ *    file anyway), and
+ *  - HPVM-C: the explicit graph interface of HPVM 1.0/2.0 programs
+ *    (__hpvm__createNodeND, __hpvm__bindIn, __hpvm__launch, ...), with the
+ *    names and signatures those programs use, so that they compile with
+ *    hpvm-clang unchanged. hpvm-clang turns the calls into graphs
+ *    (docs/hpvm-c.md says what each call means and what is not supported
+ *    yet); the calls have no definition of their own.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef HPVM_H
 #define HPVM_H
 
 #if defined(__GNUC__) || defined(__clang__)
-/* Included into every file hpvm-clang compiles: no warnings of its own. */
 #pragma GCC system_header
 #endif
 
+#include "hpvm_markers.h"
+
+/* Where a node may run (__hpvm__hint). The first three values are those of
+ * HPVM's own header, which programs sometimes include instead of this one. */
 #ifdef __cplusplus
-extern "C" {
+namespace hpvm {
+#endif
+enum Target {
+  None = 0,              /* no hint: any target */
+  CPU_TARGET = 1,        /* the CPU backend */
+  GPU_TARGET = 2,        /* GPUs: PTX (CUDA) and SPIR-V (Vulkan, OpenCL) */
+  SPIR_TARGET = 3,       /* SPIR-V only (Vulkan, OpenCL) */
+  CPU_OR_GPU_TARGET = 4, /* any target */
+  CPU_OR_SPIR_TARGET = 5 /* the CPU or SPIR-V */
+};
+#ifdef __cplusplus
+}
 #endif
 
-/* Clause tags; the values are part of the marker ABI (LowerMarkers.cpp). */
-enum hpvm_tag {
-  HPVM_TAG_END = 0,
-  HPVM_TAG_DIMS = 1,
-  HPVM_TAG_IN = 2,
-  HPVM_TAG_OUT = 3,
-  HPVM_TAG_INOUT = 4,
-  HPVM_TAG_VALUE = 5,
-  HPVM_TAG_TARGET = 6,
-  HPVM_TAG_AFTER = 7,
-  HPVM_TAG_NOWAIT = 8,
-  HPVM_TAG_SEQUENTIAL = 9
-};
+/* HPVM-C's spelling of "an accelerator" (`hpvm::DEVICE` in C++). */
+#ifndef DEVICE
+#define DEVICE GPU_TARGET
+#endif
 
-/* Target bits for HPVM_TAG_TARGET: hpvm/abi/targets.h's, spelled again so that
- * this header stands alone (test/unit/AbiTest.cpp checks they agree). */
-enum hpvm_target_bits { HPVM_CPU = 1, HPVM_NVPTX = 2, HPVM_SPIRV = 4 };
+#ifdef __cplusplus
+#define __HPVM_NOEXCEPT noexcept
+extern "C" {
+void __hpvm__hint(hpvm::Target) noexcept;
+#else
+#define __HPVM_NOEXCEPT
+void __hpvm__hint(enum Target);
+#endif
 
-/* Operands go through `...`, so each macro casts them to the type the
- * lowering expects: 64-bit integers for extents and sizes, void * for
- * pointers and handles. */
-#define HPVM_END HPVM_TAG_END
-#define HPVM_DIMS1(n0) HPVM_TAG_DIMS, 1, (long long)(n0)
-#define HPVM_DIMS2(n0, n1) HPVM_TAG_DIMS, 2, (long long)(n0), (long long)(n1)
-#define HPVM_DIMS3(n0, n1, n2)                                                 \
-  HPVM_TAG_DIMS, 3, (long long)(n0), (long long)(n1), (long long)(n2)
-#define HPVM_IN(p, bytes) HPVM_TAG_IN, (void *)(p), (unsigned long long)(bytes)
-#define HPVM_OUT(p, bytes)                                                     \
-  HPVM_TAG_OUT, (void *)(p), (unsigned long long)(bytes)
-#define HPVM_INOUT(p, bytes)                                                   \
-  HPVM_TAG_INOUT, (void *)(p), (unsigned long long)(bytes)
-#define HPVM_VALUE(x) HPVM_TAG_VALUE, (x)
-#define HPVM_TARGET(mask) HPVM_TAG_TARGET, (int)(mask)
-#define HPVM_AFTER(handle) HPVM_TAG_AFTER, (void *)(handle)
-#define HPVM_NOWAIT HPVM_TAG_NOWAIT
-#define HPVM_SEQUENTIAL HPVM_TAG_SEQUENTIAL
+/* Graph structure: called in node functions (docs/hpvm-c.md §2). */
+void *__hpvm__createNodeND(unsigned dims, ...) __HPVM_NOEXCEPT;
+void __hpvm__bindIn(void *node, unsigned parent_input, unsigned node_input,
+                    unsigned streaming) __HPVM_NOEXCEPT;
+void __hpvm__bindOut(void *node, unsigned node_output, unsigned parent_output,
+                     unsigned streaming) __HPVM_NOEXCEPT;
+void *__hpvm__edge(void *source, void *destination, unsigned all_to_all,
+                   unsigned source_output, unsigned destination_input,
+                   unsigned streaming) __HPVM_NOEXCEPT;
+void __hpvm__attributes(unsigned inputs, ...) __HPVM_NOEXCEPT;
+void __hpvm__return(unsigned outputs, ...) __HPVM_NOEXCEPT;
 
-/* hpvm_stream_pop's "ended, every frame popped" (hpvm_rt.h's
- * HPVM_END_OF_STREAM, spelled so that both headers may be included). */
-#define HPVM_STREAM_END 10
+/* Queries inside node functions. x is the fastest-varying dimension. */
+void *__hpvm__getNode(void) __HPVM_NOEXCEPT;
+void *__hpvm__getParentNode(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNodeInstanceID_x(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNodeInstanceID_y(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNodeInstanceID_z(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNumNodeInstances_x(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNumNodeInstances_y(void *node) __HPVM_NOEXCEPT;
+long __hpvm__getNumNodeInstances_z(void *node) __HPVM_NOEXCEPT;
+void __hpvm__barrier(void) __HPVM_NOEXCEPT;
+void *__hpvm__malloc(long bytes) __HPVM_NOEXCEPT;
+
+/* Host code: launching a graph whose root is a node function, with its
+ * arguments in a packed struct in parameter order. */
+void *__hpvm__launch(unsigned streaming, ...) __HPVM_NOEXCEPT;
+void __hpvm__push(void *graph, void *arguments) __HPVM_NOEXCEPT;
+void *__hpvm__pop(void *graph) __HPVM_NOEXCEPT;
 
 #ifdef __HPVM__
-/* hpvm-clang lowers these calls into region markers; they have no
- * definition and must not be called through a pointer. */
-void *__hpvm_region_begin(const char *name, ...);
-void __hpvm_region_end(void *handle);
-/* Used by hpvm-clang internally while it reads `#pragma hpvm`. */
-int __hpvm_pragma(int);
-/* What `#pragma hpvm data` and `update` become: hpvm-rt's data regions,
- * declared as in hpvm_rt.h (docs/runtime.md §5.1). */
-int hpvm_data_enter(void *ptr, __UINT64_TYPE__ bytes);
-int hpvm_data_exit(void *ptr);
-int hpvm_data_request(void *ptr, __UINT64_TYPE__ bytes);
-int hpvm_data_update(void *ptr, __UINT64_TYPE__ bytes);
-void hpvm_exit_on_error(int status);
-/* The private copies of an array reduction (docs/c-frontend.md §3). */
-int hpvm_private_copies(__UINT64_TYPE__ iterations,
-                        __UINT64_TYPE__ bytes_per_copy, __UINT64_TYPE__ *copies,
-                        void **memory);
-/* What `#pragma hpvm taskwait` becomes: waits for the `nowait` launches of
- * this thread (hpvm_rt.h). */
-int hpvm_wait_all(void);
-/* Streams (docs/c-frontend.md, "Streams"), declared as in hpvm_rt.h: with
- * hpvm_set_thread_stream(s), each `nowait` launch of this thread is a frame
- * of stream s; hpvm_stream_pop returns frames in order, HPVM_STREAM_END
- * once the stream has ended and every frame is popped. */
-typedef struct hpvm_stream hpvm_stream;
-int hpvm_stream_create(unsigned capacity, hpvm_stream **stream);
-int hpvm_set_thread_stream(hpvm_stream *stream);
-int hpvm_stream_pop(hpvm_stream *stream, __UINT64_TYPE__ *frame);
-int hpvm_stream_end(hpvm_stream *stream);
-int hpvm_stream_cancel(hpvm_stream *stream);
-int hpvm_stream_close(hpvm_stream *stream);
-const char *hpvm_error_message(void);
-void hpvm_print_stats(void);
-#else
-/* Any other compiler: the sequential program. */
-static inline void *__hpvm_region_begin(const char *name, ...) {
-  (void)name;
-  return (void *)0;
+/* Host code that hpvm-clang maps onto hpvm-rt (hpvm_markers.h declares its
+ * functions): launches run in the background until waited for, and a
+ * tracked buffer stays on the device between launches (a data region). */
+static inline void __hpvm__init(void) __HPVM_NOEXCEPT {}
+static inline void __hpvm__wait(void *graph) __HPVM_NOEXCEPT {
+  (void)graph;
+  hpvm_exit_on_error(hpvm_wait_all());
 }
-static inline void __hpvm_region_end(void *handle) { (void)handle; }
+static inline void __hpvm__cleanup(void) __HPVM_NOEXCEPT {
+  hpvm_exit_on_error(hpvm_wait_all());
+}
+static inline void llvm_hpvm_track_mem(void *ptr,
+                                       __SIZE_TYPE__ bytes) __HPVM_NOEXCEPT {
+  hpvm_exit_on_error(hpvm_data_enter(ptr, bytes));
+}
+static inline void llvm_hpvm_request_mem(void *ptr,
+                                         __SIZE_TYPE__ bytes) __HPVM_NOEXCEPT {
+  hpvm_exit_on_error(hpvm_data_request(ptr, bytes));
+}
+static inline void llvm_hpvm_untrack_mem(void *ptr) __HPVM_NOEXCEPT {
+  hpvm_exit_on_error(hpvm_data_exit(ptr));
+}
+
+/* Atomics in leaves: sequentially consistent read-modify-writes that
+ * return the old value, on every backend. */
+#define __HPVM_ATOMIC(name, op)                                                \
+  static inline int __hpvm__atomic_##name(int *p, int v) __HPVM_NOEXCEPT {     \
+    return op(p, v, __ATOMIC_SEQ_CST);                                         \
+  }
+__HPVM_ATOMIC(add, __atomic_fetch_add)
+__HPVM_ATOMIC(sub, __atomic_fetch_sub)
+__HPVM_ATOMIC(xchg, __atomic_exchange_n)
+__HPVM_ATOMIC(and, __atomic_fetch_and)
+__HPVM_ATOMIC(or, __atomic_fetch_or)
+__HPVM_ATOMIC(xor, __atomic_fetch_xor)
+__HPVM_ATOMIC(min, __atomic_fetch_min)
+__HPVM_ATOMIC(max, __atomic_fetch_max)
+#undef __HPVM_ATOMIC
+static inline int __hpvm__atomic_inc(int *p) __HPVM_NOEXCEPT {
+  return __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
+}
+static inline int __hpvm__atomic_dec(int *p) __HPVM_NOEXCEPT {
+  return __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST);
+}
 #endif
 
 #ifdef __cplusplus

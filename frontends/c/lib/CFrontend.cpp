@@ -285,7 +285,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
     return Result;
 
   fixPragmaColumns(*M, Rewritten);
-  if (hpvm::regionFormFromMarkers(*M))
+  if (hpvm::lowerHPVMC(*M) || hpvm::regionFormFromMarkers(*M))
     return Result;
   if (dropSanitizerReportsInNodes(*M))
     llvm::errs() << "hpvm-clang: note: sanitizer checks are not made inside "

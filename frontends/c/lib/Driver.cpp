@@ -703,7 +703,7 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
 //===----------------------------------------------------------------------===//
 
 struct Resources {
-  std::string IncludeDir; // holds hpvm.h
+  std::string IncludeDir; // holds hpvm.h and hpvm_markers.h
   std::string LibDir;     // holds libhpvm-rt.a
 };
 
@@ -869,7 +869,7 @@ Compiler::invocation(const Input &In) {
                                    "-isystem",
                                    R.IncludeDir,
                                    "-include",
-                                   R.IncludeDir + "/hpvm.h"};
+                                   R.IncludeDir + "/hpvm_markers.h"};
   Args.insert(Args.end(), O.CompileArgs.begin(), O.CompileArgs.end());
   Args.push_back("-c");
   Args.push_back(In.Path);

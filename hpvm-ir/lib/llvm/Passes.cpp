@@ -227,6 +227,8 @@ void registerPasses(PassBuilder &PB) {
           MPM.addPass(DotPass());
         else if (Name == "hpvm-lower-markers")
           MPM.addPass(LowerMarkersPass());
+        else if (Name == "hpvm-lower-hpvm-c")
+          MPM.addPass(LowerHPVMCPass());
         else
           return false;
         return true;

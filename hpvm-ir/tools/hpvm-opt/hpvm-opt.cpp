@@ -43,6 +43,7 @@ static cl::opt<std::string>
                           "hpvm-dot) and LLVM passes alike"));
 
 enum class HPVMPass {
+  LowerHPVMC,
   LowerMarkers,
   Extract,
   Prepare,
@@ -53,7 +54,9 @@ enum class HPVMPass {
 };
 static cl::list<HPVMPass> PassFlags(
     cl::desc("HPVM passes, run in order after -passes:"),
-    cl::values(clEnumValN(HPVMPass::LowerMarkers, "lower-markers",
+    cl::values(clEnumValN(HPVMPass::LowerHPVMC, "lower-hpvm-c",
+                          "HPVM-C graph calls -> marker form"),
+               clEnumValN(HPVMPass::LowerMarkers, "lower-markers",
                           "__hpvm_region_begin/end calls -> region form"),
                clEnumValN(HPVMPass::Extract, "extract", "region -> graph form"),
                clEnumValN(HPVMPass::Prepare, "prepare", "graph -> region form"),
@@ -65,6 +68,8 @@ static cl::list<HPVMPass> PassFlags(
 
 static const char *pipelineName(HPVMPass P) {
   switch (P) {
+  case HPVMPass::LowerHPVMC:
+    return "hpvm-lower-hpvm-c";
   case HPVMPass::LowerMarkers:
     return "hpvm-lower-markers";
   case HPVMPass::Extract:

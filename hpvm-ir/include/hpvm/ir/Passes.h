@@ -48,6 +48,10 @@ struct DotPass : llvm::PassInfoMixin<DotPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+struct LowerHPVMCPass : llvm::PassInfoMixin<LowerHPVMCPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
 struct LowerMarkersPass : llvm::PassInfoMixin<LowerMarkersPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
@@ -63,6 +67,11 @@ unsigned stripRegions(llvm::Module &M);
 /// Rewrites the marker calls of the C frontend (__hpvm_region_begin/end,
 /// frontends/c/include/hpvm.h) into region markers; needs SSA form.
 unsigned lowerMarkers(llvm::Module &M);
+/// HPVM-C's graph calls (__hpvm__launch of node functions that
+/// __hpvm__createNodeND and __hpvm__bindIn) to the marker form, which
+/// lowerMarkers then takes (LowerHPVMC.cpp, docs/hpvm-c.md). Returns the
+/// number of errors reported; 0 also when M uses no HPVM-C.
+unsigned lowerHPVMC(llvm::Module &M);
 
 /// Recomputes, at each use outside the region that defines it, a pure value
 /// (no memory, no side effects) that simplification passes shared between

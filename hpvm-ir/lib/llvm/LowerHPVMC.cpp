@@ -1,0 +1,953 @@
+//===- LowerHPVMC.cpp - HPVM-C's graph calls to the marker form -----------===//
+//
+// HPVM-C programs (frontends/c/include/hpvm.h, docs/hpvm-c.md) build their
+// graphs with calls: an internal node is a function that creates its
+// children (__hpvm__createNodeND) and binds their parameters to its own
+// (__hpvm__bindIn); a leaf is a function run once per instance, asking for
+// its instance id (__hpvm__getNodeInstanceID_x(__hpvm__getNode())); the host
+// launches a root function with its arguments in a packed struct
+// (__hpvm__launch(0, root, args)).
+//
+// The structure is all there at compile time, so this pass unfolds each
+// launch into the marker form, in place of the launch call:
+//
+//   load the root's arguments from the struct
+//   compute the children's extents (from the root's arguments)
+//   h = __hpvm_region_begin("root", buffers..., NOWAIT, END)
+//     c = __hpvm_region_begin("child", DIMS(z, y, x), buffers..., END)
+//     for z, y, x: <the leaf's body, inlined, its ids the loop counters>
+//     __hpvm_region_end(c)
+//   __hpvm_region_end(h)
+//
+// which is the sequential program the graph means, so that the rest of the
+// pipeline (LowerMarkers, EXTRACT, the backends) treats it as it treats
+// `#pragma hpvm`. Every pointer parameter of a node function is a buffer
+// whose size in bytes is the next parameter (HPVM-C's convention); the leaf's
+// __hpvm__attributes give the access modes (a pointer it does not list is
+// read and written); other scalars become value parameters where the leaf
+// uses them (EXTRACT's live-ins). HPVM-C's x is the last (fastest) dim.
+//
+// What is not supported yet (node outputs, value edges, streaming, barriers
+// and node-local memory) is reported as rule "hpvm-c" at the call, as is
+// misuse. Needs SSA form for node handles: lowerHPVMC runs sroa first.
+//
+//===----------------------------------------------------------------------===//
+#include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/Graph.h"
+#include "hpvm/ir/Passes.h"
+#include "hpvm/ir/RegionForm.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace llvm;
+
+namespace hpvm {
+
+namespace {
+
+/// HPVM-C's calls, by what the pass does with them.
+enum class Call {
+  None,
+  CreateNode,
+  BindIn,
+  BindOut,
+  Edge,
+  Attributes,
+  Hint,
+  Return,
+  GetNode,
+  GetParent,
+  InstanceId, // x, y, z: Dim
+  Instances,  // x, y, z: Dim
+  Barrier,
+  Malloc,
+  Launch,
+  Push,
+  Pop,
+};
+
+struct CallKind {
+  Call K = Call::None;
+  unsigned Dim = 0;
+};
+
+CallKind classify(const Function *F) {
+  if (!F || !F->getName().starts_with("__hpvm__"))
+    return {};
+  StringRef N = F->getName().drop_front(strlen("__hpvm__"));
+  for (auto [Prefix, K] : {std::pair{"getNodeInstanceID_", Call::InstanceId},
+                           std::pair{"getNumNodeInstances_", Call::Instances}})
+    if (N.consume_front(Prefix)) {
+      unsigned Dim = StringSwitch<unsigned>(N).Case("x", 0).Case("y", 1).Case(
+          "z", 2).Default(3);
+      return Dim < 3 ? CallKind{K, Dim} : CallKind{};
+    }
+  Call K = StringSwitch<Call>(N)
+               .Case("createNodeND", Call::CreateNode)
+               .Case("bindIn", Call::BindIn)
+               .Case("bindOut", Call::BindOut)
+               .Case("edge", Call::Edge)
+               .Case("attributes", Call::Attributes)
+               .Case("hint", Call::Hint)
+               .Case("return", Call::Return)
+               .Case("getNode", Call::GetNode)
+               .Case("getParentNode", Call::GetParent)
+               .Case("barrier", Call::Barrier)
+               .Case("malloc", Call::Malloc)
+               .Case("launch", Call::Launch)
+               .Case("push", Call::Push)
+               .Case("pop", Call::Pop)
+               .Default(Call::None);
+  return {K, 0};
+}
+
+CallKind classify(const Instruction &I) {
+  if (const auto *C = dyn_cast<CallInst>(&I))
+    return classify(C->getCalledFunction());
+  return {};
+}
+
+/// hpvm.h's enum Target, as a target mask; 0 for a value it does not have.
+TargetMask hintMask(uint64_t Hint) {
+  switch (Hint) {
+  case 0: // None
+  case 4: // CPU_OR_GPU_TARGET
+    return AllTargets;
+  case 1: // CPU_TARGET
+    return TargetCPU;
+  case 2: // GPU_TARGET, DEVICE
+    return TargetNVPTX | TargetSPIRV;
+  case 3: // SPIR_TARGET
+    return TargetSPIRV;
+  case 5: // CPU_OR_SPIR_TARGET
+    return TargetCPU | TargetSPIRV;
+  default:
+    return 0;
+  }
+}
+
+/// The tags of the marker form (hpvm_markers.h, LowerMarkers.cpp).
+enum MarkerTag : uint32_t {
+  TagEnd = 0,
+  TagDims = 1,
+  TagIn = 2,
+  TagOut = 3,
+  TagInOut = 4,
+  TagTarget = 6,
+  TagNoWait = 8,
+};
+
+struct Buffer {
+  Value *Ptr = nullptr, *Bytes = nullptr;
+  bool Reads = false, Writes = false;
+};
+
+/// One node of a launch, with everything at the launch site's values.
+struct Node {
+  Function *F = nullptr;
+  std::string Name;
+  Node *Parent = nullptr;
+  /// Extents, outermost first (HPVM-C's z, y, x), as i64.
+  SmallVector<Value *, 3> Dims;
+  /// The loop counters of Dims, once emitted.
+  SmallVector<Value *, 3> Ids;
+  /// F's arguments.
+  SmallVector<Value *, 8> Args;
+  std::vector<Buffer> Buffers;
+  std::optional<TargetMask> Targets;
+  std::vector<std::unique_ptr<Node>> Children;
+
+  bool isLeaf() const { return Children.empty(); }
+  unsigned depth() const { return Parent ? Parent->depth() + 1 : 0; }
+};
+
+/// A readable node name: the function's, without C++'s mangling.
+std::string nodeName(const Function &F) {
+  StringRef Name = F.getName();
+  ItaniumPartialDemangler D;
+  if (Name.starts_with("_Z") && !D.partialDemangle(Name.data())) {
+    size_t Size = 0;
+    if (char *Base = D.getFunctionBaseName(nullptr, &Size)) {
+      std::string S(Base);
+      std::free(Base);
+      if (!S.empty())
+        return S;
+    }
+  }
+  return Name.str();
+}
+
+class HPVMCLowering {
+public:
+  explicit HPVMCLowering(Module &M) : M(M), Ctx(M.getContext()) {}
+  unsigned run();
+
+private:
+  void error(const Twine &Message, const Function *F, const Instruction *At) {
+    reportError(Ctx, "hpvm-c", Message.str(), F, "", At);
+    ++Errors;
+  }
+
+  void lowerLaunch(CallInst *Launch);
+  std::unique_ptr<Node> readNode(Function *F, ArrayRef<Value *> Args,
+                                 ArrayRef<Value *> Dims, Node *Parent,
+                                 Instruction *CreatedAt);
+  bool readInternal(Node &N, Instruction *CreatedAt);
+  bool readLeaf(Node &N, Instruction *CreatedAt);
+  Value *materialize(Value *V, Node &N, DenseMap<Value *, Value *> &Done,
+                     Instruction *At);
+  void emit(Node &N, Instruction *Before, bool NoWait);
+  void emitLeafBody(Node &N, Instruction *Before);
+  Value *resolveQuery(CallInst *Q, Node &N, Function &Clone);
+  std::optional<unsigned> handleLevel(Value *Handle);
+
+  Module &M;
+  LLVMContext &Ctx;
+  unsigned Errors = 0;
+  /// Where the launch being lowered is: what the code made for it says.
+  DebugLoc LaunchLoc;
+  Instruction *ExtentsAt = nullptr;
+  SmallVector<Function *, 8> NodeFunctions;
+};
+
+//===----------------------------------------------------------------------===//
+// Reading the graph.
+//===----------------------------------------------------------------------===//
+
+std::optional<uint64_t> constantOperand(CallInst *C, unsigned I) {
+  if (I < C->arg_size())
+    if (auto *K = dyn_cast<ConstantInt>(C->getArgOperand(I)))
+      return K->getZExtValue();
+  return std::nullopt;
+}
+
+Function *calledNodeFunction(Value *V) {
+  return dyn_cast<Function>(V->stripPointerCasts());
+}
+
+std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
+                                              ArrayRef<Value *> Args,
+                                              ArrayRef<Value *> Dims,
+                                              Node *Parent,
+                                              Instruction *CreatedAt) {
+  auto N = std::make_unique<Node>();
+  N->F = F;
+  N->Name = nodeName(*F);
+  N->Parent = Parent;
+  N->Args.assign(Args.begin(), Args.end());
+  N->Dims.assign(Dims.begin(), Dims.end());
+  if (F->isDeclaration()) {
+    error("node function '" + N->Name + "' has no body in this file",
+          CreatedAt->getFunction(), CreatedAt);
+    return nullptr;
+  }
+  if (N->depth() >= MaxNodeDepth) {
+    error("nodes nest more than " + Twine(MaxNodeDepth) + " levels deep",
+          CreatedAt->getFunction(), CreatedAt);
+    return nullptr;
+  }
+  for (Node *A = Parent; A; A = A->Parent)
+    if (A->F == F) {
+      error("node function '" + N->Name + "' creates itself", F, CreatedAt);
+      return nullptr;
+    }
+  if (!is_contained(NodeFunctions, F))
+    NodeFunctions.push_back(F);
+
+  bool Internal = false;
+  for (Instruction &I : instructions(*F)) {
+    auto *C = dyn_cast<CallInst>(&I);
+    CallKind K = classify(I);
+    switch (K.K) {
+    case Call::CreateNode:
+      Internal = true;
+      break;
+    case Call::Hint: {
+      std::optional<uint64_t> Hint = constantOperand(C, 0);
+      TargetMask Mask = Hint ? hintMask(*Hint) : 0;
+      if (!Mask)
+        error("__hpvm__hint needs a constant target of hpvm.h's enum Target",
+              F, C);
+      else
+        N->Targets = Mask;
+      break;
+    }
+    case Call::Barrier:
+      error("__hpvm__barrier is not supported yet (docs/hpvm-c.md)", F, C);
+      break;
+    case Call::Malloc:
+      error("__hpvm__malloc is not supported yet (docs/hpvm-c.md)", F, C);
+      break;
+    case Call::Launch:
+    case Call::Push:
+    case Call::Pop:
+      error("node function '" + N->Name + "' launches a graph: only host code "
+                "may (__hpvm__launch, __hpvm__push and __hpvm__pop)",
+            F, C);
+      break;
+    case Call::Return:
+      if (constantOperand(C, 0).value_or(1) != 0)
+        error("node outputs (__hpvm__return with values) are not supported "
+              "yet (docs/hpvm-c.md)",
+              F, C);
+      break;
+    default:
+      break;
+    }
+  }
+  if (Errors)
+    return nullptr;
+  bool OK = Internal ? readInternal(*N, CreatedAt)
+                     : readLeaf(*N, CreatedAt);
+  return OK ? std::move(N) : nullptr;
+}
+
+bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
+  Function &F = *N.F;
+  if (F.size() != 1) {
+    error("internal node function '" + N.Name +
+              "' has branches: it may only create and bind nodes, "
+              "unconditionally",
+          &F, F.getEntryBlock().getTerminator());
+    return false;
+  }
+  DenseMap<Value *, Value *> Materialized;
+  DenseMap<CallInst *, Node *> Created;
+  std::map<Node *, SmallVector<bool, 8>> Bound;
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *C = dyn_cast<CallInst>(&I);
+    CallKind K = classify(I);
+    switch (K.K) {
+    case Call::CreateNode: {
+      std::optional<uint64_t> Count = constantOperand(C, 0);
+      Function *Child =
+          C->arg_size() > 1 ? calledNodeFunction(C->getArgOperand(1)) : nullptr;
+      if (!Count || *Count > 3 || C->arg_size() != 2 + *Count) {
+        error("__hpvm__createNodeND takes a constant number of dims (0 to 3), "
+              "a node function and that many extents",
+              &F, C);
+        return false;
+      }
+      if (!Child) {
+        error("__hpvm__createNodeND must name a node function, not " +
+                  describe(C->getArgOperand(1)),
+              &F, C);
+        return false;
+      }
+      SmallVector<Value *, 3> Dims;
+      // HPVM-C lists x first; dims are outermost first.
+      for (unsigned D = *Count; D-- > 0;) {
+        Value *E = materialize(C->getArgOperand(2 + D), N, Materialized, C);
+        if (!E)
+          return false;
+        if (!E->getType()->isIntegerTy()) {
+          error("extent " + describe(C->getArgOperand(2 + D)) +
+                    " is not an integer",
+                &F, C);
+          return false;
+        }
+        Dims.push_back(
+            IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(E, Type::getInt64Ty(Ctx)));
+      }
+      auto ChildNode = std::make_unique<Node>();
+      ChildNode->F = Child;
+      ChildNode->Dims = Dims;
+      ChildNode->Args.assign(Child->arg_size(), nullptr);
+      Bound[ChildNode.get()].assign(Child->arg_size(), false);
+      Created[C] = ChildNode.get();
+      N.Children.push_back(std::move(ChildNode));
+      break;
+    }
+    case Call::BindIn: {
+      Node *Child = Created.lookup(
+          dyn_cast<CallInst>(C->getArgOperand(0)->stripPointerCasts()));
+      std::optional<uint64_t> From = constantOperand(C, 1),
+                              To = constantOperand(C, 2),
+                              Streaming = constantOperand(C, 3);
+      if (!Child) {
+        error("__hpvm__bindIn must name a node this function created before, "
+              "not " +
+                  describe(C->getArgOperand(0)),
+              &F, C);
+        return false;
+      }
+      if (!From || !To || !Streaming) {
+        error("__hpvm__bindIn takes constant parameter numbers", &F, C);
+        return false;
+      }
+      if (*Streaming) {
+        error("streaming bindings (__hpvm__bindIn(..., 1)) are not supported "
+              "yet (docs/hpvm-c.md)",
+              &F, C);
+        return false;
+      }
+      std::string ChildName = nodeName(*Child->F);
+      if (*From >= F.arg_size()) {
+        error("__hpvm__bindIn binds parameter " + Twine(*From) + " of '" +
+                  N.Name + "', which has " + Twine(F.arg_size()) +
+                  " parameters",
+              &F, C);
+        return false;
+      }
+      if (*To >= Child->F->arg_size()) {
+        error("__hpvm__bindIn binds parameter " + Twine(*To) + " of '" +
+                  ChildName + "', which has " +
+                  Twine(Child->F->arg_size()) + " parameters",
+              &F, C);
+        return false;
+      }
+      Type *FromTy = F.getArg(*From)->getType();
+      Type *ToTy = Child->F->getArg(*To)->getType();
+      if (FromTy != ToTy) {
+        std::string A, B;
+        raw_string_ostream(A) << *FromTy;
+        raw_string_ostream(B) << *ToTy;
+        error("__hpvm__bindIn binds parameter " + Twine(*From) + " of '" +
+                  N.Name + "' (" + A + ") to parameter " + Twine(*To) +
+                  " of '" + ChildName + "' (" + B + "): the types differ",
+              &F, C);
+        return false;
+      }
+      if (Bound[Child][*To]) {
+        error("parameter " + Twine(*To) + " of '" + ChildName +
+                  "' is bound twice",
+              &F, C);
+        return false;
+      }
+      Bound[Child][*To] = true;
+      Child->Args[*To] = N.Args[*From];
+      break;
+    }
+    case Call::BindOut:
+    case Call::Edge:
+      error("node outputs and edges (__hpvm__bindOut, __hpvm__edge) are not "
+            "supported yet (docs/hpvm-c.md)",
+            &F, C);
+      return false;
+    case Call::InstanceId:
+    case Call::Instances:
+    case Call::GetNode:
+    case Call::GetParent:
+    case Call::Hint:
+    case Call::Attributes:
+    case Call::Return:
+      break; // read above, or pure
+    default:
+      if (isa<DbgInfoIntrinsic>(I) || isa<ReturnInst>(I) ||
+          (isa<IntrinsicInst>(I) && I.isLifetimeStartOrEnd()))
+        break;
+      if (I.mayHaveSideEffects() || I.mayReadFromMemory()) {
+        error("internal node function '" + N.Name +
+                  "' may only create and bind nodes, and compute their "
+                  "extents; it does more here",
+              &F, &I);
+        return false;
+      }
+    }
+  }
+  // The children, now that their arguments are known.
+  for (auto &Child : N.Children) {
+    SmallVector<bool, 8> &B = Bound[Child.get()];
+    for (unsigned P = 0; P < B.size(); ++P)
+      if (!B[P]) {
+        const CallInst *At = nullptr;
+        for (auto &[C, Made] : Created)
+          if (Made == Child.get())
+            At = C;
+        error("parameter " + Twine(P) + " of '" + nodeName(*Child->F) +
+                  "' is not bound (__hpvm__bindIn)",
+              &F, At);
+        return false;
+      }
+    CallInst *At = nullptr;
+    for (auto &[C, Made] : Created)
+      if (Made == Child.get())
+        At = C;
+    std::unique_ptr<Node> Described =
+        readNode(Child->F, Child->Args, Child->Dims, &N, At);
+    if (!Described)
+      return false;
+    Child = std::move(Described);
+  }
+  // An internal node names every buffer its children name.
+  for (auto &Child : N.Children)
+    for (const Buffer &B : Child->Buffers) {
+      auto It = find_if(N.Buffers,
+                        [&](const Buffer &O) { return O.Ptr == B.Ptr; });
+      if (It == N.Buffers.end()) {
+        N.Buffers.push_back(B);
+        continue;
+      }
+      It->Reads |= B.Reads;
+      It->Writes |= B.Writes;
+    }
+  return true;
+}
+
+bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
+  Function &F = *N.F;
+  if (!F.getReturnType()->isVoidTy()) {
+    error("leaf node function '" + N.Name +
+              "' returns a value: node outputs are not supported yet "
+              "(docs/hpvm-c.md)",
+          &F, CreatedAt);
+    return false;
+  }
+  // __hpvm__attributes(nIn, in..., nOut, out...) names parameters.
+  SmallVector<bool, 8> In(F.arg_size()), Out(F.arg_size());
+  for (Instruction &I : instructions(F)) {
+    auto *C = dyn_cast<CallInst>(&I);
+    if (classify(I).K != Call::Attributes)
+      continue;
+    unsigned Op = 0;
+    for (SmallVector<bool, 8> *List : {&In, &Out}) {
+      std::optional<uint64_t> Count = constantOperand(C, Op++);
+      if (!Count || Op + *Count > C->arg_size()) {
+        error("__hpvm__attributes takes a constant count and that many "
+              "pointers, twice (inputs, then outputs)",
+              &F, C);
+        return false;
+      }
+      for (uint64_t K = 0; K < *Count; ++K, ++Op) {
+        auto *A = dyn_cast<Argument>(C->getArgOperand(Op)->stripPointerCasts());
+        if (!A || A->getParent() != &F || !A->getType()->isPointerTy()) {
+          error("__hpvm__attributes names " +
+                    describe(C->getArgOperand(Op)) +
+                    ", which is not a pointer parameter of '" + N.Name + "'",
+                &F, C);
+          return false;
+        }
+        (*List)[A->getArgNo()] = true;
+      }
+    }
+  }
+  for (Argument &A : F.args()) {
+    if (!A.getType()->isPointerTy())
+      continue;
+    unsigned P = A.getArgNo();
+    if (P + 1 >= F.arg_size() || !F.getArg(P + 1)->getType()->isIntegerTy()) {
+      error("pointer parameter " + Twine(P) + " of leaf '" + N.Name +
+                "' is not followed by its size in bytes (an integer "
+                "parameter), as HPVM-C passes every buffer",
+            &F, CreatedAt);
+      return false;
+    }
+    Buffer B;
+    B.Ptr = N.Args[P];
+    B.Bytes = N.Args[P + 1];
+    bool Named = In[P] || Out[P];
+    B.Reads = In[P] || !Named;
+    B.Writes = Out[P] || !Named;
+    N.Buffers.push_back(B);
+  }
+  return true;
+}
+
+/// The value V of N's function has at the launch: its parameters are the
+/// arguments N gets, constants are themselves, and pure arithmetic on them
+/// is recomputed in front of the launch.
+Value *HPVMCLowering::materialize(Value *V, Node &N,
+                                  DenseMap<Value *, Value *> &Done,
+                                  Instruction *At) {
+  if (auto *A = dyn_cast<Argument>(V))
+    return N.Args[A->getArgNo()];
+  if (isa<Constant>(V))
+    return V;
+  if (Value *Known = Done.lookup(V))
+    return Known;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<AllocaInst>(I) ||
+      I->mayReadFromMemory() || I->mayHaveSideEffects()) {
+    error("the extents of a node may only be computed from the creating "
+              "node's parameters and constants, not from " +
+              describe(V),
+          At->getFunction(), At);
+    return nullptr;
+  }
+  Instruction *Copy = I->clone();
+  for (Use &U : Copy->operands()) {
+    Value *Op = materialize(U.get(), N, Done, At);
+    if (!Op) {
+      Copy->deleteValue();
+      return nullptr;
+    }
+    U.set(Op);
+  }
+  Copy->insertBefore(ExtentsAt);
+  Copy->setDebugLoc(LaunchLoc);
+  Copy->setName(I->getName());
+  Done[V] = Copy;
+  return Copy;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing the marker form.
+//===----------------------------------------------------------------------===//
+
+/// Wraps a loop `for (i = 0; i < N; ++i)` around the point Before; returns
+/// the counter and sets Body to the point inside the loop.
+PHINode *wrapLoop(Instruction *Before, Value *Extent, const DebugLoc &Loc,
+                  Instruction *&Body) {
+  LLVMContext &Ctx = Before->getContext();
+  BasicBlock *Pre = Before->getParent();
+  Function *F = Pre->getParent();
+  BasicBlock *Exit = SplitBlock(Pre, Before);
+  BasicBlock *Header = BasicBlock::Create(Ctx, "hpvmc.loop", F, Exit);
+  BasicBlock *Inside = BasicBlock::Create(Ctx, "hpvmc.body", F, Exit);
+  BasicBlock *Latch = BasicBlock::Create(Ctx, "hpvmc.next", F, Exit);
+  Pre->getTerminator()->setSuccessor(0, Header);
+  IRBuilder<> B(Header);
+  B.SetCurrentDebugLocation(Loc);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  PHINode *I = B.CreatePHI(I64, 2, "hpvmc.id");
+  B.CreateCondBr(B.CreateICmpSLT(I, Extent), Inside, Exit);
+  B.SetInsertPoint(Latch);
+  Value *Next = B.CreateAdd(I, ConstantInt::get(I64, 1), "", /*HasNUW=*/true,
+                            /*HasNSW=*/true);
+  B.CreateBr(Header);
+  I->addIncoming(ConstantInt::get(I64, 0), Pre);
+  I->addIncoming(Next, Latch);
+  B.SetInsertPoint(Inside);
+  Body = B.CreateBr(Latch);
+  return I;
+}
+
+void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  auto Tag = [&](uint32_t T) { return ConstantInt::get(I32, T); };
+  SmallVector<Value *, 16> Ops = {B.CreateGlobalStringPtr(N.Name, "hpvmc.name")};
+  if (!N.Dims.empty()) {
+    Ops.append({Tag(TagDims), Tag(N.Dims.size())});
+    Ops.append(N.Dims.begin(), N.Dims.end());
+  }
+  for (const Buffer &Buf : N.Buffers) {
+    Ops.push_back(Tag(Buf.Reads && Buf.Writes ? TagInOut
+                      : Buf.Writes           ? TagOut
+                                             : TagIn));
+    Ops.push_back(Buf.Ptr);
+    Ops.push_back(B.CreateSExtOrTrunc(Buf.Bytes, I64));
+  }
+  if (N.isLeaf() && N.Targets)
+    Ops.append({Tag(TagTarget), Tag(*N.Targets)});
+  if (NoWait)
+    Ops.push_back(Tag(TagNoWait));
+  Ops.push_back(Tag(TagEnd));
+  FunctionCallee Begin = M.getOrInsertFunction(
+      MarkerBeginName, FunctionType::get(B.getPtrTy(), {B.getPtrTy()}, true));
+  FunctionCallee End = M.getOrInsertFunction(
+      MarkerEndName, FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+  CallInst *Handle = B.CreateCall(Begin, Ops, N.Name + ".node");
+
+  Instruction *Inside = Before;
+  for (Value *Extent : N.Dims)
+    N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
+  if (N.isLeaf())
+    emitLeafBody(N, Inside);
+  else
+    for (auto &Child : N.Children)
+      emit(*Child, Inside, /*NoWait=*/false);
+  B.SetInsertPoint(Before);
+  B.CreateCall(End, {Handle});
+}
+
+/// Which node a handle is: 0 for __hpvm__getNode(), one more for each
+/// __hpvm__getParentNode around it.
+std::optional<unsigned> HPVMCLowering::handleLevel(Value *Handle) {
+  auto *C = dyn_cast<CallInst>(Handle->stripPointerCasts());
+  CallKind K = C ? classify(*C) : CallKind{};
+  if (K.K == Call::GetNode)
+    return 0;
+  if (K.K == Call::GetParent)
+    if (std::optional<unsigned> L = handleLevel(C->getArgOperand(0)))
+      return *L + 1;
+  return std::nullopt;
+}
+
+/// The value a query of the leaf N's clone stands for at the launch: an
+/// instance id is a loop counter, a count an extent.
+Value *HPVMCLowering::resolveQuery(CallInst *Q, Node &N, Function &Clone) {
+  CallKind K = classify(*Q);
+  std::optional<unsigned> Level = handleLevel(Q->getArgOperand(0));
+  if (!Level) {
+    error("cannot tell which node " + describe(Q->getArgOperand(0)) +
+              " is: pass __hpvm__getNode() or __hpvm__getParentNode(...) of "
+              "it",
+          N.F, Q);
+    return nullptr;
+  }
+  Node *A = &N;
+  for (unsigned L = 0; A && L < *Level; ++L)
+    A = A->Parent;
+  if (!A) {
+    error("__hpvm__getParentNode goes above the root of the graph", N.F, Q);
+    return nullptr;
+  }
+  Type *Ty = Q->getType();
+  unsigned Dims = A->Dims.size();
+  if (K.Dim >= Dims) // a dim the node does not have: one instance
+    return ConstantInt::get(Ty, K.K == Call::InstanceId ? 0 : 1);
+  // Extra parameters of the clone: Clone's arguments after F's, two per
+  // (level, dim) pair: id, count.
+  unsigned Extra = N.F->arg_size() + 2 * (3 * *Level + K.Dim) +
+                   (K.K == Call::Instances ? 1 : 0);
+  return Clone.getArg(Extra);
+}
+
+void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
+  // A clone of the leaf with its queries answered by extra parameters,
+  // called with the loop counters and extents, then inlined.
+  Function &F = *N.F;
+  unsigned Levels = N.depth() + 1;
+  SmallVector<Type *, 16> Params(F.getFunctionType()->params());
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Params.append(6 * Levels, I64);
+  Function *Clone = Function::Create(
+      FunctionType::get(F.getReturnType(), Params, false),
+      GlobalValue::InternalLinkage, F.getName() + ".hpvmc", M);
+  ValueToValueMapTy VMap;
+  for (Argument &A : F.args())
+    VMap[&A] = Clone->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Clone, &F, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+
+  // hpvm.h's inline helpers (atomics) become part of the body.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction &I : instructions(*Clone))
+      if (auto *C = dyn_cast<CallInst>(&I))
+        if (Function *Callee = C->getCalledFunction();
+            Callee && !Callee->isDeclaration() &&
+            Callee->getName().starts_with("__hpvm__")) {
+          InlineFunctionInfo IFI;
+          Changed = InlineFunction(*C, IFI).isSuccess();
+          if (Changed)
+            break;
+        }
+  }
+
+  SmallVector<CallInst *, 16> Queries, Dead;
+  for (Instruction &I : instructions(*Clone))
+    if (auto *C = dyn_cast<CallInst>(&I))
+      switch (classify(*C).K) {
+      case Call::InstanceId:
+      case Call::Instances:
+        Queries.push_back(C);
+        break;
+      case Call::Hint:
+      case Call::Attributes:
+      case Call::Return:
+        Dead.push_back(C);
+        break;
+      default:
+        break;
+      }
+  for (CallInst *Q : Queries) {
+    Value *V = resolveQuery(Q, N, *Clone);
+    if (!V) {
+      Clone->eraseFromParent();
+      return;
+    }
+    if (V->getType() != Q->getType())
+      V = CastInst::CreateIntegerCast(V, Q->getType(), true, "", Q);
+    Q->replaceAllUsesWith(V);
+    Q->eraseFromParent();
+  }
+  for (CallInst *C : Dead)
+    C->eraseFromParent();
+  // Handles nothing asks about any more.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction &I : make_early_inc_range(instructions(*Clone))) {
+      CallKind K = classify(I);
+      if ((K.K == Call::GetNode || K.K == Call::GetParent) && I.use_empty()) {
+        I.eraseFromParent();
+        Changed = true;
+      }
+    }
+  }
+  for (Instruction &I : instructions(*Clone))
+    if (classify(I).K == Call::GetNode || classify(I).K == Call::GetParent) {
+      error("a node handle may only be passed to HPVM-C's queries", N.F, &I);
+      Clone->eraseFromParent();
+      return;
+    }
+
+  SmallVector<Value *, 16> Args(N.Args.begin(), N.Args.end());
+  unsigned L = 0;
+  for (Node *A = &N; A; A = A->Parent, ++L)
+    for (unsigned D = 0; D < 3; ++D) {
+      unsigned Dims = A->Dims.size();
+      bool Has = D < Dims;
+      Args.push_back(Has ? A->Ids[Dims - 1 - D] : ConstantInt::get(I64, 0));
+      Args.push_back(Has ? A->Dims[Dims - 1 - D] : ConstantInt::get(I64, 1));
+    }
+  CallInst *Call = CallInst::Create(Clone, Args, "", Before);
+  Call->setDebugLoc(LaunchLoc);
+  InlineFunctionInfo IFI;
+  InlineResult R = InlineFunction(*Call, IFI);
+  if (!R.isSuccess())
+    error("cannot inline leaf '" + N.Name + "': " + R.getFailureReason(),
+          N.F, nullptr);
+  Clone->eraseFromParent();
+}
+
+void HPVMCLowering::lowerLaunch(CallInst *Launch) {
+  Function *Host = Launch->getFunction();
+  std::optional<uint64_t> Streaming = constantOperand(Launch, 0);
+  if (!Streaming || Launch->arg_size() != 3) {
+    error("__hpvm__launch takes 0 (or 1 for streaming), a root node "
+          "function and a pointer to its arguments",
+          Host, Launch);
+    return;
+  }
+  if (*Streaming) {
+    error("streaming launches (__hpvm__launch(1, ...)) are not supported yet "
+          "(docs/hpvm-c.md)",
+          Host, Launch);
+    return;
+  }
+  Function *Root = calledNodeFunction(Launch->getArgOperand(1));
+  if (!Root) {
+    error("__hpvm__launch must name a node function, not " +
+              describe(Launch->getArgOperand(1)),
+          Host, Launch);
+    return;
+  }
+  LaunchLoc = Launch->getDebugLoc();
+  ExtentsAt = Launch;
+  // The root's arguments, from HPVM-C's packed struct, in parameter order.
+  IRBuilder<> B(Launch);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  SmallVector<Type *, 8> Fields;
+  for (Argument &A : Root->args()) {
+    Type *T = A.getType();
+    if (!T->isPointerTy() && !T->isIntegerTy() && !T->isFloatingPointTy()) {
+      error("parameter " + Twine(A.getArgNo()) + " of root '" +
+                nodeName(*Root) +
+                "' is not a pointer, integer or floating-point value",
+            Host, Launch);
+      return;
+    }
+    Fields.push_back(T);
+  }
+  StructType *Packed = StructType::get(Ctx, Fields, /*isPacked=*/true);
+  Value *ArgStruct = Launch->getArgOperand(2);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Root->args()) {
+    Value *At = B.CreateStructGEP(Packed, ArgStruct, A.getArgNo());
+    Args.push_back(B.CreateAlignedLoad(A.getType(), At, Align(1),
+                                       A.hasName() ? A.getName() : ""));
+  }
+  std::unique_ptr<Node> Graph = readNode(Root, Args, {}, nullptr, Launch);
+  if (!Graph)
+    return;
+  emit(*Graph, Launch, /*NoWait=*/true);
+  // __hpvm__wait ignores its handle (it waits for every launch).
+  Launch->replaceAllUsesWith(ArgStruct);
+  Launch->eraseFromParent();
+}
+
+bool usesHPVMC(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (classify(I).K != Call::None)
+      return true;
+  return false;
+}
+
+unsigned HPVMCLowering::run() {
+  Function *LaunchFn = M.getFunction("__hpvm__launch");
+  bool Any = false;
+  for (Function &F : M)
+    Any |= F.isDeclaration() && classify(&F).K != Call::None;
+  if (!Any)
+    return 0;
+
+  // Node handles and the arguments of HPVM-C's calls as SSA values.
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  cantFail(PB.parsePassPipeline(FPM, "sroa,early-cse"));
+  for (Function &F : M)
+    if (!F.isDeclaration() && usesHPVMC(F))
+      FPM.run(F, FAM);
+
+  SmallVector<CallInst *, 4> Launches;
+  if (LaunchFn)
+    for (User *U : LaunchFn->users()) {
+      auto *C = dyn_cast<CallInst>(U);
+      if (!C || C->getCalledOperand() != LaunchFn) {
+        error("__hpvm__launch may only be called directly", nullptr,
+              dyn_cast<Instruction>(U));
+        return Errors;
+      }
+      Launches.push_back(C);
+    }
+  for (CallInst *Launch : Launches)
+    lowerLaunch(Launch);
+  if (Errors)
+    return Errors;
+
+  // The node functions live on only in the launches.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *&F : NodeFunctions)
+      if (F && F->use_empty()) {
+        F->eraseFromParent();
+        F = nullptr;
+        Changed = true;
+      }
+  }
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      for (Instruction &I : instructions(F)) {
+        CallKind K = classify(I);
+        if (K.K == Call::None)
+          continue;
+        error("'" + cast<CallInst>(I).getCalledFunction()->getName() +
+                  "' is outside the node functions of every launch (a node "
+                  "function may only be created or launched, not called)",
+              &F, &I);
+        return Errors;
+      }
+  return Errors;
+}
+
+} // namespace
+
+unsigned lowerHPVMC(Module &M) { return HPVMCLowering(M).run(); }
+
+PreservedAnalyses LowerHPVMCPass::run(Module &M, ModuleAnalysisManager &) {
+  if (hadErrors(M.getContext()))
+    return PreservedAnalyses::all();
+  return lowerHPVMC(M) ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+} // namespace hpvm
