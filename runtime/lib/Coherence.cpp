@@ -567,9 +567,13 @@ void Coherence::release(LaunchSet &Launch, NodeStats *End) {
 }
 
 void Coherence::enterRegion(void *Host, uint64_t Bytes) {
-  if (!Host || !Bytes)
+  if (!Host)
     return;
   std::unique_lock<std::mutex> L(M);
+  if (!Bytes) {
+    ++EmptyRegions[Host];
+    return;
+  }
   std::unique_ptr<Buffer> &Slot = Table[Host];
   if (!Slot) {
     Slot = std::make_unique<Buffer>(Host, Bytes);
@@ -587,10 +591,17 @@ void Coherence::enterRegion(void *Host, uint64_t Bytes) {
 void Coherence::exitRegion(void *Host, NodeStats *Node) {
   std::unique_lock<std::mutex> L(M);
   auto It = Table.find(Host);
-  if (It == Table.end() || !It->second->Regions)
+  if (It == Table.end() || !It->second->Regions) {
+    auto Empty = EmptyRegions.find(Host);
+    if (Empty != EmptyRegions.end()) {
+      if (--Empty->second == 0)
+        EmptyRegions.erase(Empty);
+      return;
+    }
     throw RtError(HPVM_ERR_INVALID_ARGUMENT, "hpvm_data_exit: the buffer at " +
                                                  describe(Host) +
                                                  " is in no data region");
+  }
   Buffer &B = *It->second;
   std::exception_ptr Failure;
   if (--B.Regions == 0) {

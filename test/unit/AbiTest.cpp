@@ -1,8 +1,8 @@
 //===- AbiTest.cpp - The target bits agree everywhere they are spelled ----===//
 //
 // hpvm/abi/targets.h defines the target bits once; hpvm_rt.h and the graph
-// model use it, and hpvm_markers.h (read alone by a user's compiler) spells them
-// again. A disagreement would put kernels on the wrong device, so it is a
+// model use it, and hpvm_markers.h (read alone by a user's compiler) spells
+// them again. A disagreement would put kernels on the wrong device, so it is a
 // compile error here, and the values are checked at run time as well.
 //
 //===----------------------------------------------------------------------===//

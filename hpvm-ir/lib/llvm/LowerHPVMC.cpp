@@ -95,8 +95,11 @@ CallKind classify(const Function *F) {
   for (auto [Prefix, K] : {std::pair{"getNodeInstanceID_", Call::InstanceId},
                            std::pair{"getNumNodeInstances_", Call::Instances}})
     if (N.consume_front(Prefix)) {
-      unsigned Dim = StringSwitch<unsigned>(N).Case("x", 0).Case("y", 1).Case(
-          "z", 2).Default(3);
+      unsigned Dim = StringSwitch<unsigned>(N)
+                         .Case("x", 0)
+                         .Case("y", 1)
+                         .Case("z", 2)
+                         .Default(3);
       return Dim < 3 ? CallKind{K, Dim} : CallKind{};
     }
   Call K = StringSwitch<Call>(N)
@@ -173,9 +176,24 @@ struct Node {
   std::vector<Buffer> Buffers;
   std::optional<TargetMask> Targets;
   std::vector<std::unique_ptr<Node>> Children;
+  /// A replicated internal node whose leaves run as nodes of their own
+  /// under its parent (foldTiles); it stays only as their Parent.
+  bool Folded = false;
+  /// A leaf of a folded node: its extents times the folded node's, per dim,
+  /// outermost first; its loops run over these.
+  SmallVector<Value *, 3> FlatDims;
 
   bool isLeaf() const { return Children.empty(); }
+  bool foldedLeaf() const { return Parent && Parent->Folded; }
+  ArrayRef<Value *> regionDims() const {
+    return foldedLeaf() ? ArrayRef<Value *>(FlatDims) : ArrayRef<Value *>(Dims);
+  }
   unsigned depth() const { return Parent ? Parent->depth() + 1 : 0; }
+  /// The extent in HPVM-C's dim D (x = 0); 1 for a dim it does not have.
+  Value *hpvmExtent(unsigned D, LLVMContext &Ctx) const {
+    unsigned N = Dims.size();
+    return D < N ? Dims[N - 1 - D] : ConstantInt::get(Type::getInt64Ty(Ctx), 1);
+  }
 };
 
 /// A readable node name: the function's, without C++'s mangling.
@@ -213,6 +231,7 @@ private:
   bool readLeaf(Node &N, Instruction *CreatedAt);
   Value *materialize(Value *V, Node &N, DenseMap<Value *, Value *> &Done,
                      Instruction *At);
+  void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
   void emit(Node &N, Instruction *Before, bool NoWait);
   void emitLeafBody(Node &N, Instruction *Before);
   Value *resolveQuery(CallInst *Q, Node &N, Function &Clone);
@@ -283,8 +302,8 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
       std::optional<uint64_t> Hint = constantOperand(C, 0);
       TargetMask Mask = Hint ? hintMask(*Hint) : 0;
       if (!Mask)
-        error("__hpvm__hint needs a constant target of hpvm.h's enum Target",
-              F, C);
+        error("__hpvm__hint needs a constant target of hpvm.h's enum Target", F,
+              C);
       else
         N->Targets = Mask;
       break;
@@ -298,7 +317,8 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
     case Call::Launch:
     case Call::Push:
     case Call::Pop:
-      error("node function '" + N->Name + "' launches a graph: only host code "
+      error("node function '" + N->Name +
+                "' launches a graph: only host code "
                 "may (__hpvm__launch, __hpvm__push and __hpvm__pop)",
             F, C);
       break;
@@ -314,8 +334,7 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
   }
   if (Errors)
     return nullptr;
-  bool OK = Internal ? readInternal(*N, CreatedAt)
-                     : readLeaf(*N, CreatedAt);
+  bool OK = Internal ? readInternal(*N, CreatedAt) : readLeaf(*N, CreatedAt);
   return OK ? std::move(N) : nullptr;
 }
 
@@ -408,8 +427,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
       }
       if (*To >= Child->F->arg_size()) {
         error("__hpvm__bindIn binds parameter " + Twine(*To) + " of '" +
-                  ChildName + "', which has " +
-                  Twine(Child->F->arg_size()) + " parameters",
+                  ChildName + "', which has " + Twine(Child->F->arg_size()) +
+                  " parameters",
               &F, C);
         return false;
       }
@@ -489,8 +508,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
   // An internal node names every buffer its children name.
   for (auto &Child : N.Children)
     for (const Buffer &B : Child->Buffers) {
-      auto It = find_if(N.Buffers,
-                        [&](const Buffer &O) { return O.Ptr == B.Ptr; });
+      auto It =
+          find_if(N.Buffers, [&](const Buffer &O) { return O.Ptr == B.Ptr; });
       if (It == N.Buffers.end()) {
         N.Buffers.push_back(B);
         continue;
@@ -528,8 +547,7 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
       for (uint64_t K = 0; K < *Count; ++K, ++Op) {
         auto *A = dyn_cast<Argument>(C->getArgOperand(Op)->stripPointerCasts());
         if (!A || A->getParent() != &F || !A->getType()->isPointerTy()) {
-          error("__hpvm__attributes names " +
-                    describe(C->getArgOperand(Op)) +
+          error("__hpvm__attributes names " + describe(C->getArgOperand(Op)) +
                     ", which is not a pointer parameter of '" + N.Name + "'",
                 &F, C);
           return false;
@@ -576,7 +594,7 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<AllocaInst>(I) ||
       I->mayReadFromMemory() || I->mayHaveSideEffects()) {
     error("the extents of a node may only be computed from the creating "
-              "node's parameters and constants, not from " +
+          "node's parameters and constants, not from " +
               describe(V),
           At->getFunction(), At);
     return nullptr;
@@ -600,6 +618,45 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
 //===----------------------------------------------------------------------===//
 // Writing the marker form.
 //===----------------------------------------------------------------------===//
+
+/// HPVM-C writes GPU kernels as a replicated internal node (work-groups)
+/// whose leaf is replicated too (work-items), and the leaf computes its
+/// element from both ids. Run as written, each instance of the internal node
+/// would be a launch of the leaf; without barriers between the leaf's
+/// instances (which HPVM-C programs would need __hpvm__barrier for), the
+/// leaf's instances of all of them are independent, so the leaf runs as one
+/// node over the product of the extents, in one launch, and finds both ids
+/// in its flat one. Several leaves under one folded node each become a node
+/// of the folded node's parent, in the same order.
+void HPVMCLowering::foldTiles(Node &N,
+                              std::vector<std::unique_ptr<Node>> &Folded) {
+  for (auto &C : N.Children)
+    foldTiles(*C, Folded);
+  std::vector<std::unique_ptr<Node>> Children;
+  for (auto &C : N.Children) {
+    bool Fold = !C->isLeaf() && !C->Dims.empty() &&
+                all_of(C->Children, [](const std::unique_ptr<Node> &L) {
+                  return L->isLeaf() && !L->foldedLeaf();
+                });
+    if (!Fold) {
+      Children.push_back(std::move(C));
+      continue;
+    }
+    C->Folded = true;
+    IRBuilder<> B(ExtentsAt);
+    B.SetCurrentDebugLocation(LaunchLoc);
+    for (auto &L : C->Children) {
+      unsigned K = std::max(C->Dims.size(), L->Dims.size());
+      for (unsigned D = K; D-- > 0;)
+        L->FlatDims.push_back(B.CreateMul(
+            C->hpvmExtent(D, Ctx), L->hpvmExtent(D, Ctx), L->Name + ".extent"));
+      Children.push_back(std::move(L));
+    }
+    C->Children.clear();
+    Folded.push_back(std::move(C));
+  }
+  N.Children = std::move(Children);
+}
 
 /// Wraps a loop `for (i = 0; i < N; ++i)` around the point Before; returns
 /// the counter and sets Body to the point inside the loop.
@@ -634,15 +691,17 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   B.SetCurrentDebugLocation(LaunchLoc);
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   auto Tag = [&](uint32_t T) { return ConstantInt::get(I32, T); };
-  SmallVector<Value *, 16> Ops = {B.CreateGlobalStringPtr(N.Name, "hpvmc.name")};
-  if (!N.Dims.empty()) {
-    Ops.append({Tag(TagDims), Tag(N.Dims.size())});
-    Ops.append(N.Dims.begin(), N.Dims.end());
+  SmallVector<Value *, 16> Ops = {
+      B.CreateGlobalStringPtr(N.Name, "hpvmc.name")};
+  ArrayRef<Value *> Dims = N.regionDims();
+  if (!Dims.empty()) {
+    Ops.append({Tag(TagDims), Tag(Dims.size())});
+    Ops.append(Dims.begin(), Dims.end());
   }
   for (const Buffer &Buf : N.Buffers) {
     Ops.push_back(Tag(Buf.Reads && Buf.Writes ? TagInOut
-                      : Buf.Writes           ? TagOut
-                                             : TagIn));
+                      : Buf.Writes            ? TagOut
+                                              : TagIn));
     Ops.push_back(Buf.Ptr);
     Ops.push_back(B.CreateSExtOrTrunc(Buf.Bytes, I64));
   }
@@ -658,7 +717,7 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   CallInst *Handle = B.CreateCall(Begin, Ops, N.Name + ".node");
 
   Instruction *Inside = Before;
-  for (Value *Extent : N.Dims)
+  for (Value *Extent : Dims)
     N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
   if (N.isLeaf())
     emitLeafBody(N, Inside);
@@ -720,15 +779,15 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
   SmallVector<Type *, 16> Params(F.getFunctionType()->params());
   Type *I64 = Type::getInt64Ty(Ctx);
   Params.append(6 * Levels, I64);
-  Function *Clone = Function::Create(
-      FunctionType::get(F.getReturnType(), Params, false),
-      GlobalValue::InternalLinkage, F.getName() + ".hpvmc", M);
+  Function *Clone =
+      Function::Create(FunctionType::get(F.getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage, F.getName() + ".hpvmc", M);
   ValueToValueMapTy VMap;
   for (Argument &A : F.args())
     VMap[&A] = Clone->getArg(A.getArgNo());
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Clone, &F, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  CloneFunctionInto(Clone, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
 
   // hpvm.h's inline helpers (atomics) become part of the body.
   for (bool Changed = true; Changed;) {
@@ -793,21 +852,41 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
     }
 
   SmallVector<Value *, 16> Args(N.Args.begin(), N.Args.end());
-  unsigned L = 0;
-  for (Node *A = &N; A; A = A->Parent, ++L)
+  Node *A = &N;
+  if (N.foldedLeaf()) {
+    // One loop counter per dim counts the folded node's instances times
+    // the leaf's: the leaf's id is what remains of a division by its
+    // extent, the folded node's the quotient.
+    IRBuilder<> B(Before);
+    B.SetCurrentDebugLocation(LaunchLoc);
+    Node &P = *N.Parent;
+    unsigned K = N.FlatDims.size();
+    SmallVector<Value *, 6> Parent;
+    for (unsigned D = 0; D < 3; ++D) {
+      Value *Flat = D < K ? N.Ids[K - 1 - D] : ConstantInt::get(I64, 0);
+      Value *Extent = N.hpvmExtent(D, Ctx);
+      Args.push_back(D < K ? B.CreateURem(Flat, Extent) : Flat);
+      Args.push_back(Extent);
+      Parent.push_back(D < K ? B.CreateUDiv(Flat, Extent) : Flat);
+      Parent.push_back(P.hpvmExtent(D, Ctx));
+    }
+    Args.append(Parent.begin(), Parent.end());
+    A = P.Parent;
+  }
+  for (; A; A = A->Parent)
     for (unsigned D = 0; D < 3; ++D) {
       unsigned Dims = A->Dims.size();
       bool Has = D < Dims;
       Args.push_back(Has ? A->Ids[Dims - 1 - D] : ConstantInt::get(I64, 0));
-      Args.push_back(Has ? A->Dims[Dims - 1 - D] : ConstantInt::get(I64, 1));
+      Args.push_back(A->hpvmExtent(D, Ctx));
     }
   CallInst *Call = CallInst::Create(Clone, Args, "", Before);
   Call->setDebugLoc(LaunchLoc);
   InlineFunctionInfo IFI;
   InlineResult R = InlineFunction(*Call, IFI);
   if (!R.isSuccess())
-    error("cannot inline leaf '" + N.Name + "': " + R.getFailureReason(),
-          N.F, nullptr);
+    error("cannot inline leaf '" + N.Name + "': " + R.getFailureReason(), N.F,
+          nullptr);
   Clone->eraseFromParent();
 }
 
@@ -861,6 +940,8 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
   std::unique_ptr<Node> Graph = readNode(Root, Args, {}, nullptr, Launch);
   if (!Graph)
     return;
+  std::vector<std::unique_ptr<Node>> Folded;
+  foldTiles(*Graph, Folded);
   emit(*Graph, Launch, /*NoWait=*/true);
   // __hpvm__wait ignores its handle (it waits for every launch).
   Launch->replaceAllUsesWith(ArgStruct);
@@ -870,6 +951,13 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
 bool usesHPVMC(const Function &F) {
   for (const Instruction &I : instructions(F))
     if (classify(I).K != Call::None)
+      return true;
+  return false;
+}
+
+bool createsNodes(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (classify(I).K == Call::CreateNode)
       return true;
   return false;
 }
@@ -893,11 +981,18 @@ unsigned HPVMCLowering::run() {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FunctionPassManager FPM;
+  FunctionPassManager FPM, Unroll;
   cantFail(PB.parsePassPipeline(FPM, "sroa,early-cse"));
+  // Internal nodes may bind parameters in a loop (`for (p = 0; p < 6; ++p)
+  // __hpvm__bindIn(n, p, p, 0)`): unrolled, every binding is a constant.
+  cantFail(PB.parsePassPipeline(
+      Unroll, "loop(loop-unroll-full),simplifycfg,instcombine,early-cse"));
   for (Function &F : M)
-    if (!F.isDeclaration() && usesHPVMC(F))
+    if (!F.isDeclaration() && usesHPVMC(F)) {
       FPM.run(F, FAM);
+      if (createsNodes(F))
+        Unroll.run(F, FAM);
+    }
 
   SmallVector<CallInst *, 4> Launches;
   if (LaunchFn)

@@ -151,4 +151,8 @@ TEST(DataRegion, MisuseIsAnErrorNotACrash) {
   EXPECT_EQ(hpvm_data_request(Stray, sizeof(Stray)), HPVM_OK);
   EXPECT_EQ(hpvm_data_update(Stray, sizeof(Stray)), HPVM_OK);
   EXPECT_EQ(hpvm_data_enter(Stray, 0), HPVM_OK); // nothing to keep
+  // ...but the region exists until its exit, as any other.
+  EXPECT_EQ(hpvm_data_exit(Stray), HPVM_OK);
+  expectError(hpvm_data_exit(Stray), HPVM_ERR_INVALID_ARGUMENT,
+              "is in no data region");
 }

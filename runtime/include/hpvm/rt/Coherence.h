@@ -152,7 +152,7 @@ public:
   /// buffer is in one, launches leave its device copies in place at their
   /// end instead of copying it home, so a sequence of launches moves it up
   /// once and down once. Regions nest; Bytes from Host is what copies hold
-  /// at least.
+  /// at least. A region of no bytes keeps nothing, but its exit is valid.
   void enterRegion(void *Host, uint64_t Bytes);
   /// Leaves one region the buffer at Host is in; leaving the last copies
   /// home every range modified elsewhere (counted for Node, if any).
@@ -201,6 +201,8 @@ private:
   mutable std::mutex M;
   std::condition_variable Changed; // in-flight sections ended
   std::unordered_map<void *, std::unique_ptr<Buffer>> Table;
+  /// Regions of no bytes, by pointer: nothing to keep, but each is exited.
+  std::unordered_map<void *, unsigned> EmptyRegions;
   std::atomic<size_t> NumBuffers{0};
   std::atomic<uint64_t> BytesMoved{0};
   std::atomic<uint64_t> CopiesAvoided{0};
