@@ -40,6 +40,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -153,6 +154,7 @@ enum MarkerTag : uint32_t {
   TagIn = 2,
   TagOut = 3,
   TagInOut = 4,
+  TagValue = 5,
   TagTarget = 6,
   TagNoWait = 8,
 };
@@ -243,6 +245,13 @@ private:
   /// Where the launch being lowered is: what the code made for it says.
   DebugLoc LaunchLoc;
   Instruction *ExtentsAt = nullptr;
+  /// Extents computed in front of the launch being lowered.
+  SmallVector<Value *, 8> ComputedExtents;
+  Value *computedExtent(Value *E) {
+    if (isa<Instruction>(E))
+      ComputedExtents.push_back(E);
+    return E;
+  }
   SmallVector<Function *, 8> NodeFunctions;
 };
 
@@ -289,6 +298,7 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
     }
   if (!is_contained(NodeFunctions, F))
     NodeFunctions.push_back(F);
+  unsigned ErrorsBefore = Errors;
 
   bool Internal = false;
   for (Instruction &I : instructions(*F)) {
@@ -332,7 +342,7 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
       break;
     }
   }
-  if (Errors)
+  if (Errors != ErrorsBefore)
     return nullptr;
   bool OK = Internal ? readInternal(*N, CreatedAt) : readLeaf(*N, CreatedAt);
   return OK ? std::move(N) : nullptr;
@@ -382,8 +392,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
                 &F, C);
           return false;
         }
-        Dims.push_back(
-            IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(E, Type::getInt64Ty(Ctx)));
+        Dims.push_back(computedExtent(IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(
+            E, Type::getInt64Ty(Ctx))));
       }
       auto ChildNode = std::make_unique<Node>();
       ChildNode->F = Child;
@@ -648,8 +658,9 @@ void HPVMCLowering::foldTiles(Node &N,
     for (auto &L : C->Children) {
       unsigned K = std::max(C->Dims.size(), L->Dims.size());
       for (unsigned D = K; D-- > 0;)
-        L->FlatDims.push_back(B.CreateMul(
-            C->hpvmExtent(D, Ctx), L->hpvmExtent(D, Ctx), L->Name + ".extent"));
+        L->FlatDims.push_back(computedExtent(B.CreateMul(C->hpvmExtent(D, Ctx),
+                                                         L->hpvmExtent(D, Ctx),
+                                                         L->Name + ".extent")));
       Children.push_back(std::move(L));
     }
     C->Children.clear();
@@ -707,6 +718,11 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   }
   if (N.isLeaf() && N.Targets)
     Ops.append({Tag(TagTarget), Tag(*N.Targets)});
+  // The extents computed for the graph are the root's: they stay in front
+  // of it, where no pass can sink them between the nodes.
+  if (!N.Parent)
+    for (Value *E : ComputedExtents)
+      Ops.append({Tag(TagValue), E});
   if (NoWait)
     Ops.push_back(Tag(TagNoWait));
   Ops.push_back(Tag(TagEnd));
@@ -914,6 +930,7 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
   }
   LaunchLoc = Launch->getDebugLoc();
   ExtentsAt = Launch;
+  ComputedExtents.clear();
   // The root's arguments, from HPVM-C's packed struct, in parameter order.
   IRBuilder<> B(Launch);
   B.SetCurrentDebugLocation(LaunchLoc);
@@ -990,8 +1007,20 @@ unsigned HPVMCLowering::run() {
   for (Function &F : M)
     if (!F.isDeclaration() && usesHPVMC(F)) {
       FPM.run(F, FAM);
-      if (createsNodes(F))
+      if (createsNodes(F)) {
+        // Whatever clang asked for (no unrolling at -O1, small code at
+        // -Os), these loops must go.
+        MDNode *Full =
+            MDNode::get(Ctx, MDString::get(Ctx, "llvm.loop.unroll.full"));
+        for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder()) {
+          auto Self = MDNode::getTemporary(Ctx, {});
+          MDNode *ID = MDNode::getDistinct(Ctx, {Self.get(), Full});
+          ID->replaceOperandWith(0, ID);
+          L->setLoopID(ID);
+        }
+        FAM.invalidate(F, PreservedAnalyses::none());
         Unroll.run(F, FAM);
+      }
     }
 
   SmallVector<CallInst *, 4> Launches;
