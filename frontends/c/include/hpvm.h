@@ -21,6 +21,13 @@
 
 #include "hpvm_markers.h"
 
+/* HPVM-C programs use size_t for buffer sizes and get it from here. */
+#ifdef __cplusplus
+#include <cstddef>
+#else
+#include <stddef.h>
+#endif
+
 /* Where a node may run (__hpvm__hint). The first three values are those of
  * HPVM's own header, which programs sometimes include instead of this one. */
 #ifdef __cplusplus

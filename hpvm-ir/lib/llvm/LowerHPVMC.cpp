@@ -53,6 +53,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -245,13 +246,9 @@ private:
   /// Where the launch being lowered is: what the code made for it says.
   DebugLoc LaunchLoc;
   Instruction *ExtentsAt = nullptr;
-  /// Extents computed in front of the launch being lowered.
+  /// The extents of the nodes of the launch being lowered that are
+  /// computed in front of it.
   SmallVector<Value *, 8> ComputedExtents;
-  Value *computedExtent(Value *E) {
-    if (isa<Instruction>(E))
-      ComputedExtents.push_back(E);
-    return E;
-  }
   SmallVector<Function *, 8> NodeFunctions;
 };
 
@@ -264,6 +261,14 @@ std::optional<uint64_t> constantOperand(CallInst *C, unsigned I) {
     if (auto *K = dyn_cast<ConstantInt>(C->getArgOperand(I)))
       return K->getZExtValue();
   return std::nullopt;
+}
+
+/// Where to report a problem of F as a whole: its first line of code.
+const Instruction *firstLocated(const Function &F, const Instruction *Else) {
+  for (const Instruction &I : instructions(F))
+    if (I.getDebugLoc() && I.getDebugLoc().getLine())
+      return &I;
+  return Else;
 }
 
 Function *calledNodeFunction(Value *V) {
@@ -392,8 +397,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
                 &F, C);
           return false;
         }
-        Dims.push_back(computedExtent(IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(
-            E, Type::getInt64Ty(Ctx))));
+        Dims.push_back(
+            IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(E, Type::getInt64Ty(Ctx)));
       }
       auto ChildNode = std::make_unique<Node>();
       ChildNode->F = Child;
@@ -483,9 +488,18 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
           (isa<IntrinsicInst>(I) && I.isLifetimeStartOrEnd()))
         break;
       if (I.mayHaveSideEffects() || I.mayReadFromMemory()) {
+        std::string What = "writes memory";
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          What = "calls " +
+                 (Call->getCalledFunction()
+                      ? "'" + Call->getCalledFunction()->getName().str() + "'"
+                      : describe(Call->getCalledOperand()));
+        else if (!I.mayWriteToMemory())
+          What = "reads memory";
         error("internal node function '" + N.Name +
                   "' may only create and bind nodes, and compute their "
-                  "extents; it does more here",
+                  "extents from its parameters; it " +
+                  What,
               &F, &I);
         return false;
       }
@@ -574,7 +588,7 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
       error("pointer parameter " + Twine(P) + " of leaf '" + N.Name +
                 "' is not followed by its size in bytes (an integer "
                 "parameter), as HPVM-C passes every buffer",
-            &F, CreatedAt);
+            &F, firstLocated(F, CreatedAt));
       return false;
     }
     Buffer B;
@@ -658,9 +672,8 @@ void HPVMCLowering::foldTiles(Node &N,
     for (auto &L : C->Children) {
       unsigned K = std::max(C->Dims.size(), L->Dims.size());
       for (unsigned D = K; D-- > 0;)
-        L->FlatDims.push_back(computedExtent(B.CreateMul(C->hpvmExtent(D, Ctx),
-                                                         L->hpvmExtent(D, Ctx),
-                                                         L->Name + ".extent")));
+        L->FlatDims.push_back(B.CreateMul(
+            C->hpvmExtent(D, Ctx), L->hpvmExtent(D, Ctx), L->Name + ".extent"));
       Children.push_back(std::move(L));
     }
     C->Children.clear();
@@ -930,7 +943,6 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
   }
   LaunchLoc = Launch->getDebugLoc();
   ExtentsAt = Launch;
-  ComputedExtents.clear();
   // The root's arguments, from HPVM-C's packed struct, in parameter order.
   IRBuilder<> B(Launch);
   B.SetCurrentDebugLocation(LaunchLoc);
@@ -959,6 +971,15 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
     return;
   std::vector<std::unique_ptr<Node>> Folded;
   foldTiles(*Graph, Folded);
+  ComputedExtents.clear();
+  std::function<void(const Node &)> Collect = [&](const Node &N) {
+    for (Value *E : N.regionDims())
+      if (isa<Instruction>(E) && !is_contained(ComputedExtents, E))
+        ComputedExtents.push_back(E);
+    for (const auto &C : N.Children)
+      Collect(*C);
+  };
+  Collect(*Graph);
   emit(*Graph, Launch, /*NoWait=*/true);
   // __hpvm__wait ignores its handle (it waits for every launch).
   Launch->replaceAllUsesWith(ArgStruct);
@@ -1032,8 +1053,12 @@ unsigned HPVMCLowering::run() {
               dyn_cast<Instruction>(U));
         return Errors;
       }
-      Launches.push_back(C);
     }
+  // In program order, so that errors come in the order of the source.
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (classify(I).K == Call::Launch)
+        Launches.push_back(cast<CallInst>(&I));
   for (CallInst *Launch : Launches)
     lowerLaunch(Launch);
   if (Errors)

@@ -1,0 +1,86 @@
+// hpvm-lower-hpvm-c on its own: each __hpvm__launch becomes the marker form
+// of its graph in place. The root's arguments are loaded from the packed
+// struct; the root region runs in the background (NOWAIT, 8); a leaf's
+// region holds a loop per dim around its inlined body, whose instance id is
+// the loop counter; a replicated internal node of leaves becomes its leaf
+// over the product of the extents, the leaf's id the remainder of the
+// counter and the internal node's the quotient.
+// RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
+// RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s
+// The marker form it makes is what LowerMarkers and EXTRACT take.
+// RUN: %hpvm-opt --lower-hpvm-c --lower-markers --extract %t.ll -disable-output
+#include <hpvm.h>
+
+void leaf(float *a, size_t bytes_a, long n) {
+  __hpvm__attributes(1, a, 1, a);
+  a[__hpvm__getNodeInstanceID_x(__hpvm__getNode())] += 1;
+}
+
+void root(float *a, size_t bytes_a, long n) {
+  void *l = __hpvm__createNodeND(1, leaf, n);
+  __hpvm__bindIn(l, 0, 0, 0);
+  __hpvm__bindIn(l, 1, 1, 0);
+  __hpvm__bindIn(l, 2, 2, 0);
+}
+
+void tile(float *a, size_t bytes_a, long n) {
+  void *self = __hpvm__getNode();
+  long i = __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self)) * 16 +
+           __hpvm__getNodeInstanceID_x(self);
+  if (i < n)
+    a[i] = 0;
+}
+
+void tiles(float *a, size_t bytes_a, long n) {
+  void *l = __hpvm__createNodeND(1, tile, 16L);
+  __hpvm__bindIn(l, 0, 0, 0);
+  __hpvm__bindIn(l, 1, 1, 0);
+  __hpvm__bindIn(l, 2, 2, 0);
+}
+
+void tiled(float *a, size_t bytes_a, long n) {
+  void *t = __hpvm__createNodeND(1, tiles, (n + 15) / 16);
+  __hpvm__bindIn(t, 0, 0, 0);
+  __hpvm__bindIn(t, 1, 1, 0);
+  __hpvm__bindIn(t, 2, 2, 0);
+}
+
+void host(void *args) {
+  __hpvm__wait(__hpvm__launch(0, root, args));
+  __hpvm__wait(__hpvm__launch(0, tiled, args));
+}
+// CHECK: @hpvmc.name = {{.*}} c"root\00"
+// CHECK: @hpvmc.name.1 = {{.*}} c"leaf\00"
+// CHECK: @hpvmc.name.2 = {{.*}} c"tiled\00"
+// CHECK: @hpvmc.name.3 = {{.*}} c"tile\00"
+// The node functions live on only in the launches.
+// CHECK-NOT: define {{.*}}@leaf(
+// CHECK-NOT: define {{.*}}@root(
+// CHECK:       define {{.*}}@host(ptr noundef [[ARGS:%[0-9a-z]+]])
+// CHECK:       [[A:%.*]] = load ptr, ptr {{%.*}}, align 1
+// CHECK-NEXT:  [[AT1:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 1
+// CHECK-NEXT:  [[BYTES:%.*]] = load i64, ptr [[AT1]], align 1
+// CHECK-NEXT:  [[AT2:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 2
+// CHECK-NEXT:  [[N:%.*]] = load i64, ptr [[AT2]], align 1
+// CHECK-NEXT:  [[ROOT:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name, i32 4, ptr [[A]], i64 [[BYTES]], i32 5, i64 [[N]], i32 8, i32 0)
+// CHECK-NEXT:  [[LEAF:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.1, i32 1, i32 1, i64 [[N]], i32 4, ptr [[A]], i64 [[BYTES]], i32 0)
+// CHECK:       hpvmc.loop:
+// CHECK-NEXT:  [[ID:%.*]] = phi i64 [ 0, %{{.*}} ], [ [[NEXT:%.*]], %hpvmc.next ]
+// CHECK-NEXT:  icmp slt i64 [[ID]], [[N]]
+// CHECK:       getelementptr inbounds float, ptr [[A]], i64 [[ID]]
+// CHECK:       hpvmc.next:
+// CHECK-NEXT:  [[NEXT]] = add nuw nsw i64 [[ID]], 1
+// CHECK:       call void @__hpvm_region_end(ptr [[LEAF]])
+// CHECK-NEXT:  call void @__hpvm_region_end(ptr [[ROOT]])
+// CHECK-NEXT:  call void @__hpvm__wait(ptr noundef [[ARGS]])
+//
+// The second graph: tiles is folded, tile runs over ((n + 15) / 16) * 16.
+// CHECK:       [[GROUPS:%.*]] = sdiv i64 {{.*}}, 16
+// CHECK-NEXT:  [[FLAT:%.*]] = mul i64 [[GROUPS]], 16
+// CHECK-NEXT:  @__hpvm_region_begin(ptr @hpvmc.name.2, {{.*}}i32 5, i64 [[FLAT]], i32 8, i32 0)
+// CHECK-NEXT:  @__hpvm_region_begin(ptr @hpvmc.name.3, i32 1, i32 1, i64 [[FLAT]],
+// CHECK:       [[FID:%.*]] = phi i64 [ 0,
+// CHECK:       urem i64 [[FID]], 16
+// CHECK-NEXT:  udiv i64 [[FID]], 16
+// CHECK-LABEL: {{^}}}
+
