@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "HPVM"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".test"]
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hpvm_obj_root, "test", "lit")

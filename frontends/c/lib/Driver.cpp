@@ -340,8 +340,19 @@ enum class Mode { Link, Compile, Assemble, SyntaxOnly };
 
 struct Input {
   std::string Path;
-  enum Kind { C, IR, Other } K;
+  /// C and C++ sources go through the frontend (C++ for HPVM-C programs,
+  /// docs/hpvm-c.md); IR is read as it is; anything else goes to the link.
+  enum Kind { C, CXX, IR, Other } K;
+  bool isSource() const { return K == C || K == CXX; }
 };
+
+/// Whether clang compiles a file of this extension as C++ source.
+bool isCXXSource(StringRef Ext) {
+  for (const char *E : {".cc", ".cp", ".cpp", ".CPP", ".cxx", ".c++", ".C"})
+    if (Ext == E)
+      return true;
+  return false;
+}
 
 /// The language of a source file clang would compile with a frontend
 /// other than C's (by its extension, as clang tells them apart), or null.
@@ -351,13 +362,6 @@ const char *otherSourceLanguage(StringRef Ext) {
   static const struct {
     const char *Ext, *Language;
   } Sources[] = {
-      {".cc", "C++"},
-      {".cp", "C++"},
-      {".cpp", "C++"},
-      {".CPP", "C++"},
-      {".cxx", "C++"},
-      {".c++", "C++"},
-      {".C", "C++"},
       {".ii", "C++"},
       {".cppm", "C++"},
       {".ixx", "C++"},
@@ -524,6 +528,8 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       Input In{Path.str(), Input::Other};
       if (Ext == ".c" || Ext == ".i")
         In.K = Input::C;
+      else if (isCXXSource(Ext))
+        In.K = Input::CXX;
       else if (Ext == ".ll" || Ext == ".bc")
         In.K = Input::IR;
       O.LinkArgs.push_back(std::string(1, '\0') +
@@ -657,10 +663,11 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     if (const char *Language =
             otherSourceLanguage(sys::path::extension(In.Path))) {
       error() << "'" << In.Path << "': " << Language
-              << " sources are not supported: hpvm-clang compiles C, and "
-                 "would pass this file to clang, which ignores #pragma hpvm; "
-                 "write the nodes in C, or compile this file into an object "
-                 "with clang++ (without nodes) and link the object\n";
+              << " sources are not supported: hpvm-clang compiles C and "
+                 "C++, and would pass this file to clang, which ignores "
+                 "HPVM's nodes; write the nodes in C, or compile this file "
+                 "into an object with clang (without nodes) and link the "
+                 "object\n";
       return std::nullopt;
     }
   O.Targets = Targets.empty() ? defaultTargets() : parseTargetList(Targets);
@@ -681,8 +688,8 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
     for (const Input &In : O.Inputs)
       if (In.K == Input::Other) {
         error() << "'" << In.Path
-                << "': only C files (.c, .i) and LLVM IR (.ll, .bc) can be "
-                   "compiled without linking\n";
+                << "': only C (.c, .i), C++ (.cpp, .cc, ...) and LLVM IR "
+                   "(.ll, .bc) files can be compiled without linking\n";
         return std::nullopt;
       }
     if (!O.Output.empty() && Compiled > 1 && O.M != Mode::SyntaxOnly) {
@@ -902,7 +909,7 @@ bool Compiler::compile(const Input &In, std::vector<std::string> &Objects) {
   std::unique_ptr<clang::CompilerInvocation> Inv;
   bool AddedDebugInfo = false;
 
-  if (In.K == Input::C) {
+  if (In.isSource()) {
     Inv = invocation(In);
     if (!Inv)
       return false;

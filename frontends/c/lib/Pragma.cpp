@@ -566,6 +566,11 @@ static bool lineSpellsPragmaOperator(Preprocessor &PP, SourceLocation Loc) {
 
 void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
                                  Token &FirstToken) {
+  if (PP.getLangOpts().CPlusPlus) {
+    Diags.report(FirstToken.getLocation(), Diag::PragmaInCPlusPlus);
+    PP.DiscardUntilEndOfDirective();
+    return;
+  }
   // Clang 19 crashes expanding a _Pragma whose string is not terminated
   // inside a pragma line (its error recovery eats the end of the
   // directive), so such lines are refused before they are lexed.

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -48,8 +49,9 @@ void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
   std::string Text;
   raw_string_ostream OS(Text);
   OS << "[" << Rule << "] ";
+  // C++ functions by their source names (`host(Args*)`, not `_Z4hostP4Args`).
   if (F)
-    OS << "function '" << F->getName() << "'";
+    OS << "function '" << demangle(F->getName()) << "'";
   if (!Node.empty())
     OS << (F ? ", " : "") << "node '" << Node << "'";
   OS << (F || !Node.empty() ? ": " : "") << Message << atInstruction(At);

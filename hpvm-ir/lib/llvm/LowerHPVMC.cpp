@@ -553,6 +553,29 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
           &F, CreatedAt);
     return false;
   }
+  // Kernels are in the C subset; what C++ adds has no device code.
+  for (Instruction &I : instructions(F)) {
+    const char *What = nullptr;
+    if (isa<InvokeInst>(I) || isa<LandingPadInst>(I) || isa<ResumeInst>(I))
+      What = "throws or catches C++ exceptions";
+    else if (auto *Call = dyn_cast<CallBase>(&I)) {
+      Function *Callee = Call->getCalledFunction();
+      StringRef Name = Callee ? Callee->getName() : "";
+      if (Name.starts_with("__cxa_"))
+        What = "throws or catches C++ exceptions";
+      else if (Name.starts_with("_Znw") || Name.starts_with("_Zna") ||
+               Name.starts_with("_Zdl") || Name.starts_with("_Zda"))
+        What = "allocates memory with new or delete";
+      else if (!Callee && !Call->isInlineAsm())
+        What = "calls through a pointer (a virtual function?)";
+    }
+    if (What) {
+      error("leaf '" + N.Name + "' " + What +
+                ": a leaf's code is in the C subset (docs/hpvm-c.md)",
+            &F, &I);
+      return false;
+    }
+  }
   // __hpvm__attributes(nIn, in..., nOut, out...) names parameters.
   SmallVector<bool, 8> In(F.arg_size()), Out(F.arg_size());
   for (Instruction &I : instructions(F)) {
