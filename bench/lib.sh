@@ -148,11 +148,12 @@ run_variant() { # $1 = bench, $2 = variant, $3... = extra driver arguments
     # A result only counts as HPVM's if hpvm-rt ran nodes (HPVM_STATS output),
     # and as Vulkan's if they ran on the Vulkan device (the variants cpu and
     # vulkan are HPVM builds run on one device).
+    # (hpvmc: an HPVM-C build, bench/hpvm-c/run.sh)
     case $v in
-    hpvm | cpu | vulkan)
+    hpvm | hpvmc | cpu | vulkan | vulkan-hpvmc)
       if ! grep -q '^hpvm-rt stats' "$log.last"; then
         line=${line/check=ok/check=NO-HPVM-LAUNCH}
-      elif [ "$v" = vulkan ] && ! grep -Eq '^[^ ]+ +vulkan:[0-9]+ +[1-9]' "$log.last"; then
+      elif [[ $v == vulkan* ]] && ! grep -Eq '^[^ ]+ +vulkan:[0-9]+ +[1-9]' "$log.last"; then
         line=${line/check=ok/check=NOT-ON-VULKAN}
       fi
       ;;

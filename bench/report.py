@@ -385,8 +385,10 @@ GPU_BEGIN = "<!-- GPU section: written by bench/gpu/run.sh -->"
 GPU_END = "<!-- end of the GPU section -->"
 GRAPH_BEGIN = "<!-- graph scale section: written by bench/graph/run.sh -->"
 GRAPH_END = "<!-- end of the graph scale section -->"
+HPVMC_BEGIN = "<!-- HPVM-C section: written by bench/hpvm-c/run.sh -->"
+HPVMC_END = "<!-- end of the HPVM-C section -->"
 SECTIONS = [(MOVEMENT_BEGIN, MOVEMENT_END), (GRAPH_BEGIN, GRAPH_END),
-            (GPU_BEGIN, GPU_END)]
+            (HPVMC_BEGIN, HPVMC_END), (GPU_BEGIN, GPU_END)]
 
 
 def split_section(text, begin, end_marker):

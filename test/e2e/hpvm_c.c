@@ -8,7 +8,10 @@
 //    HPVM-C way of writing work-groups and work-items;
 //  * chain: three levels, two leaves in order through a buffer (the first
 //    restricted to the CPU by its hint), a 3-D leaf, and a root that is a
-//    leaf itself.
+//    leaf itself;
+//  * pipe: three levels with a value edge (a buffer's size, passed from one
+//    leaf to the next as HPVM's pipelines pass them) and outputs bound up
+//    to the root's, which the launch writes into the argument struct.
 //
 //   hpvm_c <n> <rows> <cols>
 //
@@ -276,6 +279,88 @@ static void run_chain(long n) {
   e2e_free(y, 16 * sizeof(int), "chain y");
 }
 
+//===----------------------------------------------------------------------===//
+// pipe: value edges
+//===----------------------------------------------------------------------===//
+
+// A node's outputs, as HPVM-C returns them: a struct.
+typedef struct {
+  size_t bytes;
+} BytesOut;
+
+typedef struct __attribute__((__packed__)) {
+  float *in;
+  size_t bytes_in;
+  float *mid;
+  size_t bytes_mid;
+  float *out;
+  size_t bytes_out;
+  BytesOut result; // the root's output
+} PipeArgs;
+
+// Doubles `in` into `mid`; passes mid's size on to whoever needs it.
+BytesOut pipe_produce(float *in, size_t bytes_in, float *mid,
+                      size_t bytes_mid) {
+  HINT(DEVICE);
+  __hpvm__attributes(1, in, 1, mid);
+  long i = __hpvm__getNodeInstanceID_x(__hpvm__getNode());
+  mid[i] = 2 * in[i];
+  __hpvm__return(1, bytes_mid);
+}
+
+// Adds one, knowing mid's size only from the edge.
+void pipe_consume(float *mid, size_t bytes_mid, float *out, size_t bytes_out) {
+  HINT(CPU_TARGET);
+  __hpvm__attributes(1, mid, 1, out);
+  long i = __hpvm__getNodeInstanceID_x(__hpvm__getNode());
+  if (i < (long)(bytes_mid / sizeof(float)))
+    out[i] = mid[i] + 1;
+}
+
+BytesOut pipe_stage(float *in, size_t bytes_in, float *mid, size_t bytes_mid,
+                    float *out, size_t bytes_out) {
+  void *produce =
+      __hpvm__createNodeND(1, pipe_produce, bytes_in / sizeof(float));
+  void *consume =
+      __hpvm__createNodeND(1, pipe_consume, bytes_out / sizeof(float));
+  for (unsigned p = 0; p < 4; ++p)
+    __hpvm__bindIn(produce, p, p, 0);
+  __hpvm__bindIn(consume, 2, 0, 0);
+  __hpvm__edge(produce, consume, 1, 0, 1, 0);
+  __hpvm__bindIn(consume, 4, 2, 0);
+  __hpvm__bindIn(consume, 5, 3, 0);
+  __hpvm__bindOut(produce, 0, 0, 0);
+}
+
+BytesOut pipe_root(float *in, size_t bytes_in, float *mid, size_t bytes_mid,
+                   float *out, size_t bytes_out) {
+  void *stage = __hpvm__createNodeND(0, pipe_stage);
+  for (unsigned p = 0; p < 6; ++p)
+    __hpvm__bindIn(stage, p, p, 0);
+  __hpvm__bindOut(stage, 0, 0, 0);
+}
+
+static void run_pipe(long n) {
+  size_t bytes = n * sizeof(float);
+  float *in = e2e_alloc(bytes), *mid = e2e_alloc(bytes),
+        *out = e2e_alloc(bytes), *want = e2e_alloc(bytes);
+  for (long i = 0; i < n; ++i) {
+    in[i] = mixed_input(4, 0, 0, i);
+    want[i] = 2 * in[i] + 1;
+  }
+  mixed_reset(n, mid);
+  mixed_reset(n, out);
+  PipeArgs args = {in, bytes, mid, bytes, out, bytes, {0}};
+  __hpvm__wait(__hpvm__launch(0, pipe_root, &args));
+  mixed_check("pipe", "out", 0, 1, n, out, want);
+  E2E_CHECK(args.result.bytes == bytes, "pipe: the root's output is %zu, "
+            "want %zu", args.result.bytes, bytes);
+  e2e_free(in, bytes, "pipe in");
+  e2e_free(mid, bytes, "pipe mid");
+  e2e_free(out, bytes, "pipe out");
+  e2e_free(want, bytes, "pipe want");
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s <n> <rows> <cols>\n", argv[0]);
@@ -287,6 +372,7 @@ int main(int argc, char **argv) {
   run_vadd(n);
   run_stencil(rows, cols);
   run_chain(n);
+  run_pipe(n);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c");
 }

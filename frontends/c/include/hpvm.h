@@ -69,7 +69,9 @@ void *__hpvm__edge(void *source, void *destination, unsigned all_to_all,
                    unsigned source_output, unsigned destination_input,
                    unsigned streaming) __HPVM_NOEXCEPT;
 void __hpvm__attributes(unsigned inputs, ...) __HPVM_NOEXCEPT;
-void __hpvm__return(unsigned outputs, ...) __HPVM_NOEXCEPT;
+/* Ends the node, its outputs the values given. */
+__attribute__((__noreturn__)) void __hpvm__return(unsigned outputs,
+                                                  ...) __HPVM_NOEXCEPT;
 
 /* Queries inside node functions. x is the fastest-varying dimension. */
 void *__hpvm__getNode(void) __HPVM_NOEXCEPT;

@@ -176,6 +176,9 @@ struct Node {
   SmallVector<Value *, 3> Ids;
   /// F's arguments.
   SmallVector<Value *, 8> Args;
+  /// Its outputs (__hpvm__return, __hpvm__bindOut): values of its
+  /// arguments, computed in front of the launch.
+  SmallVector<Value *, 2> Outputs;
   std::vector<Buffer> Buffers;
   std::optional<TargetMask> Targets;
   std::vector<std::unique_ptr<Node>> Children;
@@ -233,7 +236,8 @@ private:
   bool readInternal(Node &N, Instruction *CreatedAt);
   bool readLeaf(Node &N, Instruction *CreatedAt);
   Value *materialize(Value *V, Node &N, DenseMap<Value *, Value *> &Done,
-                     Instruction *At);
+                     Instruction *At, StringRef What);
+  Value *output(const Node &N, unsigned K, Instruction *At);
   void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
   void emit(Node &N, Instruction *Before, bool NoWait);
   void emitLeafBody(Node &N, Instruction *Before);
@@ -269,6 +273,20 @@ const Instruction *firstLocated(const Function &F, const Instruction *Else) {
     if (I.getDebugLoc() && I.getDebugLoc().getLine())
       return &I;
   return Else;
+}
+
+/// Undoes C's default argument promotions, which __hpvm__return's varargs
+/// apply: the output is the float or the short, not the double or int.
+Value *stripPromotion(Value *V) {
+  if (auto *Ext = dyn_cast<FPExtInst>(V))
+    return Ext->getOperand(0);
+  if (isa<SExtInst>(V) || isa<ZExtInst>(V)) {
+    auto *Cast = cast<CastInst>(V);
+    if (Cast->getDestTy()->isIntegerTy(32) &&
+        Cast->getSrcTy()->getIntegerBitWidth() < 32)
+      return Cast->getOperand(0);
+  }
+  return V;
 }
 
 Function *calledNodeFunction(Value *V) {
@@ -337,12 +355,6 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
                 "may (__hpvm__launch, __hpvm__push and __hpvm__pop)",
             F, C);
       break;
-    case Call::Return:
-      if (constantOperand(C, 0).value_or(1) != 0)
-        error("node outputs (__hpvm__return with values) are not supported "
-              "yet (docs/hpvm-c.md)",
-              F, C);
-      break;
     default:
       break;
     }
@@ -352,6 +364,28 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
   bool OK = Internal ? readInternal(*N, CreatedAt) : readLeaf(*N, CreatedAt);
   return OK ? std::move(N) : nullptr;
 }
+
+std::string typeName(const Type *T) {
+  std::string S;
+  raw_string_ostream(S) << *T;
+  return S;
+}
+
+/// A child an internal node creates, until it is read.
+struct PendingChild {
+  CallInst *At = nullptr;
+  Function *F = nullptr;
+  SmallVector<Value *, 3> Dims;
+  SmallVector<Value *, 8> Args;
+  SmallVector<bool, 8> Bound;
+  /// __hpvm__edge calls into it: source child, output, parameter.
+  struct In {
+    CallInst *Call;
+    unsigned Src, Output, Param;
+  };
+  std::vector<In> Edges;
+  Node *Read = nullptr;
+};
 
 bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
   Function &F = *N.F;
@@ -363,8 +397,35 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
     return false;
   }
   DenseMap<Value *, Value *> Materialized;
-  DenseMap<CallInst *, Node *> Created;
-  std::map<Node *, SmallVector<bool, 8>> Bound;
+  std::vector<PendingChild> Pending;
+  DenseMap<const Value *, unsigned> Created;
+  struct OutputBinding {
+    CallInst *Call;
+    unsigned Child, ChildOutput, Output;
+  };
+  std::vector<OutputBinding> OutputBindings;
+  // The child a handle names, or an error at Call.
+  auto ChildOf = [&](Value *Handle, CallInst *Call,
+                     const char *Name) -> std::optional<unsigned> {
+    auto It = Created.find(Handle->stripPointerCasts());
+    if (It != Created.end())
+      return It->second;
+    error(Twine(Name) + " must name a node this function created before, "
+                        "not " +
+              describe(Handle),
+          &F, Call);
+    return std::nullopt;
+  };
+  auto Unsupported = [&](CallInst *C, std::optional<uint64_t> Streaming,
+                         const char *What) {
+    if (Streaming.value_or(1) == 0)
+      return false;
+    error(Twine(What) + (Streaming ? " with streaming (the last operand 1) "
+                                     "is not supported yet (docs/hpvm-c.md)"
+                                   : " takes constant operands"),
+          &F, C);
+    return true;
+  };
   for (Instruction &I : F.getEntryBlock()) {
     auto *C = dyn_cast<CallInst>(&I);
     CallKind K = classify(I);
@@ -385,10 +446,13 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
               &F, C);
         return false;
       }
-      SmallVector<Value *, 3> Dims;
+      PendingChild P;
+      P.At = C;
+      P.F = Child;
       // HPVM-C lists x first; dims are outermost first.
       for (unsigned D = *Count; D-- > 0;) {
-        Value *E = materialize(C->getArgOperand(2 + D), N, Materialized, C);
+        Value *E = materialize(C->getArgOperand(2 + D), N, Materialized, C,
+                               "the extents of a node");
         if (!E)
           return false;
         if (!E->getType()->isIntegerTy()) {
@@ -397,42 +461,30 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
                 &F, C);
           return false;
         }
-        Dims.push_back(
+        P.Dims.push_back(
             IRBuilder<>(ExtentsAt).CreateSExtOrTrunc(E, Type::getInt64Ty(Ctx)));
       }
-      auto ChildNode = std::make_unique<Node>();
-      ChildNode->F = Child;
-      ChildNode->Dims = Dims;
-      ChildNode->Args.assign(Child->arg_size(), nullptr);
-      Bound[ChildNode.get()].assign(Child->arg_size(), false);
-      Created[C] = ChildNode.get();
-      N.Children.push_back(std::move(ChildNode));
+      P.Args.assign(Child->arg_size(), nullptr);
+      P.Bound.assign(Child->arg_size(), false);
+      Created[C] = Pending.size();
+      Pending.push_back(std::move(P));
       break;
     }
     case Call::BindIn: {
-      Node *Child = Created.lookup(
-          dyn_cast<CallInst>(C->getArgOperand(0)->stripPointerCasts()));
-      std::optional<uint64_t> From = constantOperand(C, 1),
-                              To = constantOperand(C, 2),
-                              Streaming = constantOperand(C, 3);
-      if (!Child) {
-        error("__hpvm__bindIn must name a node this function created before, "
-              "not " +
-                  describe(C->getArgOperand(0)),
-              &F, C);
+      std::optional<unsigned> Child =
+          ChildOf(C->getArgOperand(0), C, "__hpvm__bindIn");
+      if (!Child)
         return false;
-      }
-      if (!From || !To || !Streaming) {
+      PendingChild &P = Pending[*Child];
+      std::optional<uint64_t> From = constantOperand(C, 1),
+                              To = constantOperand(C, 2);
+      if (!From || !To) {
         error("__hpvm__bindIn takes constant parameter numbers", &F, C);
         return false;
       }
-      if (*Streaming) {
-        error("streaming bindings (__hpvm__bindIn(..., 1)) are not supported "
-              "yet (docs/hpvm-c.md)",
-              &F, C);
+      if (Unsupported(C, constantOperand(C, 3), "__hpvm__bindIn"))
         return false;
-      }
-      std::string ChildName = nodeName(*Child->F);
+      std::string ChildName = nodeName(*P.F);
       if (*From >= F.arg_size()) {
         error("__hpvm__bindIn binds parameter " + Twine(*From) + " of '" +
                   N.Name + "', which has " + Twine(F.arg_size()) +
@@ -440,41 +492,96 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
               &F, C);
         return false;
       }
-      if (*To >= Child->F->arg_size()) {
+      if (*To >= P.F->arg_size()) {
         error("__hpvm__bindIn binds parameter " + Twine(*To) + " of '" +
-                  ChildName + "', which has " + Twine(Child->F->arg_size()) +
+                  ChildName + "', which has " + Twine(P.F->arg_size()) +
                   " parameters",
               &F, C);
         return false;
       }
       Type *FromTy = F.getArg(*From)->getType();
-      Type *ToTy = Child->F->getArg(*To)->getType();
+      Type *ToTy = P.F->getArg(*To)->getType();
       if (FromTy != ToTy) {
-        std::string A, B;
-        raw_string_ostream(A) << *FromTy;
-        raw_string_ostream(B) << *ToTy;
         error("__hpvm__bindIn binds parameter " + Twine(*From) + " of '" +
-                  N.Name + "' (" + A + ") to parameter " + Twine(*To) +
-                  " of '" + ChildName + "' (" + B + "): the types differ",
+                  N.Name + "' (" + typeName(FromTy) + ") to parameter " +
+                  Twine(*To) + " of '" + ChildName + "' (" + typeName(ToTy) +
+                  "): the types differ",
               &F, C);
         return false;
       }
-      if (Bound[Child][*To]) {
+      if (P.Bound[*To]) {
         error("parameter " + Twine(*To) + " of '" + ChildName +
                   "' is bound twice",
               &F, C);
         return false;
       }
-      Bound[Child][*To] = true;
-      Child->Args[*To] = N.Args[*From];
+      P.Bound[*To] = true;
+      P.Args[*To] = N.Args[*From];
       break;
     }
-    case Call::BindOut:
-    case Call::Edge:
-      error("node outputs and edges (__hpvm__bindOut, __hpvm__edge) are not "
-            "supported yet (docs/hpvm-c.md)",
-            &F, C);
-      return false;
+    case Call::Edge: {
+      std::optional<unsigned> Src =
+          ChildOf(C->getArgOperand(0), C, "__hpvm__edge");
+      std::optional<unsigned> Dst =
+          Src ? ChildOf(C->getArgOperand(1), C, "__hpvm__edge") : Src;
+      if (!Dst)
+        return false;
+      std::optional<uint64_t> Replication = constantOperand(C, 2),
+                              Output = constantOperand(C, 3),
+                              Param = constantOperand(C, 4);
+      if (!Replication || *Replication > 1 || !Output || !Param) {
+        error("__hpvm__edge takes a constant replication (0 all-to-all, 1 "
+              "one-to-one), output and parameter",
+              &F, C);
+        return false;
+      }
+      if (Unsupported(C, constantOperand(C, 5), "__hpvm__edge"))
+        return false;
+      PendingChild &P = Pending[*Dst];
+      if (*Src == *Dst) {
+        error("__hpvm__edge joins '" + nodeName(*P.F) + "' to itself", &F, C);
+        return false;
+      }
+      if (*Param >= P.F->arg_size()) {
+        error("__hpvm__edge binds parameter " + Twine(*Param) + " of '" +
+                  nodeName(*P.F) + "', which has " + Twine(P.F->arg_size()) +
+                  " parameters",
+              &F, C);
+        return false;
+      }
+      if (P.Bound[*Param]) {
+        error("parameter " + Twine(*Param) + " of '" + nodeName(*P.F) +
+                  "' is bound twice",
+              &F, C);
+        return false;
+      }
+      P.Bound[*Param] = true;
+      P.Edges.push_back({C, *Src, unsigned(*Output), unsigned(*Param)});
+      break;
+    }
+    case Call::BindOut: {
+      std::optional<unsigned> Child =
+          ChildOf(C->getArgOperand(0), C, "__hpvm__bindOut");
+      if (!Child)
+        return false;
+      std::optional<uint64_t> From = constantOperand(C, 1),
+                              To = constantOperand(C, 2);
+      if (!From || !To) {
+        error("__hpvm__bindOut takes constant output numbers", &F, C);
+        return false;
+      }
+      if (Unsupported(C, constantOperand(C, 3), "__hpvm__bindOut"))
+        return false;
+      for (const OutputBinding &B : OutputBindings)
+        if (B.Output == *To) {
+          error("output " + Twine(*To) + " of '" + N.Name +
+                    "' is bound twice",
+                &F, C);
+          return false;
+        }
+      OutputBindings.push_back({C, *Child, unsigned(*From), unsigned(*To)});
+      break;
+    }
     case Call::InstanceId:
     case Call::Instances:
     case Call::GetNode:
@@ -486,6 +593,12 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
     default:
       if (isa<DbgInfoIntrinsic>(I) || isa<ReturnInst>(I) ||
           (isa<IntrinsicInst>(I) && I.isLifetimeStartOrEnd()))
+        break;
+      // C++ ends a function with outputs that has no return statement with
+      // a trap; the function never runs.
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && (II->getIntrinsicID() == Intrinsic::trap ||
+                 II->getIntrinsicID() == Intrinsic::ubsantrap))
         break;
       if (I.mayHaveSideEffects() || I.mayReadFromMemory()) {
         std::string What = "writes memory";
@@ -505,30 +618,73 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
       }
     }
   }
-  // The children, now that their arguments are known.
-  for (auto &Child : N.Children) {
-    SmallVector<bool, 8> &B = Bound[Child.get()];
-    for (unsigned P = 0; P < B.size(); ++P)
-      if (!B[P]) {
-        const CallInst *At = nullptr;
-        for (auto &[C, Made] : Created)
-          if (Made == Child.get())
-            At = C;
-        error("parameter " + Twine(P) + " of '" + nodeName(*Child->F) +
-                  "' is not bound (__hpvm__bindIn)",
-              &F, At);
+  // The children, each once the children whose outputs it takes are read:
+  // in creation order, but after the sources of its edges.
+  for (size_t Left = Pending.size(); Left;) {
+    PendingChild *Next = nullptr;
+    for (PendingChild &P : Pending)
+      if (!P.Read && all_of(P.Edges, [&](const PendingChild::In &E) {
+            return Pending[E.Src].Read;
+          })) {
+        Next = &P;
+        break;
+      }
+    if (!Next) {
+      for (PendingChild &P : Pending)
+        if (!P.Read) {
+          error("__hpvm__edge makes a cycle: '" + nodeName(*P.F) +
+                    "' takes an output of a node that depends on it",
+                &F, P.Edges.front().Call);
+          return false;
+        }
+    }
+    PendingChild &P = *Next;
+    for (const PendingChild::In &E : P.Edges) {
+      Value *V = output(*Pending[E.Src].Read, E.Output, E.Call);
+      if (!V)
+        return false;
+      Type *To = P.F->getArg(E.Param)->getType();
+      if (V->getType() != To) {
+        error("__hpvm__edge joins output " + Twine(E.Output) + " of '" +
+                  Pending[E.Src].Read->Name + "' (" +
+                  typeName(V->getType()) + ") to parameter " +
+                  Twine(E.Param) + " of '" + nodeName(*P.F) + "' (" +
+                  typeName(To) + "): the types differ",
+              &F, E.Call);
         return false;
       }
-    CallInst *At = nullptr;
-    for (auto &[C, Made] : Created)
-      if (Made == Child.get())
-        At = C;
-    std::unique_ptr<Node> Described =
-        readNode(Child->F, Child->Args, Child->Dims, &N, At);
-    if (!Described)
+      P.Args[E.Param] = V;
+    }
+    for (unsigned Param = 0; Param < P.Bound.size(); ++Param)
+      if (!P.Bound[Param]) {
+        error("parameter " + Twine(Param) + " of '" + nodeName(*P.F) +
+                  "' is not bound (__hpvm__bindIn or __hpvm__edge)",
+              &F, P.At);
+        return false;
+      }
+    std::unique_ptr<Node> Child = readNode(P.F, P.Args, P.Dims, &N, P.At);
+    if (!Child)
       return false;
-    Child = std::move(Described);
+    P.Read = Child.get();
+    N.Children.push_back(std::move(Child));
+    --Left;
   }
+  // Outputs are those of children (__hpvm__bindOut).
+  for (const OutputBinding &B : OutputBindings) {
+    Value *V = output(*Pending[B.Child].Read, B.ChildOutput, B.Call);
+    if (!V)
+      return false;
+    if (N.Outputs.size() <= B.Output)
+      N.Outputs.resize(B.Output + 1);
+    N.Outputs[B.Output] = V;
+  }
+  for (unsigned K = 0; K < N.Outputs.size(); ++K)
+    if (!N.Outputs[K]) {
+      error("output " + Twine(K) + " of '" + N.Name +
+                "' is not bound (__hpvm__bindOut)",
+            &F, OutputBindings.front().Call);
+      return false;
+    }
   // An internal node names every buffer its children name.
   for (auto &Child : N.Children)
     for (const Buffer &B : Child->Buffers) {
@@ -546,12 +702,43 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
 
 bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
   Function &F = *N.F;
-  if (!F.getReturnType()->isVoidTy()) {
+  if (F.hasStructRetAttr()) {
     error("leaf node function '" + N.Name +
-              "' returns a value: node outputs are not supported yet "
-              "(docs/hpvm-c.md)",
-          &F, CreatedAt);
+              "' returns a struct through memory (more than 16 bytes of "
+              "outputs): not supported yet (docs/hpvm-c.md)",
+          &F, firstLocated(F, CreatedAt));
     return false;
+  }
+  // Outputs: __hpvm__return(n, values...), once. They are passed on to
+  // other nodes' parameters (__hpvm__edge, __hpvm__bindOut), so they must
+  // be known when the graph starts.
+  CallInst *Return = nullptr;
+  for (Instruction &I : instructions(F)) {
+    auto *C = dyn_cast<CallInst>(&I);
+    if (classify(I).K != Call::Return)
+      continue;
+    std::optional<uint64_t> Count = constantOperand(C, 0);
+    if (!Count || C->arg_size() != 1 + *Count) {
+      error("__hpvm__return takes a constant count and that many values", &F,
+            C);
+      return false;
+    }
+    if (Return && (*Count || Return->arg_size() > 1)) {
+      error("leaf '" + N.Name + "' calls __hpvm__return more than once", &F,
+            C);
+      return false;
+    }
+    Return = C;
+  }
+  if (Return) {
+    DenseMap<Value *, Value *> Materialized;
+    for (unsigned K = 1; K < Return->arg_size(); ++K) {
+      Value *V = materialize(stripPromotion(Return->getArgOperand(K)), N,
+                             Materialized, Return, "the outputs of a node");
+      if (!V)
+        return false;
+      N.Outputs.push_back(V);
+    }
   }
   // Kernels are in the C subset; what C++ adds has no device code.
   for (Instruction &I : instructions(F)) {
@@ -628,9 +815,18 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
 /// The value V of N's function has at the launch: its parameters are the
 /// arguments N gets, constants are themselves, and pure arithmetic on them
 /// is recomputed in front of the launch.
+Value *HPVMCLowering::output(const Node &N, unsigned K, Instruction *At) {
+  if (K < N.Outputs.size())
+    return N.Outputs[K];
+  error("'" + N.Name + "' has no output " + Twine(K) + " (it has " +
+            Twine(N.Outputs.size()) + ")",
+        At->getFunction(), At);
+  return nullptr;
+}
+
 Value *HPVMCLowering::materialize(Value *V, Node &N,
                                   DenseMap<Value *, Value *> &Done,
-                                  Instruction *At) {
+                                  Instruction *At, StringRef What) {
   if (auto *A = dyn_cast<Argument>(V))
     return N.Args[A->getArgNo()];
   if (isa<Constant>(V))
@@ -640,15 +836,15 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   auto *I = dyn_cast<Instruction>(V);
   if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<AllocaInst>(I) ||
       I->mayReadFromMemory() || I->mayHaveSideEffects()) {
-    error("the extents of a node may only be computed from the creating "
-          "node's parameters and constants, not from " +
+    error(What + " may only be computed from the node's parameters and "
+                 "constants, not from " +
               describe(V),
           At->getFunction(), At);
     return nullptr;
   }
   Instruction *Copy = I->clone();
   for (Use &U : Copy->operands()) {
-    Value *Op = materialize(U.get(), N, Done, At);
+    Value *Op = materialize(U.get(), N, Done, At, What);
     if (!Op) {
       Copy->deleteValue();
       return nullptr;
@@ -883,8 +1079,30 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
     Q->replaceAllUsesWith(V);
     Q->eraseFromParent();
   }
-  for (CallInst *C : Dead)
+  for (CallInst *C : Dead) {
+    bool IsReturn = classify(*C).K == Call::Return;
+    Instruction *After = C->getNextNode();
     C->eraseFromParent();
+    // A function with outputs ends in __hpvm__return, without a return
+    // statement: C++ follows it with a trap (at -O0) and `unreachable`,
+    // which would now be reached. The instance ends there.
+    while (IsReturn && After) {
+      auto *II = dyn_cast<IntrinsicInst>(After);
+      if (II && (II->getIntrinsicID() == Intrinsic::trap ||
+                 II->getIntrinsicID() == Intrinsic::ubsantrap)) {
+        After = II->getNextNode();
+        II->eraseFromParent();
+        continue;
+      }
+      if (isa<UnreachableInst>(After)) {
+        Type *Ret = Clone->getReturnType();
+        ReturnInst::Create(Ctx, Ret->isVoidTy() ? nullptr : PoisonValue::get(Ret),
+                           After->getIterator());
+        After->eraseFromParent();
+      }
+      break;
+    }
+  }
   // Handles nothing asks about any more.
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -992,6 +1210,23 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
   std::unique_ptr<Node> Graph = readNode(Root, Args, {}, nullptr, Launch);
   if (!Graph)
     return;
+  // The root's outputs go into the struct after its parameters, as a struct
+  // of their own (HPVM-C's `struct out_t r;` at the end of the packed one).
+  if (!Graph->Outputs.empty()) {
+    SmallVector<Type *, 2> OutTypes;
+    for (Value *V : Graph->Outputs)
+      OutTypes.push_back(V->getType());
+    Fields.push_back(StructType::get(Ctx, OutTypes));
+    StructType *WithOutputs = StructType::get(Ctx, Fields, /*isPacked=*/true);
+    IRBuilder<> Out(Launch);
+    Out.SetCurrentDebugLocation(LaunchLoc);
+    for (unsigned K = 0; K < Graph->Outputs.size(); ++K) {
+      Value *At = Out.CreateInBoundsGEP(
+          WithOutputs, ArgStruct,
+          {Out.getInt32(0), Out.getInt32(Root->arg_size()), Out.getInt32(K)});
+      Out.CreateAlignedStore(Graph->Outputs[K], At, Align(1));
+    }
+  }
   std::vector<std::unique_ptr<Node>> Folded;
   foldTiles(*Graph, Folded);
   ComputedExtents.clear();

@@ -3,6 +3,9 @@
 // C subset, and what C++ adds to them is an error naming it.
 // RUN: %hpvm-clang -O1 -emit-hpvm-ir -S %s -o %t.ll
 // RUN: %hpvm-opt --extract --print %t.ll -disable-output | FileCheck %s
+// Outputs without a return statement: C++ ends such a function with a trap at
+// -O0, which the launch never reaches.
+// RUN: %hpvm-clang -O0 --hpvm-target=cpu,spirv -c %s -o %t.o
 // RUN: not %hpvm-clang -O1 -DBAD -emit-hpvm-ir -S %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not=error:
 #include <hpvm.h>
 
@@ -34,6 +37,35 @@ struct __attribute__((__packed__)) Args {
 void host(std::vector<int> &v) {
   Args args{v.data(), v.size() * sizeof(int), 7};
   __hpvm__wait(__hpvm__launch(0, kernels::root, &args));
+}
+
+struct Sizes {
+  size_t bytes;
+};
+
+Sizes sized(int *v, size_t bytes) {
+  v[__hpvm__getNodeInstanceID_x(__hpvm__getNode())] = 1;
+  __hpvm__return(1, bytes);
+}
+
+Sizes sized_root(int *v, size_t bytes) {
+  void *leaf = __hpvm__createNodeND(1, sized, (long)(bytes / sizeof(int)));
+  __hpvm__bindIn(leaf, 0, 0, 0);
+  __hpvm__bindIn(leaf, 1, 1, 0);
+  __hpvm__bindOut(leaf, 0, 0, 0);
+}
+// CHECK-LABEL: graph sized_root
+// CHECK:         leaf sized
+
+struct __attribute__((__packed__)) SizedArgs {
+  int *v;
+  size_t bytes;
+  Sizes out;
+};
+
+size_t host_sized(SizedArgs *args) {
+  __hpvm__wait(__hpvm__launch(0, sized_root, args));
+  return args->out.bytes;
 }
 
 #ifdef BAD

@@ -59,7 +59,7 @@ void unbound(float *a, size_t bytes_a, long n) {
   __hpvm__bindIn(l, 0, 0, 0);
   __hpvm__bindIn(l, 1, 1, 0);
 }
-// CHECK: errors.c:[[#@LINE-4]]:13: error: [hpvm-c] function 'unbound': parameter 2 of 'leaf' is not bound (__hpvm__bindIn)
+// CHECK: errors.c:[[#@LINE-4]]:13: error: [hpvm-c] function 'unbound': parameter 2 of 'leaf' is not bound (__hpvm__bindIn or __hpvm__edge)
 
 void not_a_node(float *a, size_t bytes_a, long n) {
   void *l = __hpvm__createNodeND(1, leaf, n);
@@ -90,23 +90,76 @@ void local_memory(float *a, size_t bytes_a, long n) {
 }
 // CHECK: errors.c:[[#@LINE-4]]:17: error: [hpvm-c] function 'local_memory': __hpvm__malloc is not supported yet (docs/hpvm-c.md)
 
-void outputs(float *a, size_t bytes_a, long n) {
+typedef struct {
+  long n;
+} Out;
+
+Out count(float *a, size_t bytes_a, long n) {
   __hpvm__return(1, n);
 }
-// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'outputs': node outputs (__hpvm__return with values) are not supported yet (docs/hpvm-c.md)
 
-void edges(float *a, size_t bytes_a, long n) {
+Out loaded(float *a, size_t bytes_a, long n) {
+  __hpvm__return(1, (long)a[0]);
+}
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'loaded': the outputs of a node may only be computed from the node's parameters and constants, not from %{{.*}}
+
+void take(float *a, size_t bytes_a, int n) { a[0] = n; }
+
+void no_output(float *a, size_t bytes_a, long n) {
   void *x = __hpvm__createNodeND(0, leaf);
   void *y = __hpvm__createNodeND(0, leaf);
-  __hpvm__edge(x, y, 1, 0, 0, 0);
+  __hpvm__bindIn(x, 0, 0, 0);
+  __hpvm__bindIn(x, 1, 1, 0);
+  __hpvm__bindIn(x, 2, 2, 0);
+  __hpvm__bindIn(y, 0, 0, 0);
+  __hpvm__bindIn(y, 1, 1, 0);
+  __hpvm__edge(x, y, 1, 0, 2, 0);
 }
-// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'edges': node outputs and edges (__hpvm__bindOut, __hpvm__edge) are not supported yet (docs/hpvm-c.md)
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'no_output': 'leaf' has no output 0 (it has 0)
+
+void edge_types(float *a, size_t bytes_a, long n) {
+  void *x = __hpvm__createNodeND(0, count);
+  void *y = __hpvm__createNodeND(0, take);
+  __hpvm__bindIn(x, 0, 0, 0);
+  __hpvm__bindIn(x, 1, 1, 0);
+  __hpvm__bindIn(x, 2, 2, 0);
+  __hpvm__bindIn(y, 0, 0, 0);
+  __hpvm__bindIn(y, 1, 1, 0);
+  __hpvm__edge(x, y, 1, 0, 2, 0);
+}
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'edge_types': __hpvm__edge joins output 0 of 'count' (i64) to parameter 2 of 'take' (i32): the types differ
+
+Out relay(float *a, size_t bytes_a, long n) {
+  a[__hpvm__getNodeInstanceID_x(__hpvm__getNode())] = n;
+  __hpvm__return(1, n);
+}
+
+void cycle(float *a, size_t bytes_a, long n) {
+  void *x = __hpvm__createNodeND(0, relay);
+  void *y = __hpvm__createNodeND(0, relay);
+  __hpvm__bindIn(x, 0, 0, 0);
+  __hpvm__bindIn(x, 1, 1, 0);
+  __hpvm__bindIn(y, 0, 0, 0);
+  __hpvm__bindIn(y, 1, 1, 0);
+  __hpvm__edge(x, y, 1, 0, 2, 0);
+  __hpvm__edge(y, x, 1, 0, 2, 0);
+}
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'cycle': __hpvm__edge makes a cycle: 'relay' takes an output of a node that depends on it
+
+Out unbound_output(float *a, size_t bytes_a, long n) {
+  void *x = __hpvm__createNodeND(0, count);
+  __hpvm__bindIn(x, 0, 0, 0);
+  __hpvm__bindIn(x, 1, 1, 0);
+  __hpvm__bindIn(x, 2, 2, 0);
+  __hpvm__bindOut(x, 0, 1, 0);
+}
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'unbound_output': output 0 of 'unbound_output' is not bound (__hpvm__bindOut)
 
 void streaming_bind(float *a, size_t bytes_a, long n) {
   void *l = __hpvm__createNodeND(1, leaf, n);
   __hpvm__bindIn(l, 0, 0, 1);
 }
-// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'streaming_bind': streaming bindings (__hpvm__bindIn(..., 1)) are not supported yet (docs/hpvm-c.md)
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'streaming_bind': __hpvm__bindIn with streaming (the last operand 1) is not supported yet (docs/hpvm-c.md)
 
 void branches(float *a, size_t bytes_a, long n) {
   if (n > 4)
@@ -166,8 +219,11 @@ void host(Args *args, void (*f)(float *, size_t, long)) {
   __hpvm__launch(0, no_size, args);
   __hpvm__launch(0, barrier, args);
   __hpvm__launch(0, local_memory, args);
-  __hpvm__launch(0, outputs, args);
-  __hpvm__launch(0, edges, args);
+  __hpvm__launch(0, loaded, args);
+  __hpvm__launch(0, no_output, args);
+  __hpvm__launch(0, edge_types, args);
+  __hpvm__launch(0, cycle, args);
+  __hpvm__launch(0, unbound_output, args);
   __hpvm__launch(0, streaming_bind, args);
   __hpvm__launch(0, branches, args);
   __hpvm__launch(0, side_effect, args);
