@@ -144,7 +144,7 @@ bool dropPassThroughPhis(Loop &L) {
   return Dropped;
 }
 
-/// Splits innermost instance loop L as the file comment says; false (and L
+/// Splits the innermost instance loop L as the file comment says; false (and L
 /// untouched but for dropPassThroughPhis, which sets Changed) when it has no
 /// border tests or not the shape this needs.
 bool splitAtBorders(Loop &L, LoopInfo &LI, ScalarEvolution &SE, bool &Changed) {
@@ -283,14 +283,32 @@ PreservedAnalyses InstanceSplitPass::run(Function &F,
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+  // The innermost instance loop, also where instances run loops of their
+  // own (a matrix product's k loop): its tests are in its own blocks all
+  // the same, and the guard of a GPU-style leaf (`if (i < n)` over a grid
+  // rounded up to whole work-groups) keeps InstanceJam from running lanes
+  // side by side until it is gone.
   SmallVector<Loop *, 4> Candidates;
   for (Loop *L : LI.getLoopsInPreorder())
-    if (isInstanceLoop(*L) && L->isInnermost())
+    if (isInstanceLoop(*L) &&
+        none_of(L->getLoopsInPreorder(), [&](Loop *Inner) {
+          return Inner != L && isInstanceLoop(*Inner);
+        }))
       Candidates.push_back(L);
+  // Unswitching may have made copies of the instance loop (one for an
+  // inner loop that runs, one for one that does not): the largest is the
+  // one that matters.
+  auto Size = [](const Loop *L) {
+    size_t N = 0;
+    for (const BasicBlock *BB : L->blocks())
+      N += BB->size();
+    return N;
+  };
+  stable_sort(Candidates, [&](Loop *A, Loop *B) { return Size(A) > Size(B); });
   bool Changed = false;
   for (Loop *L : Candidates) {
-    // Once one loop is split, LoopInfo no longer describes the function;
-    // a wrapper has one innermost instance loop anyway.
+    // Once one loop is split, LoopInfo no longer describes the function:
+    // one split per wrapper.
     if (Changed)
       break;
     Changed |= simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr,

@@ -410,8 +410,9 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
     auto It = Created.find(Handle->stripPointerCasts());
     if (It != Created.end())
       return It->second;
-    error(Twine(Name) + " must name a node this function created before, "
-                        "not " +
+    error(Twine(Name) +
+              " must name a node this function created before, "
+              "not " +
               describe(Handle),
           &F, Call);
     return std::nullopt;
@@ -574,8 +575,7 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
         return false;
       for (const OutputBinding &B : OutputBindings)
         if (B.Output == *To) {
-          error("output " + Twine(*To) + " of '" + N.Name +
-                    "' is bound twice",
+          error("output " + Twine(*To) + " of '" + N.Name + "' is bound twice",
                 &F, C);
           return false;
         }
@@ -646,10 +646,9 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
       Type *To = P.F->getArg(E.Param)->getType();
       if (V->getType() != To) {
         error("__hpvm__edge joins output " + Twine(E.Output) + " of '" +
-                  Pending[E.Src].Read->Name + "' (" +
-                  typeName(V->getType()) + ") to parameter " +
-                  Twine(E.Param) + " of '" + nodeName(*P.F) + "' (" +
-                  typeName(To) + "): the types differ",
+                  Pending[E.Src].Read->Name + "' (" + typeName(V->getType()) +
+                  ") to parameter " + Twine(E.Param) + " of '" +
+                  nodeName(*P.F) + "' (" + typeName(To) + "): the types differ",
               &F, E.Call);
         return false;
       }
@@ -724,8 +723,7 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
       return false;
     }
     if (Return && (*Count || Return->arg_size() > 1)) {
-      error("leaf '" + N.Name + "' calls __hpvm__return more than once", &F,
-            C);
+      error("leaf '" + N.Name + "' calls __hpvm__return more than once", &F, C);
       return false;
     }
     Return = C;
@@ -836,8 +834,9 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   auto *I = dyn_cast<Instruction>(V);
   if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<AllocaInst>(I) ||
       I->mayReadFromMemory() || I->mayHaveSideEffects()) {
-    error(What + " may only be computed from the node's parameters and "
-                 "constants, not from " +
+    error(What +
+              " may only be computed from the node's parameters and "
+              "constants, not from " +
               describe(V),
           At->getFunction(), At);
     return nullptr;
@@ -1096,7 +1095,8 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
       }
       if (isa<UnreachableInst>(After)) {
         Type *Ret = Clone->getReturnType();
-        ReturnInst::Create(Ctx, Ret->isVoidTy() ? nullptr : PoisonValue::get(Ret),
+        ReturnInst::Create(Ctx,
+                           Ret->isVoidTy() ? nullptr : PoisonValue::get(Ret),
                            After->getIterator());
         After->eraseFromParent();
       }

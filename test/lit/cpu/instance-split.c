@@ -46,6 +46,24 @@ void absolute(long n, const float *x, float *y) {
     y[i] = x[i] > 0 ? x[i] : -x[i];
 }
 
+// An instance that runs a loop of its own behind a test of its id: the grid
+// rounded up past n, as HPVM-C's GPU-style leaves are written (j < n). The
+// instance loop is not the innermost loop, but it is the innermost instance
+// loop, and its test is in its own blocks: split too, so that InstanceJam
+// can run the interior's lanes side by side.
+void guarded_columns(long n, long m, const float *a, const float *x,
+                     float *y) {
+#pragma hpvm parallel for name(guarded_columns) in(a [0:n * n], x [0:n])       \
+    out(y [0:n])
+  for (long j = 0; j < m; ++j)
+    if (j < n) {
+      float s = 0;
+      for (long k = 0; k < n; ++k)
+        s += a[k * n + j] * x[k];
+      y[j] = s;
+    }
+}
+
 // The interior's range and the checks are computed once, before the loop;
 // then the three loops: the head (not vectorised), the interior (an
 // instance loop still) and the rest, entered from split.tail.
@@ -65,6 +83,9 @@ void absolute(long n, const float *x, float *y) {
 // PASS-NOT:     split.
 // PASS-LABEL: IR Dump After {{.*}}InstanceSplitPass{{.*}} on hpvm.cpu.absolute
 // PASS-NOT:     split.
+// PASS-LABEL: IR Dump After {{.*}}InstanceSplitPass{{.*}} on hpvm.cpu.guarded_columns
+// PASS:         %split.some = icmp ult i64
+// PASS:       {{^}}split.interior.done:
 // PASS:       IR Dump After
 
 // In the interior, the gradient's neighbour loads are whole vectors: the
@@ -84,5 +105,10 @@ void absolute(long n, const float *x, float *y) {
 // CHECK:         fsub <8 x float>
 // CHECK:         br {{.*}}!llvm.loop ![[INTERIOR:[0-9]+]]
 // CHECK-LABEL: define {{.*}}@hpvm.cpu.scale(
+// In the interior the jammed lanes of guarded_columns share one vector of
+// a's row per k.
+// CHECK-LABEL: define {{.*}}@hpvm.cpu.guarded_columns(
+// CHECK:         load <8 x float>
+// CHECK:         call <8 x float> @llvm.fmuladd.v8f32
 // CHECK: ![[MARK:[0-9]+]] = !{!"hpvm.cpu.instance_split"}
 // CHECK: ![[INTERIOR]] = distinct !{![[INTERIOR]], {{.*}}![[MARK]]{{[,}]}}
