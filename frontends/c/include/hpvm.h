@@ -89,7 +89,6 @@ void *__hpvm__malloc(long bytes) __HPVM_NOEXCEPT;
  * arguments in a packed struct in parameter order. */
 void *__hpvm__launch(unsigned streaming, ...) __HPVM_NOEXCEPT;
 void __hpvm__push(void *graph, void *arguments) __HPVM_NOEXCEPT;
-void *__hpvm__pop(void *graph) __HPVM_NOEXCEPT;
 
 #ifdef __HPVM__
 /* Host code that hpvm-clang maps onto hpvm-rt (hpvm_markers.h declares its
@@ -113,6 +112,75 @@ static inline void llvm_hpvm_request_mem(void *ptr,
 }
 static inline void llvm_hpvm_untrack_mem(void *ptr) __HPVM_NOEXCEPT {
   hpvm_exit_on_error(hpvm_data_exit(ptr));
+}
+
+/* Streaming launches (__hpvm__launch(1, ...)): each __hpvm__push is a
+ * frame of an hpvm-rt stream (docs/runtime.md §1.3), a launch of the graph
+ * with the pushed arguments, and frames of different pushes overlap, stage
+ * by stage. At most HPVM_C_STREAM_CAPACITY frames may be pushed and not yet
+ * popped (a push beyond waits for a pop, which the same thread would never
+ * make). hpvm-clang calls the __hpvmc_stream_* functions, which are used so
+ * that they exist for it to call. */
+#ifndef HPVM_C_STREAM_CAPACITY
+#define HPVM_C_STREAM_CAPACITY 64
+#endif
+typedef struct __hpvmc_stream {
+  hpvm_stream *stream;
+  void *outputs[HPVM_C_STREAM_CAPACITY]; /* of the frames not popped */
+  unsigned head, count;
+} __hpvmc_stream;
+static inline __attribute__((__used__)) void *
+__hpvmc_stream_begin(void) __HPVM_NOEXCEPT {
+  __hpvmc_stream *g =
+      (__hpvmc_stream *)__builtin_calloc(1, sizeof(__hpvmc_stream));
+  if (!g)
+    __builtin_abort();
+  hpvm_exit_on_error(hpvm_stream_create(HPVM_C_STREAM_CAPACITY, &g->stream));
+  return g;
+}
+static inline __attribute__((__used__)) void
+__hpvmc_stream_push_begin(void *graph, void *outputs) __HPVM_NOEXCEPT {
+  __hpvmc_stream *g = (__hpvmc_stream *)graph;
+  if (g->count == HPVM_C_STREAM_CAPACITY) {
+    /* The push would wait for a pop that this thread has yet to make. */
+    __builtin_printf("hpvm-rt: error: __hpvm__push: %d frames pushed and "
+                     "not popped (HPVM_C_STREAM_CAPACITY); pop some first\n",
+                     HPVM_C_STREAM_CAPACITY);
+    __builtin_abort();
+  }
+  g->outputs[(g->head + g->count++) % HPVM_C_STREAM_CAPACITY] = outputs;
+  hpvm_exit_on_error(hpvm_set_thread_stream(g->stream));
+}
+static inline __attribute__((__used__)) void
+__hpvmc_stream_push_end(void *graph) __HPVM_NOEXCEPT {
+  (void)graph;
+  hpvm_exit_on_error(hpvm_set_thread_stream((hpvm_stream *)0));
+}
+/* The outputs of the oldest frame not popped, once it has run: where the
+ * root's outputs are in the struct that was pushed. */
+static inline void *__hpvm__pop(void *graph) __HPVM_NOEXCEPT {
+  __hpvmc_stream *g = (__hpvmc_stream *)graph;
+  __UINT64_TYPE__ frame;
+  if (!g->count)
+    return (void *)0;
+  int status = hpvm_stream_pop(g->stream, &frame);
+  if (status == HPVM_STREAM_END)
+    return (void *)0;
+  hpvm_exit_on_error(status);
+  void *outputs = g->outputs[g->head];
+  g->head = (g->head + 1) % HPVM_C_STREAM_CAPACITY;
+  --g->count;
+  return outputs;
+}
+/* __hpvm__wait of a streaming launch: the frames run, the stream ends. */
+static inline __attribute__((__used__)) void
+__hpvmc_stream_end(void *graph) __HPVM_NOEXCEPT {
+  __hpvmc_stream *g = (__hpvmc_stream *)graph;
+  hpvm_exit_on_error(hpvm_stream_end(g->stream));
+  while (g->count)
+    __hpvm__pop(graph);
+  hpvm_exit_on_error(hpvm_stream_close(g->stream));
+  __builtin_free(g);
 }
 
 /* Atomics in leaves: sequentially consistent read-modify-writes that

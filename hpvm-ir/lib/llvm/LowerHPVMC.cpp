@@ -91,7 +91,9 @@ struct CallKind {
 };
 
 CallKind classify(const Function *F) {
-  if (!F || !F->getName().starts_with("__hpvm__"))
+  // hpvm.h defines some of HPVM-C's calls (__hpvm__pop, __hpvm__wait...):
+  // those are ordinary code.
+  if (!F || !F->isDeclaration() || !F->getName().starts_with("__hpvm__"))
     return {};
   StringRef N = F->getName().drop_front(strlen("__hpvm__"));
   for (auto [Prefix, K] : {std::pair{"getNodeInstanceID_", Call::InstanceId},
@@ -230,6 +232,9 @@ private:
   }
 
   void lowerLaunch(CallInst *Launch);
+  void lowerStreamingLaunch(CallInst *Launch, Function &Root);
+  StructType *argumentStruct(Function &Root, Instruction *At);
+  bool unfold(Function &Root, Value *ArgStruct, Instruction *At);
   std::unique_ptr<Node> readNode(Function *F, ArrayRef<Value *> Args,
                                  ArrayRef<Value *> Dims, Node *Parent,
                                  Instruction *CreatedAt);
@@ -250,6 +255,9 @@ private:
   /// Where the launch being lowered is: what the code made for it says.
   DebugLoc LaunchLoc;
   Instruction *ExtentsAt = nullptr;
+  /// Lowering the graph of a streaming launch: streaming bindings and edges
+  /// are ordinary ones, as every frame is a launch of its own.
+  bool Streamed = false;
   /// The extents of the nodes of the launch being lowered that are
   /// computed in front of it.
   SmallVector<Value *, 8> ComputedExtents;
@@ -419,10 +427,11 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
   };
   auto Unsupported = [&](CallInst *C, std::optional<uint64_t> Streaming,
                          const char *What) {
-    if (Streaming.value_or(1) == 0)
+    if (Streaming && (*Streaming == 0 || Streamed))
       return false;
     error(Twine(What) + (Streaming ? " with streaming (the last operand 1) "
-                                     "is not supported yet (docs/hpvm-c.md)"
+                                     "belongs in a graph launched for "
+                                     "streaming (__hpvm__launch(1, ...))"
                                    : " takes constant operands"),
           &F, C);
     return true;
@@ -1160,71 +1169,54 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
   Clone->eraseFromParent();
 }
 
-void HPVMCLowering::lowerLaunch(CallInst *Launch) {
-  Function *Host = Launch->getFunction();
-  std::optional<uint64_t> Streaming = constantOperand(Launch, 0);
-  if (!Streaming || Launch->arg_size() != 3) {
-    error("__hpvm__launch takes 0 (or 1 for streaming), a root node "
-          "function and a pointer to its arguments",
-          Host, Launch);
-    return;
-  }
-  if (*Streaming) {
-    error("streaming launches (__hpvm__launch(1, ...)) are not supported yet "
-          "(docs/hpvm-c.md)",
-          Host, Launch);
-    return;
-  }
-  Function *Root = calledNodeFunction(Launch->getArgOperand(1));
-  if (!Root) {
-    error("__hpvm__launch must name a node function, not " +
-              describe(Launch->getArgOperand(1)),
-          Host, Launch);
-    return;
-  }
-  LaunchLoc = Launch->getDebugLoc();
-  ExtentsAt = Launch;
-  // The root's arguments, from HPVM-C's packed struct, in parameter order.
-  IRBuilder<> B(Launch);
-  B.SetCurrentDebugLocation(LaunchLoc);
+/// The packed struct of Root's parameters, or null after an error at At.
+StructType *HPVMCLowering::argumentStruct(Function &Root, Instruction *At) {
   SmallVector<Type *, 8> Fields;
-  for (Argument &A : Root->args()) {
+  for (Argument &A : Root.args()) {
     Type *T = A.getType();
     if (!T->isPointerTy() && !T->isIntegerTy() && !T->isFloatingPointTy()) {
-      error("parameter " + Twine(A.getArgNo()) + " of root '" +
-                nodeName(*Root) +
+      error("parameter " + Twine(A.getArgNo()) + " of root '" + nodeName(Root) +
                 "' is not a pointer, integer or floating-point value",
-            Host, Launch);
-      return;
+            At->getFunction(), At);
+      return nullptr;
     }
     Fields.push_back(T);
   }
-  StructType *Packed = StructType::get(Ctx, Fields, /*isPacked=*/true);
-  Value *ArgStruct = Launch->getArgOperand(2);
+  return StructType::get(Ctx, Fields, /*isPacked=*/true);
+}
+
+bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At) {
+  LaunchLoc = At->getDebugLoc();
+  ExtentsAt = At;
+  StructType *Packed = argumentStruct(Root, At);
+  if (!Packed)
+    return false;
+  // The root's arguments, from HPVM-C's packed struct, in parameter order.
+  IRBuilder<> B(At);
+  B.SetCurrentDebugLocation(LaunchLoc);
   SmallVector<Value *, 8> Args;
-  for (Argument &A : Root->args()) {
-    Value *At = B.CreateStructGEP(Packed, ArgStruct, A.getArgNo());
-    Args.push_back(B.CreateAlignedLoad(A.getType(), At, Align(1),
+  for (Argument &A : Root.args()) {
+    Value *Field = B.CreateStructGEP(Packed, ArgStruct, A.getArgNo());
+    Args.push_back(B.CreateAlignedLoad(A.getType(), Field, Align(1),
                                        A.hasName() ? A.getName() : ""));
   }
-  std::unique_ptr<Node> Graph = readNode(Root, Args, {}, nullptr, Launch);
+  std::unique_ptr<Node> Graph = readNode(&Root, Args, {}, nullptr, At);
   if (!Graph)
-    return;
+    return false;
   // The root's outputs go into the struct after its parameters, as a struct
   // of their own (HPVM-C's `struct out_t r;` at the end of the packed one).
   if (!Graph->Outputs.empty()) {
+    SmallVector<Type *, 8> Fields(Packed->elements());
     SmallVector<Type *, 2> OutTypes;
     for (Value *V : Graph->Outputs)
       OutTypes.push_back(V->getType());
     Fields.push_back(StructType::get(Ctx, OutTypes));
     StructType *WithOutputs = StructType::get(Ctx, Fields, /*isPacked=*/true);
-    IRBuilder<> Out(Launch);
-    Out.SetCurrentDebugLocation(LaunchLoc);
     for (unsigned K = 0; K < Graph->Outputs.size(); ++K) {
-      Value *At = Out.CreateInBoundsGEP(
+      Value *Out = B.CreateInBoundsGEP(
           WithOutputs, ArgStruct,
-          {Out.getInt32(0), Out.getInt32(Root->arg_size()), Out.getInt32(K)});
-      Out.CreateAlignedStore(Graph->Outputs[K], At, Align(1));
+          {B.getInt32(0), B.getInt32(Root.arg_size()), B.getInt32(K)});
+      B.CreateAlignedStore(Graph->Outputs[K], Out, Align(1));
     }
   }
   std::vector<std::unique_ptr<Node>> Folded;
@@ -1238,10 +1230,93 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
       Collect(*C);
   };
   Collect(*Graph);
-  emit(*Graph, Launch, /*NoWait=*/true);
-  // __hpvm__wait ignores its handle (it waits for every launch).
-  Launch->replaceAllUsesWith(ArgStruct);
+  emit(*Graph, At, /*NoWait=*/true);
+  return true;
+}
+
+void HPVMCLowering::lowerLaunch(CallInst *Launch) {
+  Function *Host = Launch->getFunction();
+  std::optional<uint64_t> Streaming = constantOperand(Launch, 0);
+  if (!Streaming || *Streaming > 1 || Launch->arg_size() != 3) {
+    error("__hpvm__launch takes 0 (or 1 for streaming), a root node "
+          "function and a pointer to its arguments",
+          Host, Launch);
+    return;
+  }
+  Function *Root = calledNodeFunction(Launch->getArgOperand(1));
+  if (!Root) {
+    error("__hpvm__launch must name a node function, not " +
+              describe(Launch->getArgOperand(1)),
+          Host, Launch);
+    return;
+  }
+  if (!*Streaming) {
+    if (!unfold(*Root, Launch->getArgOperand(2), Launch))
+      return;
+    // __hpvm__wait ignores its handle (it waits for every launch).
+    Launch->replaceAllUsesWith(Launch->getArgOperand(2));
+    Launch->eraseFromParent();
+    return;
+  }
+  lowerStreamingLaunch(Launch, *Root);
+}
+
+/// A streaming launch starts a stream; each push unfolds the graph there, a
+/// frame of it with the arguments pushed (hpvm.h's __hpvmc_stream_*).
+void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
+  Function *Host = Launch->getFunction();
+  Function *Begin = M.getFunction("__hpvmc_stream_begin");
+  Function *PushBegin = M.getFunction("__hpvmc_stream_push_begin");
+  Function *PushEnd = M.getFunction("__hpvmc_stream_push_end");
+  Function *End = M.getFunction("__hpvmc_stream_end");
+  if (!Begin || !PushBegin || !PushEnd || !End) {
+    error("streaming launches need hpvm-clang's hpvm.h (its __hpvmc_stream_* "
+          "functions are missing)",
+          Host, Launch);
+    return;
+  }
+  SmallVector<CallInst *, 4> Pushes, Waits;
+  for (User *U : Launch->users()) {
+    auto *C = dyn_cast<CallInst>(U);
+    Function *Callee = C ? C->getCalledFunction() : nullptr;
+    StringRef Name = Callee ? Callee->getName() : "";
+    if (C && C->getArgOperand(0) == Launch && Name == "__hpvm__push")
+      Pushes.push_back(C);
+    else if (C && C->getArgOperand(0) == Launch && Name == "__hpvm__wait")
+      Waits.push_back(C);
+    else if (!(C && C->getArgOperand(0) == Launch && Name == "__hpvm__pop")) {
+      error("the handle of a streaming launch may only go to __hpvm__push, "
+            "__hpvm__pop and __hpvm__wait (kept in a local variable)",
+            Host, dyn_cast<Instruction>(U) ? cast<Instruction>(U) : Launch);
+      return;
+    }
+  }
+  StructType *Packed = argumentStruct(Root, Launch);
+  if (!Packed)
+    return;
+  uint64_t OutputsAt = M.getDataLayout().getTypeAllocSize(Packed);
+  CallInst *Graph =
+      CallInst::Create(Begin, {}, "hpvmc.stream", Launch->getIterator());
+  Graph->setDebugLoc(Launch->getDebugLoc());
+  Launch->replaceAllUsesWith(Graph);
   Launch->eraseFromParent();
+  Streamed = true;
+  for (CallInst *Push : Pushes) {
+    Value *Args = Push->getArgOperand(1);
+    IRBuilder<> B(Push);
+    B.SetCurrentDebugLocation(Push->getDebugLoc());
+    Value *Outputs =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Args, OutputsAt);
+    B.CreateCall(PushBegin, {Graph, Outputs});
+    CallInst *After = B.CreateCall(PushEnd, {Graph});
+    bool OK = unfold(Root, Args, After);
+    Push->eraseFromParent();
+    if (!OK)
+      break;
+  }
+  Streamed = false;
+  for (CallInst *Wait : Waits)
+    Wait->setCalledFunction(End);
 }
 
 bool usesHPVMC(const Function &F) {

@@ -159,7 +159,7 @@ void streaming_bind(float *a, size_t bytes_a, long n) {
   void *l = __hpvm__createNodeND(1, leaf, n);
   __hpvm__bindIn(l, 0, 0, 1);
 }
-// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'streaming_bind': __hpvm__bindIn with streaming (the last operand 1) is not supported yet (docs/hpvm-c.md)
+// CHECK: errors.c:[[#@LINE-2]]:3: error: [hpvm-c] function 'streaming_bind': __hpvm__bindIn with streaming (the last operand 1) belongs in a graph launched for streaming (__hpvm__launch(1, ...))
 
 void branches(float *a, size_t bytes_a, long n) {
   if (n > 4)
@@ -232,8 +232,9 @@ void host(Args *args, void (*f)(float *, size_t, long)) {
   __hpvm__launch(0, above_root, args);
   __hpvm__launch(0, handle_escapes, args);
   __hpvm__launch(0, bad_hint, args);
-  __hpvm__launch(1, leaf, args);
-  // CHECK: errors.c:[[#@LINE-1]]:3: error: [hpvm-c] function 'host': streaming launches (__hpvm__launch(1, ...)) are not supported yet (docs/hpvm-c.md)
+  void *stream = __hpvm__launch(1, leaf, args);
+  escaped = stream;
+  // CHECK: errors.c:[[#@LINE-1]]:11: error: [hpvm-c] function 'host': the handle of a streaming launch may only go to __hpvm__push, __hpvm__pop and __hpvm__wait (kept in a local variable)
   __hpvm__launch(0, f, args);
   // CHECK: errors.c:[[#@LINE-1]]:3: error: [hpvm-c] function 'host': __hpvm__launch must name a node function, not %f
 }

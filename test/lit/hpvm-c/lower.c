@@ -7,6 +7,7 @@
 // counter and the internal node's the quotient.
 // RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
 // RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s
+// RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s --check-prefix=STREAM
 // The marker form it makes is what LowerMarkers and EXTRACT take.
 // RUN: %hpvm-opt --lower-hpvm-c --lower-markers --extract %t.ll -disable-output
 #include <hpvm.h>
@@ -49,6 +50,32 @@ void host(void *args) {
   __hpvm__wait(__hpvm__launch(0, root, args));
   __hpvm__wait(__hpvm__launch(0, tiled, args));
 }
+
+// A streaming launch starts a stream; each push is a frame: the graph,
+// unfolded at the push with the arguments pushed, between
+// __hpvmc_stream_push_begin (which also records where the frame's outputs
+// are: after the root's parameters, 24 bytes in) and _push_end; the wait
+// ends the stream.
+void frames(void **inputs, int count) {
+  void *graph = __hpvm__launch(1, root, inputs[0]);
+  for (int f = 0; f < count; ++f)
+    __hpvm__push(graph, inputs[f]);
+  for (int f = 0; f < count; ++f)
+    __hpvm__pop(graph);
+  __hpvm__wait(graph);
+}
+// STREAM-LABEL: define {{.*}}@frames(
+// STREAM:         [[G:%.*]] = call ptr @__hpvmc_stream_begin()
+// STREAM:         [[IN:%.*]] = load ptr, ptr
+// STREAM:         [[OUTS:%.*]] = getelementptr inbounds i8, ptr [[IN]], i64 24
+// STREAM-NEXT:    call void @__hpvmc_stream_push_begin(ptr [[G]], ptr [[OUTS]])
+// STREAM:         [[FRAME:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.{{[0-9]+}}, {{.*}}i32 8, i32 0)
+// STREAM:         call void @__hpvm_region_end(ptr [[FRAME]])
+// STREAM-NEXT:    call void @__hpvmc_stream_push_end(ptr [[G]])
+// STREAM:         call ptr @__hpvm__pop(ptr {{.*}}[[G]])
+// STREAM:         call void @__hpvmc_stream_end(ptr {{.*}}[[G]])
+// STREAM-NOT:     @__hpvm__push(
+// STREAM-LABEL: {{^}}}
 // CHECK: @hpvmc.name = {{.*}} c"root\00"
 // CHECK: @hpvmc.name.1 = {{.*}} c"leaf\00"
 // CHECK: @hpvmc.name.2 = {{.*}} c"tiled\00"
@@ -82,5 +109,5 @@ void host(void *args) {
 // CHECK:       [[FID:%.*]] = phi i64 [ 0,
 // CHECK:       urem i64 [[FID]], 16
 // CHECK-NEXT:  udiv i64 [[FID]], 16
-// CHECK-LABEL: {{^}}}
+// CHECK:       {{^}}}
 
