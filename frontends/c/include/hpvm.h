@@ -29,7 +29,7 @@
 #endif
 
 /* Where a node may run (__hpvm__hint). The first three values are those of
- * HPVM's own header, which programs sometimes include instead of this one. */
+ * HPVM's own headers, which programs sometimes carry instead of this one. */
 #ifdef __cplusplus
 namespace hpvm {
 #endif
@@ -50,13 +50,16 @@ enum Target {
 #define DEVICE GPU_TARGET
 #endif
 
+/* Hints are called __hpvmc_hint here: HPVM's own headers number the targets
+ * after GPU_TARGET differently from version to version, and hpvm-clang
+ * reads these numbers only from this header (docs/hpvm-c.md, Hints). */
 #ifdef __cplusplus
 #define __HPVM_NOEXCEPT noexcept
 extern "C" {
-void __hpvm__hint(hpvm::Target) noexcept;
+void __hpvm__hint(hpvm::Target) noexcept __asm__("__hpvmc_hint");
 #else
 #define __HPVM_NOEXCEPT
-void __hpvm__hint(enum Target);
+void __hpvm__hint(enum Target) __asm__("__hpvmc_hint");
 #endif
 
 /* Graph structure: called in node functions (docs/hpvm-c.md §2). */
@@ -90,98 +93,18 @@ void *__hpvm__malloc(long bytes) __HPVM_NOEXCEPT;
 void *__hpvm__launch(unsigned streaming, ...) __HPVM_NOEXCEPT;
 void __hpvm__push(void *graph, void *arguments) __HPVM_NOEXCEPT;
 
-#ifdef __HPVM__
-/* Host code that hpvm-clang maps onto hpvm-rt (hpvm_markers.h declares its
- * functions): launches run in the background until waited for, and a
- * tracked buffer stays on the device between launches (a data region). */
-static inline void __hpvm__init(void) __HPVM_NOEXCEPT {}
-static inline void __hpvm__wait(void *graph) __HPVM_NOEXCEPT {
-  (void)graph;
-  hpvm_exit_on_error(hpvm_wait_all());
-}
-static inline void __hpvm__cleanup(void) __HPVM_NOEXCEPT {
-  hpvm_exit_on_error(hpvm_wait_all());
-}
-static inline void llvm_hpvm_track_mem(void *ptr,
-                                       __SIZE_TYPE__ bytes) __HPVM_NOEXCEPT {
-  hpvm_exit_on_error(hpvm_data_enter(ptr, bytes));
-}
-static inline void llvm_hpvm_request_mem(void *ptr,
-                                         __SIZE_TYPE__ bytes) __HPVM_NOEXCEPT {
-  hpvm_exit_on_error(hpvm_data_request(ptr, bytes));
-}
-static inline void llvm_hpvm_untrack_mem(void *ptr) __HPVM_NOEXCEPT {
-  hpvm_exit_on_error(hpvm_data_exit(ptr));
-}
-
-/* Streaming launches (__hpvm__launch(1, ...)): each __hpvm__push is a
- * frame of an hpvm-rt stream (docs/runtime.md §1.3), a launch of the graph
- * with the pushed arguments, and frames of different pushes overlap, stage
- * by stage. At most HPVM_C_STREAM_CAPACITY frames may be pushed and not yet
- * popped (a push beyond waits for a pop, which the same thread would never
- * make). hpvm-clang calls the __hpvmc_stream_* functions, which are used so
- * that they exist for it to call. */
-#ifndef HPVM_C_STREAM_CAPACITY
-#define HPVM_C_STREAM_CAPACITY 64
-#endif
-typedef struct __hpvmc_stream {
-  hpvm_stream *stream;
-  void *outputs[HPVM_C_STREAM_CAPACITY]; /* of the frames not popped */
-  unsigned head, count;
-} __hpvmc_stream;
-static inline __attribute__((__used__)) void *
-__hpvmc_stream_begin(void) __HPVM_NOEXCEPT {
-  __hpvmc_stream *g =
-      (__hpvmc_stream *)__builtin_calloc(1, sizeof(__hpvmc_stream));
-  if (!g)
-    __builtin_abort();
-  hpvm_exit_on_error(hpvm_stream_create(HPVM_C_STREAM_CAPACITY, &g->stream));
-  return g;
-}
-static inline __attribute__((__used__)) void
-__hpvmc_stream_push_begin(void *graph, void *outputs) __HPVM_NOEXCEPT {
-  __hpvmc_stream *g = (__hpvmc_stream *)graph;
-  if (g->count == HPVM_C_STREAM_CAPACITY) {
-    /* The push would wait for a pop that this thread has yet to make. */
-    __builtin_printf("hpvm-rt: error: __hpvm__push: %d frames pushed and "
-                     "not popped (HPVM_C_STREAM_CAPACITY); pop some first\n",
-                     HPVM_C_STREAM_CAPACITY);
-    __builtin_abort();
-  }
-  g->outputs[(g->head + g->count++) % HPVM_C_STREAM_CAPACITY] = outputs;
-  hpvm_exit_on_error(hpvm_set_thread_stream(g->stream));
-}
-static inline __attribute__((__used__)) void
-__hpvmc_stream_push_end(void *graph) __HPVM_NOEXCEPT {
-  (void)graph;
-  hpvm_exit_on_error(hpvm_set_thread_stream((hpvm_stream *)0));
-}
-/* The outputs of the oldest frame not popped, once it has run: where the
- * root's outputs are in the struct that was pushed. */
-static inline void *__hpvm__pop(void *graph) __HPVM_NOEXCEPT {
-  __hpvmc_stream *g = (__hpvmc_stream *)graph;
-  __UINT64_TYPE__ frame;
-  if (!g->count)
-    return (void *)0;
-  int status = hpvm_stream_pop(g->stream, &frame);
-  if (status == HPVM_STREAM_END)
-    return (void *)0;
-  hpvm_exit_on_error(status);
-  void *outputs = g->outputs[g->head];
-  g->head = (g->head + 1) % HPVM_C_STREAM_CAPACITY;
-  --g->count;
-  return outputs;
-}
-/* __hpvm__wait of a streaming launch: the frames run, the stream ends. */
-static inline __attribute__((__used__)) void
-__hpvmc_stream_end(void *graph) __HPVM_NOEXCEPT {
-  __hpvmc_stream *g = (__hpvmc_stream *)graph;
-  hpvm_exit_on_error(hpvm_stream_end(g->stream));
-  while (g->count)
-    __hpvm__pop(graph);
-  hpvm_exit_on_error(hpvm_stream_close(g->stream));
-  __builtin_free(g);
-}
+/* Host code, defined by hpvm-rt (runtime/lib/HPVMC.cpp): launches run in
+ * the background until waited for (__hpvm__wait waits for every launch of
+ * the thread, or ends a streaming launch), a tracked buffer stays on the
+ * device between launches (a data region), __hpvm__pop returns the outputs
+ * of a streaming launch's oldest frame not popped, or NULL. */
+void __hpvm__init(void) __HPVM_NOEXCEPT;
+void __hpvm__wait(void *graph) __HPVM_NOEXCEPT;
+void __hpvm__cleanup(void) __HPVM_NOEXCEPT;
+void *__hpvm__pop(void *graph) __HPVM_NOEXCEPT;
+void llvm_hpvm_track_mem(void *ptr, size_t bytes) __HPVM_NOEXCEPT;
+void llvm_hpvm_request_mem(void *ptr, size_t bytes) __HPVM_NOEXCEPT;
+void llvm_hpvm_untrack_mem(void *ptr) __HPVM_NOEXCEPT;
 
 /* Atomics in leaves: sequentially consistent read-modify-writes that
  * return the old value, on every backend. */
@@ -204,7 +127,6 @@ static inline int __hpvm__atomic_inc(int *p) __HPVM_NOEXCEPT {
 static inline int __hpvm__atomic_dec(int *p) __HPVM_NOEXCEPT {
   return __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST);
 }
-#endif
 
 #ifdef __cplusplus
 }

@@ -72,7 +72,8 @@ enum class Call {
   BindOut,
   Edge,
   Attributes,
-  Hint,
+  Hint,     // hpvm.h's (__hpvmc_hint), its numbering of targets
+  HintHPVM, // HPVM's own headers' (__hpvm__hint)
   Return,
   GetNode,
   GetParent,
@@ -82,7 +83,7 @@ enum class Call {
   Malloc,
   Launch,
   Push,
-  Pop,
+  Atomic, // declared by HPVM's own headers; hpvm.h defines them
 };
 
 struct CallKind {
@@ -91,9 +92,13 @@ struct CallKind {
 };
 
 CallKind classify(const Function *F) {
-  // hpvm.h defines some of HPVM-C's calls (__hpvm__pop, __hpvm__wait...):
-  // those are ordinary code.
-  if (!F || !F->isDeclaration() || !F->getName().starts_with("__hpvm__"))
+  // HPVM-C's host calls (__hpvm__wait, __hpvm__pop...) are hpvm-rt's
+  // functions, and hpvm.h defines the atomics: ordinary code.
+  if (!F || !F->isDeclaration())
+    return {};
+  if (F->getName() == "__hpvmc_hint")
+    return {Call::Hint, 0};
+  if (!F->getName().starts_with("__hpvm__"))
     return {};
   StringRef N = F->getName().drop_front(strlen("__hpvm__"));
   for (auto [Prefix, K] : {std::pair{"getNodeInstanceID_", Call::InstanceId},
@@ -112,7 +117,7 @@ CallKind classify(const Function *F) {
                .Case("bindOut", Call::BindOut)
                .Case("edge", Call::Edge)
                .Case("attributes", Call::Attributes)
-               .Case("hint", Call::Hint)
+               .Case("hint", Call::HintHPVM)
                .Case("return", Call::Return)
                .Case("getNode", Call::GetNode)
                .Case("getParentNode", Call::GetParent)
@@ -120,8 +125,9 @@ CallKind classify(const Function *F) {
                .Case("malloc", Call::Malloc)
                .Case("launch", Call::Launch)
                .Case("push", Call::Push)
-               .Case("pop", Call::Pop)
                .Default(Call::None);
+  if (K == Call::None && N.starts_with("atomic_"))
+    K = Call::Atomic;
   return {K, 0};
 }
 
@@ -246,6 +252,7 @@ private:
   void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
   void emit(Node &N, Instruction *Before, bool NoWait);
   void emitLeafBody(Node &N, Instruction *Before);
+  bool lowerAtomic(CallInst *C, const Node &N);
   Value *resolveQuery(CallInst *Q, Node &N, Function &Clone);
   std::optional<unsigned> handleLevel(Value *Handle);
 
@@ -339,12 +346,19 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
     case Call::CreateNode:
       Internal = true;
       break;
-    case Call::Hint: {
+    case Call::Hint:
+    case Call::HintHPVM: {
       std::optional<uint64_t> Hint = constantOperand(C, 0);
       TargetMask Mask = Hint ? hintMask(*Hint) : 0;
       if (!Mask)
         error("__hpvm__hint needs a constant target of hpvm.h's enum Target", F,
               C);
+      else if (K.K == Call::HintHPVM && *Hint > 2)
+        error("hint " + Twine(*Hint) +
+                  " means different targets in different versions of HPVM's "
+                  "hpvm.h, which this program includes: include "
+                  "hpvm-clang's instead (docs/hpvm-c.md)",
+              F, C);
       else
         N->Targets = Mask;
       break;
@@ -357,10 +371,9 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
       break;
     case Call::Launch:
     case Call::Push:
-    case Call::Pop:
       error("node function '" + N->Name +
                 "' launches a graph: only host code "
-                "may (__hpvm__launch, __hpvm__push and __hpvm__pop)",
+                "may (__hpvm__launch and __hpvm__push)",
             F, C);
       break;
     default:
@@ -596,6 +609,7 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
     case Call::GetNode:
     case Call::GetParent:
     case Call::Hint:
+    case Call::HintHPVM:
     case Call::Attributes:
     case Call::Return:
       break; // read above, or pure
@@ -1027,6 +1041,45 @@ Value *HPVMCLowering::resolveQuery(CallInst *Q, Node &N, Function &Clone) {
   return Clone.getArg(Extra);
 }
 
+/// HPVM's own headers declare the atomics (hpvm.h defines them): as the
+/// definitions do, a sequentially consistent read-modify-write returning the
+/// old value.
+bool HPVMCLowering::lowerAtomic(CallInst *C, const Node &N) {
+  StringRef Op =
+      C->getCalledFunction()->getName().drop_front(strlen("__hpvm__atomic_"));
+  std::optional<AtomicRMWInst::BinOp> Kind =
+      StringSwitch<std::optional<AtomicRMWInst::BinOp>>(Op)
+          .Case("add", AtomicRMWInst::Add)
+          .Case("inc", AtomicRMWInst::Add)
+          .Case("sub", AtomicRMWInst::Sub)
+          .Case("dec", AtomicRMWInst::Sub)
+          .Case("xchg", AtomicRMWInst::Xchg)
+          .Case("and", AtomicRMWInst::And)
+          .Case("or", AtomicRMWInst::Or)
+          .Case("xor", AtomicRMWInst::Xor)
+          .Case("min", AtomicRMWInst::Min)
+          .Case("max", AtomicRMWInst::Max)
+          .Case("umin", AtomicRMWInst::UMin)
+          .Case("umax", AtomicRMWInst::UMax)
+          .Default(std::nullopt);
+  bool Unary = Op == "inc" || Op == "dec";
+  if (!Kind || C->arg_size() != (Unary ? 1u : 2u) ||
+      !C->getArgOperand(0)->getType()->isPointerTy() ||
+      !C->getType()->isIntegerTy()) {
+    error("'" + C->getCalledFunction()->getName() +
+              "' is not one of HPVM-C's atomics",
+          N.F, C);
+    return false;
+  }
+  Value *V = Unary ? ConstantInt::get(C->getType(), 1) : C->getArgOperand(1);
+  IRBuilder<> B(C);
+  Value *Old = B.CreateAtomicRMW(*Kind, C->getArgOperand(0), V, MaybeAlign(),
+                                 AtomicOrdering::SequentiallyConsistent);
+  C->replaceAllUsesWith(Old);
+  C->eraseFromParent();
+  return true;
+}
+
 void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
   // A clone of the leaf with its queries answered by extra parameters,
   // called with the loop counters and extents, then inlined.
@@ -1060,7 +1113,7 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
         }
   }
 
-  SmallVector<CallInst *, 16> Queries, Dead;
+  SmallVector<CallInst *, 16> Queries, Dead, Atomics;
   for (Instruction &I : instructions(*Clone))
     if (auto *C = dyn_cast<CallInst>(&I))
       switch (classify(*C).K) {
@@ -1069,13 +1122,20 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
         Queries.push_back(C);
         break;
       case Call::Hint:
+      case Call::HintHPVM:
       case Call::Attributes:
       case Call::Return:
         Dead.push_back(C);
         break;
+      case Call::Atomic:
+        Atomics.push_back(C);
+        break;
       default:
         break;
       }
+  for (CallInst *C : Atomics)
+    if (!lowerAtomic(C, N))
+      return Clone->eraseFromParent();
   for (CallInst *Q : Queries) {
     Value *V = resolveQuery(Q, N, *Clone);
     if (!V) {
@@ -1265,16 +1325,14 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
 /// frame of it with the arguments pushed (hpvm.h's __hpvmc_stream_*).
 void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
   Function *Host = Launch->getFunction();
-  Function *Begin = M.getFunction("__hpvmc_stream_begin");
-  Function *PushBegin = M.getFunction("__hpvmc_stream_push_begin");
-  Function *PushEnd = M.getFunction("__hpvmc_stream_push_end");
-  Function *End = M.getFunction("__hpvmc_stream_end");
-  if (!Begin || !PushBegin || !PushEnd || !End) {
-    error("streaming launches need hpvm-clang's hpvm.h (its __hpvmc_stream_* "
-          "functions are missing)",
-          Host, Launch);
-    return;
-  }
+  // hpvm-rt's (hpvm_rt.h).
+  Type *Ptr = PointerType::get(Ctx, 0), *Void = Type::getVoidTy(Ctx);
+  FunctionCallee Begin = M.getOrInsertFunction("hpvmc_stream_begin", Ptr);
+  FunctionCallee PushBegin =
+      M.getOrInsertFunction("hpvmc_stream_push_begin", Void, Ptr, Ptr);
+  FunctionCallee PushEnd =
+      M.getOrInsertFunction("hpvmc_stream_push_end", Void, Ptr);
+  FunctionCallee End = M.getOrInsertFunction("hpvmc_stream_end", Void, Ptr);
   SmallVector<CallInst *, 4> Pushes, Waits;
   for (User *U : Launch->users()) {
     auto *C = dyn_cast<CallInst>(U);
@@ -1315,8 +1373,11 @@ void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
       break;
   }
   Streamed = false;
-  for (CallInst *Wait : Waits)
-    Wait->setCalledFunction(End);
+  for (CallInst *Wait : Waits) {
+    CallInst *Ended = CallInst::Create(End, {Graph}, "", Wait->getIterator());
+    Ended->setDebugLoc(Wait->getDebugLoc());
+    Wait->eraseFromParent();
+  }
 }
 
 bool usesHPVMC(const Function &F) {

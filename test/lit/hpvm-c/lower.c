@@ -65,15 +65,15 @@ void frames(void **inputs, int count) {
   __hpvm__wait(graph);
 }
 // STREAM-LABEL: define {{.*}}@frames(
-// STREAM:         [[G:%.*]] = call ptr @__hpvmc_stream_begin()
+// STREAM:         [[G:%.*]] = call ptr @hpvmc_stream_begin()
 // STREAM:         [[IN:%.*]] = load ptr, ptr
 // STREAM:         [[OUTS:%.*]] = getelementptr inbounds i8, ptr [[IN]], i64 24
-// STREAM-NEXT:    call void @__hpvmc_stream_push_begin(ptr [[G]], ptr [[OUTS]])
+// STREAM-NEXT:    call void @hpvmc_stream_push_begin(ptr [[G]], ptr [[OUTS]])
 // STREAM:         [[FRAME:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.{{[0-9]+}}, {{.*}}i32 8, i32 0)
 // STREAM:         call void @__hpvm_region_end(ptr [[FRAME]])
-// STREAM-NEXT:    call void @__hpvmc_stream_push_end(ptr [[G]])
+// STREAM-NEXT:    call void @hpvmc_stream_push_end(ptr [[G]])
 // STREAM:         call ptr @__hpvm__pop(ptr {{.*}}[[G]])
-// STREAM:         call void @__hpvmc_stream_end(ptr {{.*}}[[G]])
+// STREAM:         call void @hpvmc_stream_end(ptr [[G]])
 // STREAM-NOT:     @__hpvm__push(
 // STREAM-LABEL: {{^}}}
 // CHECK: @hpvmc.name = {{.*}} c"root\00"

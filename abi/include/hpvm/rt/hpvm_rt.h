@@ -191,6 +191,23 @@ int hpvm_stream_close(hpvm_stream *stream);
 int hpvm_stream_create(uint32_t capacity, hpvm_stream **stream);
 int hpvm_set_thread_stream(hpvm_stream *stream);
 
+/* HPVM-C's streaming launches (docs/hpvm-c.md), as hpvm-clang lowers them:
+ * hpvmc_stream_begin makes a stream of HPVMC_STREAM_CAPACITY frames for an
+ * __hpvm__launch(1, ...) and returns its handle; each __hpvm__push becomes
+ * hpvmc_stream_push_begin (the frame's outputs are at `outputs`; its
+ * `nowait` launches are frames of the stream), the graph's launch, then
+ * hpvmc_stream_push_end; __hpvm__wait of the handle becomes
+ * hpvmc_stream_end, which waits for the frames and frees the handle.
+ * __hpvm__pop(handle) returns the outputs of the oldest frame not popped,
+ * once it has run, or NULL when none is left. These, and HPVM-C's other
+ * host calls (__hpvm__wait, llvm_hpvm_track_mem, ...: hpvm.h declares
+ * them), end the program with hpvm-rt's message on an error. */
+#define HPVMC_STREAM_CAPACITY 64
+void *hpvmc_stream_begin(void);
+void hpvmc_stream_push_begin(void *graph, void *outputs);
+void hpvmc_stream_push_end(void *graph);
+void hpvmc_stream_end(void *graph);
+
 /* Chooses the scheduling policy ("hint", "round-robin", "heft", "dmda",
  * "auto"; docs/runtime.md §6) of the launches this thread starts from now
  * on, synchronous or not, instead of the runtime's (HPVM_SCHEDULER); NULL
