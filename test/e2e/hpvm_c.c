@@ -11,7 +11,9 @@
 //    leaf itself;
 //  * pipe: three levels with a value edge (a buffer's size, passed from one
 //    leaf to the next as HPVM's pipelines pass them) and outputs bound up
-//    to the root's, which the launch writes into the argument struct.
+//    to the root's, which the launch writes into the argument struct;
+//  * layers: a replicated node of replicated groups of two leaves of
+//    different dims, folded, that still see the ids two levels up.
 //
 //   hpvm_c <n> <rows> <cols>
 //
@@ -353,12 +355,100 @@ static void run_pipe(long n) {
   PipeArgs args = {in, bytes, mid, bytes, out, bytes, {0}};
   __hpvm__wait(__hpvm__launch(0, pipe_root, &args));
   mixed_check("pipe", "out", 0, 1, n, out, want);
-  E2E_CHECK(args.result.bytes == bytes, "pipe: the root's output is %zu, "
-            "want %zu", args.result.bytes, bytes);
+  E2E_CHECK(args.result.bytes == bytes,
+            "pipe: the root's output is %zu, "
+            "want %zu",
+            args.result.bytes, bytes);
   e2e_free(in, bytes, "pipe in");
   e2e_free(mid, bytes, "pipe mid");
   e2e_free(out, bytes, "pipe out");
   e2e_free(want, bytes, "pipe want");
+}
+
+//===----------------------------------------------------------------------===//
+// layers: folding with several leaves under a replicated parent
+//===----------------------------------------------------------------------===//
+
+// A replicated root child (3 layers) of replicated groups, each running a
+// 2-D leaf and a 1-D leaf: both leaves are folded with their group and
+// still see the layer's id two levels up.
+typedef struct __attribute__((__packed__)) {
+  int *a;
+  size_t bytes_a;
+  int *b;
+  size_t bytes_b;
+  long n;
+} LayersArgs;
+
+void layers_cells(int *a, size_t bytes_a, int *b, size_t bytes_b, long n) {
+  void *self = __hpvm__getNode(), *group = __hpvm__getParentNode(self);
+  void *layer = __hpvm__getParentNode(group);
+  long x =
+      __hpvm__getNodeInstanceID_x(group) * __hpvm__getNumNodeInstances_x(self) +
+      __hpvm__getNodeInstanceID_x(self);
+  long y =
+      __hpvm__getNodeInstanceID_y(group) * __hpvm__getNumNodeInstances_y(self) +
+      __hpvm__getNodeInstanceID_y(self);
+  long z = __hpvm__getNodeInstanceID_x(layer);
+  if (x < n && y < n)
+    a[(z * n + y) * n + x] = (int)(z * 1000000 + y * 1000 + x);
+}
+
+void layers_groups(int *a, size_t bytes_a, int *b, size_t bytes_b, long n) {
+  void *self = __hpvm__getNode(), *group = __hpvm__getParentNode(self);
+  void *layer = __hpvm__getParentNode(group);
+  long groups = __hpvm__getNumNodeInstances_x(group) *
+                __hpvm__getNumNodeInstances_y(group);
+  long g = __hpvm__getNodeInstanceID_y(group) *
+               __hpvm__getNumNodeInstances_x(group) +
+           __hpvm__getNodeInstanceID_x(group);
+  long z = __hpvm__getNodeInstanceID_x(layer);
+  b[(z * groups + g) * 4 + __hpvm__getNodeInstanceID_x(self)] =
+      (int)(z * 100 + g);
+}
+
+void layers_group(int *a, size_t bytes_a, int *b, size_t bytes_b, long n) {
+  void *cells = __hpvm__createNodeND(2, layers_cells, 4L, 2L);
+  void *groups = __hpvm__createNodeND(1, layers_groups, 4L);
+  for (unsigned p = 0; p < 5; ++p) {
+    __hpvm__bindIn(cells, p, p, 0);
+    __hpvm__bindIn(groups, p, p, 0);
+  }
+}
+
+void layers_layer(int *a, size_t bytes_a, int *b, size_t bytes_b, long n) {
+  void *group = __hpvm__createNodeND(2, layers_group, (n + 3) / 4, (n + 1) / 2);
+  for (unsigned p = 0; p < 5; ++p)
+    __hpvm__bindIn(group, p, p, 0);
+}
+
+void layers_root(int *a, size_t bytes_a, int *b, size_t bytes_b, long n) {
+  void *layer = __hpvm__createNodeND(1, layers_layer, 3L);
+  for (unsigned p = 0; p < 5; ++p)
+    __hpvm__bindIn(layer, p, p, 0);
+}
+
+static void run_layers(long n) {
+  long groups = ((n + 3) / 4) * ((n + 1) / 2);
+  size_t bytes_a = 3 * n * n * sizeof(int),
+         bytes_b = 3 * groups * 4 * sizeof(int);
+  int *a = e2e_alloc(bytes_a), *b = e2e_alloc(bytes_b);
+  LayersArgs args = {a, bytes_a, b, bytes_b, n};
+  __hpvm__wait(__hpvm__launch(0, layers_root, &args));
+  for (long z = 0; z < 3; ++z)
+    for (long y = 0; y < n; ++y)
+      for (long x = 0; x < n; ++x)
+        E2E_CHECK(a[(z * n + y) * n + x] == z * 1000000 + y * 1000 + x,
+                  "layers: a[%ld][%ld][%ld] = %d", z, y, x,
+                  a[(z * n + y) * n + x]);
+  for (long z = 0; z < 3; ++z)
+    for (long g = 0; g < groups; ++g)
+      for (int i = 0; i < 4; ++i)
+        E2E_CHECK(b[(z * groups + g) * 4 + i] == z * 100 + g,
+                  "layers: b[%ld][%ld][%d] = %d", z, g, i,
+                  b[(z * groups + g) * 4 + i]);
+  e2e_free(a, bytes_a, "layers a");
+  e2e_free(b, bytes_b, "layers b");
 }
 
 int main(int argc, char **argv) {
@@ -373,6 +463,7 @@ int main(int argc, char **argv) {
   run_stencil(rows, cols);
   run_chain(n);
   run_pipe(n);
+  run_layers(rows);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c");
 }
