@@ -12,7 +12,7 @@ import report as cpu  # noqa: E402  (bench/report.py)
 
 # (variant of the pragma build, of the HPVM-C build, device)
 PAIRS = [("hpvm", "hpvmc", "cpu"), ("vulkan", "vulkan-hpvmc", "vulkan")]
-KERNELS = ["sgemm-ikj", "sgemm", "stencil"]
+KERNELS = ["sgemm-ikj", "sgemm", "stencil", "sweeps"]
 # The goal: the same speed, within the rounds' noise.
 GOAL = (0.9, 1.1)
 
@@ -71,7 +71,8 @@ def main():
           "loops written in HPVM-C (`bench/hpvm-c/`, hpvm.h's explicit graph "
           "calls, as HPVM's own sgemm and stencil are: sgemm as 16×16 "
           "work-groups of work-items, the stencil's grids tracked across "
-          "launches), with the same drivers, built by `hpvm-clang -O3 "
+          "launches, sweeps as 2000 small launches each waited for at once), "
+          "with the same drivers, built by `hpvm-clang -O3 "
           "--hpvm-target=cpu,spirv` and run in the same rounds on the CPU "
           "backend and on the Vulkan device. Medians of the rounds' medians; "
           "the ratio is the pragma version's time over HPVM-C's (above 1: "

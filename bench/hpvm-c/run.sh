@@ -10,7 +10,8 @@
 # Both variants are built by hpvm-clang -O3 --hpvm-target=cpu,spirv and run
 # on the CPU (HPVM_DEVICES=cpu, the main sizes of bench/run.sh) and on the
 # machine's Vulkan device (HPVM_DEVICES=vulkan, bench/run.sh's Vulkan sizes);
-# the variants take turns at going first. Settings (environment):
+# the variants take turns at going first; sweeps (2000 small launches) on
+# the CPU only. Settings (environment):
 # BENCH_ROUNDS (3), BENCH_THREADS (2), the drivers' BENCH_SGEMM_N,
 # BENCH_STENCIL_N, BENCH_STENCIL_STEPS, BENCH_VK_SGEMM_N (200),
 # BENCH_VK_STENCIL_N (1024), BENCH_QUIET_WAIT, BENCH_RESULTS_MD.
@@ -33,7 +34,7 @@ BIN=$OUT/bin
 LOG=$OUT/logs
 RESULTS=$OUT/results.txt
 RESULTS_MD=${BENCH_RESULTS_MD:-bench/RESULTS.md}
-KERNELS="sgemm stencil"
+KERNELS="sgemm stencil sweeps"
 VK_SIZES=(BENCH_SGEMM_N="${BENCH_VK_SGEMM_N:-200}" BENCH_STENCIL_N="${BENCH_VK_STENCIL_N:-1024}")
 
 require_tools
@@ -77,10 +78,12 @@ ORDERS=("hpvm hpvmc" "hpvmc hpvm")
 for round in $(seq 1 "$ROUNDS"); do
   order=${ORDERS[$(((round - 1) % 2))]}
   say "round $round of $ROUNDS (order: $order)"
-  for k in sgemm-ikj sgemm stencil; do
+  for k in sgemm-ikj sgemm stencil sweeps; do
     wait_quiet "round$round-$k"
     for device in cpu vulkan; do
       [ $device = vulkan ] && [ -z "$VULKAN" ] && continue
+      # (2000 launches of 4000 points: what a launch costs, on the CPU)
+      [ $device = vulkan ] && [ $k = sweeps ] && continue
       for v in $order; do
         if [ $device = vulkan ]; then
           case $v in

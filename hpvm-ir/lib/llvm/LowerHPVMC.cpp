@@ -240,7 +240,7 @@ private:
   void lowerLaunch(CallInst *Launch);
   void lowerStreamingLaunch(CallInst *Launch, Function &Root);
   StructType *argumentStruct(Function &Root, Instruction *At);
-  bool unfold(Function &Root, Value *ArgStruct, Instruction *At);
+  bool unfold(Function &Root, Value *ArgStruct, Instruction *At, bool NoWait);
   std::unique_ptr<Node> readNode(Function *F, ArrayRef<Value *> Args,
                                  ArrayRef<Value *> Dims, Node *Parent,
                                  Instruction *CreatedAt);
@@ -265,6 +265,9 @@ private:
   /// Lowering the graph of a streaming launch: streaming bindings and edges
   /// are ordinary ones, as every frame is a launch of its own.
   bool Streamed = false;
+  /// The node the launch being lowered starts: the graph's root, or its
+  /// one leaf.
+  const Node *TopNode = nullptr;
   /// The extents of the nodes of the launch being lowered that are
   /// computed in front of it.
   SmallVector<Value *, 8> ComputedExtents;
@@ -974,7 +977,7 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
     Ops.append({Tag(TagTarget), Tag(*N.Targets)});
   // The extents computed for the graph are the root's: they stay in front
   // of it, where no pass can sink them between the nodes.
-  if (!N.Parent)
+  if (&N == TopNode && !N.isLeaf())
     for (Value *E : ComputedExtents)
       Ops.append({Tag(TagValue), E});
   if (NoWait)
@@ -1245,7 +1248,8 @@ StructType *HPVMCLowering::argumentStruct(Function &Root, Instruction *At) {
   return StructType::get(Ctx, Fields, /*isPacked=*/true);
 }
 
-bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At) {
+bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
+                           bool NoWait) {
   LaunchLoc = At->getDebugLoc();
   ExtentsAt = At;
   StructType *Packed = argumentStruct(Root, At);
@@ -1281,6 +1285,13 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At) {
   }
   std::vector<std::unique_ptr<Node>> Folded;
   foldTiles(*Graph, Folded);
+  // A root that only holds one leaf (HPVM-C's usual root, and what folding
+  // leaves of a work-group kernel) adds nothing but a level to schedule: the
+  // leaf is the graph, and a small one may run in place (docs/runtime.md
+  // §1.4). It keeps the root as its parent for __hpvm__getParentNode.
+  Node *Top = Graph.get();
+  if (Graph->Children.size() == 1 && Graph->Children.front()->isLeaf())
+    Top = Graph->Children.front().get();
   ComputedExtents.clear();
   std::function<void(const Node &)> Collect = [&](const Node &N) {
     for (Value *E : N.regionDims())
@@ -1289,9 +1300,28 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At) {
     for (const auto &C : N.Children)
       Collect(*C);
   };
-  Collect(*Graph);
-  emit(*Graph, At, /*NoWait=*/true);
+  Collect(*Top);
+  TopNode = Top;
+  emit(*Top, At, NoWait);
   return true;
+}
+
+/// Whether the launch is waited for right after it (`__hpvm__wait(dfg)` the
+/// next thing the host does, as most of HPVM's programs do): then it runs as
+/// a synchronous launch, which costs less than one in the background and a
+/// wait, and may run in place (docs/runtime.md §1.4). The wait stays: it also
+/// waits for the thread's other launches.
+bool waitedAtOnce(CallInst *Launch) {
+  for (Instruction *I = Launch->getNextNode(); I; I = I->getNextNode()) {
+    if (auto *C = dyn_cast<CallInst>(I))
+      if (Function *Callee = C->getCalledFunction();
+          Callee && Callee->getName() == "__hpvm__wait")
+        return C->getArgOperand(0) == Launch;
+    if (isa<DbgInfoIntrinsic>(I) || !I->mayHaveSideEffects())
+      continue;
+    return false;
+  }
+  return false;
 }
 
 void HPVMCLowering::lowerLaunch(CallInst *Launch) {
@@ -1311,7 +1341,8 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
     return;
   }
   if (!*Streaming) {
-    if (!unfold(*Root, Launch->getArgOperand(2), Launch))
+    if (!unfold(*Root, Launch->getArgOperand(2), Launch,
+                /*NoWait=*/!waitedAtOnce(Launch)))
       return;
     // __hpvm__wait ignores its handle (it waits for every launch).
     Launch->replaceAllUsesWith(Launch->getArgOperand(2));
@@ -1367,7 +1398,7 @@ void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Args, OutputsAt);
     B.CreateCall(PushBegin, {Graph, Outputs});
     CallInst *After = B.CreateCall(PushEnd, {Graph});
-    bool OK = unfold(Root, Args, After);
+    bool OK = unfold(Root, Args, After, /*NoWait=*/true);
     Push->eraseFromParent();
     if (!OK)
       break;

@@ -24,8 +24,8 @@ void root(int *v, size_t bytes, int value) {
     __hpvm__bindIn(leaf, p, p, 0);
 }
 } // namespace kernels
-// CHECK-LABEL: graph root
-// CHECK:         leaf fill dims [{{.*}}] targets nvptx,spirv function @hpvm.node.root.fill
+// CHECK-LABEL: graph fill
+// CHECK-NEXT:    leaf fill dims [{{.*}}] targets nvptx,spirv function @hpvm.node.fill
 // CHECK-NEXT:      param v{{[0-9]*}}: buffer out bytes
 
 struct __attribute__((__packed__)) Args {
@@ -54,8 +54,8 @@ Sizes sized_root(int *v, size_t bytes) {
   __hpvm__bindIn(leaf, 1, 1, 0);
   __hpvm__bindOut(leaf, 0, 0, 0);
 }
-// CHECK-LABEL: graph sized_root
-// CHECK:         leaf sized
+// CHECK-LABEL: graph sized
+// CHECK-NEXT:    leaf sized
 
 struct __attribute__((__packed__)) SizedArgs {
   int *v;

@@ -1,7 +1,8 @@
 // The graphs HPVM-C's calls build, as EXTRACT reads them from what
 // hpvm-clang makes of them (docs/hpvm-c.md): buffers and their access modes
 // from __hpvm__attributes, hints as targets, HPVM-C's x as the last dim, a
-// replicated internal node of leaves folded into its leaves, and a
+// replicated internal node of leaves folded into its leaves, a root that
+// only holds a leaf left out, and a
 // `#pragma hpvm` graph in the same file.
 // RUN: %hpvm-clang -O1 -emit-hpvm-ir -S %s -o %t.ll
 // RUN: %hpvm-opt --verify %t.ll -disable-output
@@ -24,12 +25,12 @@ void scale_root(float *a, size_t bytes_a, float *b, size_t bytes_b, int *c,
   for (int p = 0; p < 7; ++p)
     __hpvm__bindIn(leaf, p, p, 0);
 }
-// CHECK-LABEL: graph scale_root
-// CHECK-NEXT:  internal scale_root dims [] targets cpu,nvptx,spirv
-// CHECK:         leaf scale dims [{{[a-z_.0-9]+}}] targets cpu function @hpvm.node.scale_root.scale
-// CHECK-NEXT:      param a: buffer in bytes a.bytes
-// CHECK-NEXT:      param b: buffer out bytes b.bytes
-// CHECK-NEXT:      param c{{[0-9]*}}: buffer inout bytes c{{[0-9]*}}.bytes
+// A root that only holds a leaf is left out: the leaf is the graph.
+// CHECK-LABEL: graph scale
+// CHECK-NEXT:  leaf scale dims [{{[a-z_.0-9]+}}] targets cpu function @hpvm.node.scale
+// CHECK-NEXT:    param a: buffer in bytes a.bytes
+// CHECK-NEXT:    param b: buffer out bytes b.bytes
+// CHECK-NEXT:    param c{{[0-9]*}}: buffer inout bytes c{{[0-9]*}}.bytes
 
 // Work-groups of 8x4 work-items over a grid: one leaf over the whole grid.
 void cell(float *g, size_t bytes_g, int rows, int cols) {
@@ -56,11 +57,9 @@ void grid(float *g, size_t bytes_g, int rows, int cols) {
   for (int p = 0; p < 4; ++p)
     __hpvm__bindIn(tiles, p, p, 0);
 }
-// CHECK-LABEL: graph grid
-// CHECK-NEXT:  internal grid dims [] targets cpu,nvptx,spirv
-// CHECK-NOT:     groups
-// CHECK:         leaf cell dims [cell.dim0, cell.dim1] targets nvptx,spirv function @hpvm.node.grid.cell
-// CHECK-NEXT:      param g{{[0-9]*}}: buffer out bytes g{{[0-9]*}}.bytes
+// CHECK-LABEL: graph cell
+// CHECK-NEXT:  leaf cell dims [cell.dim0, cell.dim1] targets nvptx,spirv function @hpvm.node.cell
+// CHECK-NEXT:    param g{{[0-9]*}}: buffer out bytes g{{[0-9]*}}.bytes
 
 // createNodeND(3, f, x, y, z): dims outermost first, z to x.
 void cube(int *v, size_t bytes_v) {

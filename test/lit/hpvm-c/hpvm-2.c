@@ -63,4 +63,4 @@ int main(void) {
   return sum[0] != want || sum[1] != 96 || sum[2] != N;
 }
 // CHECK: sum 46995 (want 46995), max 96, count 1000
-// STATS: {{^}}root/count cpu 1 1000 
+// STATS: {{^}}count cpu 1 1000 

@@ -1,10 +1,12 @@
 // hpvm-lower-hpvm-c on its own: each __hpvm__launch becomes the marker form
 // of its graph in place. The root's arguments are loaded from the packed
-// struct; the root region runs in the background (NOWAIT, 8); a leaf's
-// region holds a loop per dim around its inlined body, whose instance id is
-// the loop counter; a replicated internal node of leaves becomes its leaf
-// over the product of the extents, the leaf's id the remainder of the
-// counter and the internal node's the quotient.
+// struct; a launch waited for at once is synchronous, one that the host
+// works beside runs in the background (NOWAIT, 8); a leaf's region holds a
+// loop per dim around its inlined body, whose instance id is the loop
+// counter; a replicated internal node of leaves becomes its leaf over the
+// product of the extents, the leaf's id the remainder of the counter and the
+// internal node's the quotient; a root that only holds a leaf is left out,
+// and one with more keeps the extents computed for its children as values.
 // RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
 // RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s
 // RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s --check-prefix=STREAM
@@ -46,9 +48,21 @@ void tiled(float *a, size_t bytes_a, long n) {
   __hpvm__bindIn(t, 2, 2, 0);
 }
 
-void host(void *args) {
+void pair(float *a, size_t bytes_a, long n) {
+  void *x = __hpvm__createNodeND(1, leaf, n);
+  void *y = __hpvm__createNodeND(1, leaf, n / 2);
+  for (int p = 0; p < 3; ++p) {
+    __hpvm__bindIn(x, p, p, 0);
+    __hpvm__bindIn(y, p, p, 0);
+  }
+}
+
+void host(void *args, int *busy) {
   __hpvm__wait(__hpvm__launch(0, root, args));
-  __hpvm__wait(__hpvm__launch(0, tiled, args));
+  void *dfg = __hpvm__launch(0, tiled, args);
+  *busy = 1;
+  __hpvm__wait(dfg);
+  __hpvm__wait(__hpvm__launch(0, pair, args));
 }
 
 // A streaming launch starts a stream; each push is a frame: the graph,
@@ -76,21 +90,19 @@ void frames(void **inputs, int count) {
 // STREAM:         call void @hpvmc_stream_end(ptr [[G]])
 // STREAM-NOT:     @__hpvm__push(
 // STREAM-LABEL: {{^}}}
-// CHECK: @hpvmc.name = {{.*}} c"root\00"
-// CHECK: @hpvmc.name.1 = {{.*}} c"leaf\00"
-// CHECK: @hpvmc.name.2 = {{.*}} c"tiled\00"
-// CHECK: @hpvmc.name.3 = {{.*}} c"tile\00"
+// CHECK: @hpvmc.name = {{.*}} c"leaf\00"
+// CHECK: @hpvmc.name.1 = {{.*}} c"tile\00"
+// CHECK: @hpvmc.name.2 = {{.*}} c"pair\00"
 // The node functions live on only in the launches.
 // CHECK-NOT: define {{.*}}@leaf(
 // CHECK-NOT: define {{.*}}@root(
-// CHECK:       define {{.*}}@host(ptr noundef [[ARGS:%[0-9a-z]+]])
+// CHECK:       define {{.*}}@host(ptr noundef [[ARGS:%[0-9a-z]+]], ptr noundef [[BUSY:%[0-9a-z]+]])
 // CHECK:       [[A:%.*]] = load ptr, ptr {{%.*}}, align 1
 // CHECK-NEXT:  [[AT1:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 1
 // CHECK-NEXT:  [[BYTES:%.*]] = load i64, ptr [[AT1]], align 1
 // CHECK-NEXT:  [[AT2:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 2
 // CHECK-NEXT:  [[N:%.*]] = load i64, ptr [[AT2]], align 1
-// CHECK-NEXT:  [[ROOT:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name, i32 4, ptr [[A]], i64 [[BYTES]], i32 5, i64 [[N]], i32 8, i32 0)
-// CHECK-NEXT:  [[LEAF:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.1, i32 1, i32 1, i64 [[N]], i32 4, ptr [[A]], i64 [[BYTES]], i32 0)
+// CHECK-NEXT:  [[LEAF:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name, i32 1, i32 1, i64 [[N]], i32 4, ptr [[A]], i64 [[BYTES]], i32 0)
 // CHECK:       hpvmc.loop:
 // CHECK-NEXT:  [[ID:%.*]] = phi i64 [ 0, %{{.*}} ], [ [[NEXT:%.*]], %hpvmc.next ]
 // CHECK-NEXT:  icmp slt i64 [[ID]], [[N]]
@@ -98,16 +110,25 @@ void frames(void **inputs, int count) {
 // CHECK:       hpvmc.next:
 // CHECK-NEXT:  [[NEXT]] = add nuw nsw i64 [[ID]], 1
 // CHECK:       call void @__hpvm_region_end(ptr [[LEAF]])
-// CHECK-NEXT:  call void @__hpvm_region_end(ptr [[ROOT]])
 // CHECK-NEXT:  call void @__hpvm__wait(ptr noundef [[ARGS]])
 //
-// The second graph: tiles is folded, tile runs over ((n + 15) / 16) * 16.
+// The second graph: tiles is folded, tile runs over ((n + 15) / 16) * 16, in
+// the background while the host stores.
 // CHECK:       [[GROUPS:%.*]] = sdiv i64 {{.*}}, 16
 // CHECK-NEXT:  [[FLAT:%.*]] = mul i64 [[GROUPS]], 16
-// CHECK-NEXT:  @__hpvm_region_begin(ptr @hpvmc.name.2, {{.*}}i32 5, i64 [[FLAT]], i32 8, i32 0)
-// CHECK-NEXT:  @__hpvm_region_begin(ptr @hpvmc.name.3, i32 1, i32 1, i64 [[FLAT]],
+// CHECK-NEXT:  [[TILE:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.1, i32 1, i32 1, i64 [[FLAT]], i32 4, ptr {{%.*}}, i64 {{%.*}}, i32 8, i32 0)
 // CHECK:       [[FID:%.*]] = phi i64 [ 0,
 // CHECK:       urem i64 [[FID]], 16
 // CHECK-NEXT:  udiv i64 [[FID]], 16
+// CHECK:       call void @__hpvm_region_end(ptr [[TILE]])
+// CHECK-NEXT:  store i32 1, ptr [[BUSY]]
+// CHECK-NEXT:  call void @__hpvm__wait(
+//
+// The third: a root of two leaves, the extents of both its values.
+// CHECK:       [[HALF:%.*]] = sdiv i64 [[N2:%.*]], 2
+// CHECK-NEXT:  [[PAIR:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.2, i32 4, ptr {{%.*}}, i64 {{%.*}}, i32 5, i64 [[N2]], i32 5, i64 [[HALF]], i32 0)
+// CHECK-NEXT:  call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.3, i32 1, i32 1, i64 [[N2]],
+// CHECK:       call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name.4, i32 1, i32 1, i64 [[HALF]],
+// CHECK:       call void @__hpvm_region_end(ptr [[PAIR]])
 // CHECK:       {{^}}}
 
