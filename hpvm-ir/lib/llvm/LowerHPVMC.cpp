@@ -12,8 +12,8 @@
 // launch into the marker form, in place of the launch call:
 //
 //   load the root's arguments from the struct
-//   compute the children's extents (from the root's arguments)
-//   h = __hpvm_region_begin("root", buffers..., NOWAIT, END)
+//   compute the children's extents and outputs (from the root's arguments)
+//   h = __hpvm_region_begin("root", buffers..., [NOWAIT,] END)
 //     c = __hpvm_region_begin("child", DIMS(z, y, x), buffers..., END)
 //     for z, y, x: <the leaf's body, inlined, its ids the loop counters>
 //     __hpvm_region_end(c)
@@ -27,9 +27,15 @@
 // read and written); other scalars become value parameters where the leaf
 // uses them (EXTRACT's live-ins). HPVM-C's x is the last (fastest) dim.
 //
-// What is not supported yet (node outputs, value edges, streaming, barriers
-// and node-local memory) is reported as rule "hpvm-c" at the call, as is
-// misuse. Needs SSA form for node handles: lowerHPVMC runs sroa first.
+// On the way: a replicated internal node of leaves (work-groups of
+// work-items) is folded into its leaves (foldTiles); a root that only holds
+// one leaf is left out; a launch waited for at once is synchronous; outputs
+// and value edges carry values known when the graph starts; a streaming
+// launch becomes an hpvm-rt stream, each push a frame (hpvm_rt.h's
+// hpvmc_stream_*). What is not supported yet (barriers, node-local memory,
+// outputs computed from memory or ids) is reported as rule "hpvm-c" at the
+// call, as is misuse. Needs SSA form for node handles: lowerHPVMC runs sroa
+// first. docs/hpvm-c.md says all of it from the user's side.
 //
 //===----------------------------------------------------------------------===//
 #include "hpvm/ir/Diagnostics.h"
@@ -1353,7 +1359,7 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
 }
 
 /// A streaming launch starts a stream; each push unfolds the graph there, a
-/// frame of it with the arguments pushed (hpvm.h's __hpvmc_stream_*).
+/// frame of it with the arguments pushed (hpvm_rt.h's hpvmc_stream_*).
 void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
   Function *Host = Launch->getFunction();
   // hpvm-rt's (hpvm_rt.h).
