@@ -288,7 +288,8 @@ static Expected<std::vector<Graph>> buildKernels(Module &M,
     });
   if (!Unplaceable.empty())
     return programError("node " + Unplaceable +
-                        " can run on none of the targets being compiled");
+                        " can run on none of the targets being compiled; "
+                        "compile for one it allows as well");
 
   if (Options.Targets & TargetCPU) {
     auto Kernels = buildCPUKernels(M, Options.CPU);

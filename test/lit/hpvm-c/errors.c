@@ -1,6 +1,20 @@
 // Misuse of HPVM-C's graph calls is reported at the call, with the rule
 // "hpvm-c", one error per launch; so are what is not supported yet.
 // RUN: not %hpvm-clang -O1 -emit-hpvm-ir -S %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error:
+// A leaf hinted to a GPU in a program built for the CPU alone (hpvm-clang's
+// default) is refused, with the targets it allows and the way out.
+// RUN: not %hpvm-clang -O1 -DDEVICE_ONLY -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TARGETS
+// TARGETS: hpvm-clang: error: node gpu_only (allows nvptx,spirv, compiling for cpu) can run on none of the targets being compiled; compile for one it allows as well
+#ifdef DEVICE_ONLY
+#include <hpvm.h>
+void gpu_only(float *a, size_t bytes_a) {
+  __hpvm__hint(DEVICE);
+  a[__hpvm__getNodeInstanceID_x(__hpvm__getNode())] = 0;
+}
+void launch_gpu_only(void *args) {
+  __hpvm__wait(__hpvm__launch(0, gpu_only, args));
+}
+#else
 #include <hpvm.h>
 
 typedef struct __attribute__((__packed__)) {
@@ -238,3 +252,4 @@ void host(Args *args, void (*f)(float *, size_t, long)) {
   __hpvm__launch(0, f, args);
   // CHECK: errors.c:[[#@LINE-1]]:3: error: [hpvm-c] function 'host': __hpvm__launch must name a node function, not %f
 }
+#endif
