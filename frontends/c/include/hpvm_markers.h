@@ -56,7 +56,8 @@
 extern "C" {
 #endif
 
-/* Clause tags; the values are part of the marker ABI (LowerMarkers.cpp). */
+/* Clause tags; the values are part of the marker ABI (hpvm/ir/RegionForm.h,
+ * namespace marker). */
 enum hpvm_tag {
   HPVM_TAG_END = 0,
   HPVM_TAG_DIMS = 1,

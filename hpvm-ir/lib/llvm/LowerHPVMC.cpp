@@ -38,6 +38,8 @@
 // first. docs/hpvm-c.md says all of it from the user's side.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelineRunner.h"
+
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/Graph.h"
 #include "hpvm/ir/Passes.h"
@@ -55,7 +57,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -161,18 +162,6 @@ TargetMask hintMask(uint64_t Hint) {
     return 0;
   }
 }
-
-/// The tags of the marker form (hpvm_markers.h, LowerMarkers.cpp).
-enum MarkerTag : uint32_t {
-  TagEnd = 0,
-  TagDims = 1,
-  TagIn = 2,
-  TagOut = 3,
-  TagInOut = 4,
-  TagValue = 5,
-  TagTarget = 6,
-  TagNoWait = 8,
-};
 
 struct Buffer {
   Value *Ptr = nullptr, *Bytes = nullptr;
@@ -297,20 +286,6 @@ const Instruction *firstLocated(const Function &F, const Instruction *Else) {
     if (I.getDebugLoc() && I.getDebugLoc().getLine())
       return &I;
   return Else;
-}
-
-/// Undoes C's default argument promotions, which __hpvm__return's varargs
-/// apply: the output is the float or the short, not the double or int.
-Value *stripPromotion(Value *V) {
-  if (auto *Ext = dyn_cast<FPExtInst>(V))
-    return Ext->getOperand(0);
-  if (isa<SExtInst>(V) || isa<ZExtInst>(V)) {
-    auto *Cast = cast<CastInst>(V);
-    if (Cast->getDestTy()->isIntegerTy(32) &&
-        Cast->getSrcTy()->getIntegerBitWidth() < 32)
-      return Cast->getOperand(0);
-  }
-  return V;
 }
 
 Function *calledNodeFunction(Value *V) {
@@ -458,6 +433,26 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
           &F, C);
     return true;
   };
+  // Parameter K of G (node Name) exists, or an error at Call C.
+  auto HasParam = [&](const Function &G, StringRef Name, uint64_t K,
+                      CallInst *C, const char *Call) {
+    if (K < G.arg_size())
+      return true;
+    error(Twine(Call) + " binds parameter " + Twine(K) + " of '" + Name +
+              "', which has " + Twine(G.arg_size()) + " parameters",
+          &F, C);
+    return false;
+  };
+  // Marks parameter K of child P bound (by a bindIn or an edge), or an error
+  // at C if something bound it already.
+  auto Bind = [&](PendingChild &P, uint64_t K, CallInst *C) {
+    if (!P.Bound[K])
+      return P.Bound[K] = true;
+    error("parameter " + Twine(K) + " of '" + nodeName(*P.F) +
+              "' is bound twice",
+          &F, C);
+    return false;
+  };
   for (Instruction &I : F.getEntryBlock()) {
     auto *C = dyn_cast<CallInst>(&I);
     CallKind K = classify(I);
@@ -517,20 +512,9 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
       if (Unsupported(C, constantOperand(C, 3), "__hpvm__bindIn"))
         return false;
       std::string ChildName = nodeName(*P.F);
-      if (*From >= F.arg_size()) {
-        error("__hpvm__bindIn binds parameter " + Twine(*From) + " of '" +
-                  N.Name + "', which has " + Twine(F.arg_size()) +
-                  " parameters",
-              &F, C);
+      if (!HasParam(F, N.Name, *From, C, "__hpvm__bindIn") ||
+          !HasParam(*P.F, ChildName, *To, C, "__hpvm__bindIn"))
         return false;
-      }
-      if (*To >= P.F->arg_size()) {
-        error("__hpvm__bindIn binds parameter " + Twine(*To) + " of '" +
-                  ChildName + "', which has " + Twine(P.F->arg_size()) +
-                  " parameters",
-              &F, C);
-        return false;
-      }
       Type *FromTy = F.getArg(*From)->getType();
       Type *ToTy = P.F->getArg(*To)->getType();
       if (FromTy != ToTy) {
@@ -541,13 +525,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
               &F, C);
         return false;
       }
-      if (P.Bound[*To]) {
-        error("parameter " + Twine(*To) + " of '" + ChildName +
-                  "' is bound twice",
-              &F, C);
+      if (!Bind(P, *To, C))
         return false;
-      }
-      P.Bound[*To] = true;
       P.Args[*To] = N.Args[*From];
       break;
     }
@@ -574,20 +553,9 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
         error("__hpvm__edge joins '" + nodeName(*P.F) + "' to itself", &F, C);
         return false;
       }
-      if (*Param >= P.F->arg_size()) {
-        error("__hpvm__edge binds parameter " + Twine(*Param) + " of '" +
-                  nodeName(*P.F) + "', which has " + Twine(P.F->arg_size()) +
-                  " parameters",
-              &F, C);
+      if (!HasParam(*P.F, nodeName(*P.F), *Param, C, "__hpvm__edge") ||
+          !Bind(P, *Param, C))
         return false;
-      }
-      if (P.Bound[*Param]) {
-        error("parameter " + Twine(*Param) + " of '" + nodeName(*P.F) +
-                  "' is bound twice",
-              &F, C);
-        return false;
-      }
-      P.Bound[*Param] = true;
       P.Edges.push_back({C, *Src, unsigned(*Output), unsigned(*Param)});
       break;
     }
@@ -763,7 +731,7 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
   if (Return) {
     DenseMap<Value *, Value *> Materialized;
     for (unsigned K = 1; K < Return->arg_size(); ++K) {
-      Value *V = materialize(stripPromotion(Return->getArgOperand(K)), N,
+      Value *V = materialize(stripVarargPromotion(Return->getArgOperand(K)), N,
                              Materialized, Return, "the outputs of a node");
       if (!V)
         return false;
@@ -969,26 +937,26 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
       B.CreateGlobalStringPtr(N.Name, "hpvmc.name")};
   ArrayRef<Value *> Dims = N.regionDims();
   if (!Dims.empty()) {
-    Ops.append({Tag(TagDims), Tag(Dims.size())});
+    Ops.append({Tag(marker::Dims), Tag(Dims.size())});
     Ops.append(Dims.begin(), Dims.end());
   }
   for (const Buffer &Buf : N.Buffers) {
-    Ops.push_back(Tag(Buf.Reads && Buf.Writes ? TagInOut
-                      : Buf.Writes            ? TagOut
-                                              : TagIn));
+    Ops.push_back(Tag(Buf.Reads && Buf.Writes ? marker::InOut
+                      : Buf.Writes            ? marker::Out
+                                              : marker::In));
     Ops.push_back(Buf.Ptr);
     Ops.push_back(B.CreateSExtOrTrunc(Buf.Bytes, I64));
   }
   if (N.isLeaf() && N.Targets)
-    Ops.append({Tag(TagTarget), Tag(*N.Targets)});
+    Ops.append({Tag(marker::Target), Tag(*N.Targets)});
   // The extents computed for the graph are the root's: they stay in front
   // of it, where no pass can sink them between the nodes.
   if (&N == TopNode && !N.isLeaf())
     for (Value *E : ComputedExtents)
-      Ops.append({Tag(TagValue), E});
+      Ops.append({Tag(marker::Value), E});
   if (NoWait)
-    Ops.push_back(Tag(TagNoWait));
-  Ops.push_back(Tag(TagEnd));
+    Ops.push_back(Tag(marker::NoWait));
+  Ops.push_back(Tag(marker::End));
   FunctionCallee Begin = M.getOrInsertFunction(
       MarkerBeginName, FunctionType::get(B.getPtrTy(), {B.getPtrTy()}, true));
   FunctionCallee End = M.getOrInsertFunction(
@@ -1440,22 +1408,13 @@ unsigned HPVMCLowering::run() {
     return 0;
 
   // Node handles and the arguments of HPVM-C's calls as SSA values.
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FunctionPassManager FPM, Unroll;
-  cantFail(PB.parsePassPipeline(FPM, "sroa,early-cse"));
+  PipelineRunner Run;
+  FunctionAnalysisManager &FAM = Run.functionAnalyses();
+  FunctionPassManager FPM = Run.functionPipeline("sroa,early-cse");
   // Internal nodes may bind parameters in a loop (`for (p = 0; p < 6; ++p)
   // __hpvm__bindIn(n, p, p, 0)`): unrolled, every binding is a constant.
-  cantFail(PB.parsePassPipeline(
-      Unroll, "loop(loop-unroll-full),simplifycfg,instcombine,early-cse"));
+  FunctionPassManager Unroll = Run.functionPipeline(
+      "loop(loop-unroll-full),simplifycfg,instcombine,early-cse");
   for (Function &F : M)
     if (!F.isDeclaration() && usesHPVMC(F)) {
       FPM.run(F, FAM);

@@ -41,22 +41,10 @@ using namespace llvm;
 
 namespace hpvm {
 
-/// The tags of the marker form; they must match frontends/c/include/hpvm.h.
+/// The marker form's calls, by the names this pass looks for.
 namespace marker {
 constexpr const char *BeginName = MarkerBeginName;
 constexpr const char *EndName = MarkerEndName;
-enum Tag : uint64_t {
-  End = 0,
-  Dims = 1,       // count, then count extents
-  In = 2,         // ptr, bytes
-  Out = 3,        // ptr, bytes
-  InOut = 4,      // ptr, bytes
-  Value = 5,      // one scalar
-  Target = 6,     // mask
-  After = 7,      // handle of an earlier sibling
-  NoWait = 8,     // no operands: the launch goes on in the background
-  Sequential = 9, // no operands: the instances run in order
-};
 } // namespace marker
 
 namespace {
@@ -111,9 +99,7 @@ static bool isCallTo(const Value *V, StringRef Name) {
   return false;
 }
 
-/// Undoes C's default argument promotions, which varargs calls apply: the
-/// body uses the float or the short, not the double or int passed here.
-static Value *stripPromotion(Value *V) {
+Value *stripVarargPromotion(Value *V) {
   if (auto *Ext = dyn_cast<FPExtInst>(V))
     if (Ext->getSrcTy()->isFloatTy() || Ext->getSrcTy()->isHalfTy())
       return Ext->getOperand(0);
@@ -274,7 +260,7 @@ bool MarkerLowering::decode(Marker &M) {
     case marker::Value: {
       if (!Need(1, Tag))
         return false;
-      Value *V = stripPromotion(Call->getArgOperand(I));
+      Value *V = stripVarargPromotion(Call->getArgOperand(I));
       Type *T = V->getType();
       if (T->isPointerTy()) {
         error(Where + "VALUE " + describe(V) +

@@ -1,6 +1,7 @@
 //===- Passes.cpp - HPVM passes for the new pass manager ------------------===//
 #include "hpvm/ir/Passes.h"
 
+#include "PipelineRunner.h"
 #include "RegionAnalysis.h"
 
 #include "hpvm/ir/Diagnostics.h"
@@ -114,34 +115,21 @@ static bool hasMarkers(const Function &F) {
 }
 
 unsigned regionFormFromMarkers(Module &M) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PipelineRunner Run;
   // A path that ends in `unreachable` after calls is no exit of a parallel
   // loop only where the callees are known to return (ParallelLoops.cpp):
   // the program's own helpers are known to once their attributes are
   // inferred.
-  ModulePassManager MPM;
-  cantFail(PB.parsePassPipeline(MPM, "cgscc(function-attrs)"));
-  MPM.run(M, MAM);
-  FunctionPassManager FPM;
+  Run.runOnModule(M, "cgscc(function-attrs)");
   // The last SimplifyCFG can leave phis with one value on every edge, which
   // hide an induction variable's increment from ScalarEvolution:
   // InstSimplify folds them.
-  cantFail(PB.parsePassPipeline(
-      FPM,
+  FunctionPassManager FPM = Run.functionPipeline(
       "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,"
-      "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg,instsimplify"));
+      "loop-mssa(loop-rotate,licm),loop(indvars),simplifycfg,instsimplify");
   for (Function &F : M)
     if (!F.isDeclaration() && hasMarkers(F))
-      FPM.run(F, FAM);
+      FPM.run(F, Run.functionAnalyses());
   if (unsigned Errors = lowerMarkers(M))
     return Errors;
   localizeRegionValues(M);

@@ -32,9 +32,32 @@ namespace hpvm {
 
 constexpr const char *RegionEntryName = "llvm.directive.region.entry";
 constexpr const char *RegionExitName = "llvm.directive.region.exit";
-/// The marker form's calls (frontends/c/include/hpvm.h).
+/// The marker form's calls (frontends/c/include/hpvm_markers.h).
 constexpr const char *MarkerBeginName = "__hpvm_region_begin";
 constexpr const char *MarkerEndName = "__hpvm_region_end";
+
+/// The tags of the marker form's clause list; they must match
+/// hpvm_markers.h's enum hpvm_tag (LowerMarkers reads them, LowerHPVMC
+/// writes them).
+namespace marker {
+enum Tag : uint32_t {
+  End = 0,
+  Dims = 1,       // count, then count extents
+  In = 2,         // ptr, bytes
+  Out = 3,        // ptr, bytes
+  InOut = 4,      // ptr, bytes
+  Value = 5,      // one scalar
+  Target = 6,     // mask
+  After = 7,      // handle of an earlier sibling
+  NoWait = 8,     // no operands: the launch goes on in the background
+  Sequential = 9, // no operands: the instances run in order
+};
+} // namespace marker
+
+/// Undoes C's default argument promotions, which varargs calls (the marker
+/// form's, HPVM-C's __hpvm__return) apply: the float or the short the code
+/// has, not the double or int passed.
+llvm::Value *stripVarargPromotion(llvm::Value *V);
 
 /// Operand-bundle tags of a region entry.
 namespace tag {
