@@ -428,6 +428,25 @@ def write_sections(path, main_text=None, begin=None, body=None):
         f.write("\n\n".join(parts) + "\n")
 
 
+def report_section(md_path, begin, title, script, repro, intro, machine,
+                   head, rows, goals):
+    """Writes the section of md_path that starts with marker `begin`, as the
+    scripts of bench/<part>/ write theirs: a title, who writes it and how to
+    reproduce it, what it measures (`intro`), the machine (the lines of file
+    `machine`), the table and the goals ((met, text) pairs)."""
+    with open(machine) as f:
+        machine_lines = [line.rstrip("\n") for line in f if line.strip()]
+    md = [f"## {title}", "",
+          f"Written by `{script}` (do not edit: the next run replaces "
+          "this section). To reproduce, from the repository root:", "",
+          f"    {repro}", "", intro, ""]
+    md += [f"- {line}" for line in machine_lines] + [""]
+    md += markdown(head, rows).splitlines() + [""]
+    md += [("- met: " if ok else "- **not met**: ") + text
+           for ok, text in goals]
+    write_sections(md_path, begin=begin, body="\n".join(md))
+
+
 def write_keeping_gpu_section(path, cpu_text):
     """Writes the CPU report, keeping the other scripts' sections."""
     write_sections(path, main_text=cpu_text)

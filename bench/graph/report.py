@@ -56,23 +56,15 @@ def main():
         print(("goal met: " if ok else "goal NOT met: ") + text)
     if not md_path:
         return
-    with open(machine) as f:
-        machine_lines = [line.rstrip("\n") for line in f if line.strip()]
-    md = ["## Graph scale", "",
-          "Written by `bench/graph/run.sh` (do not edit: the next run replaces "
-          "this section). To reproduce, from the repository root:", "",
-          f"    {repro}", "",
-          f"A graph of {nodes} empty CPU leaves through the C ABI "
-          "(`bench/graph/scale.cpp`): *load* is the program's first launch "
-          "(its graph text read and verified, plans built), *first launch* "
-          "the big graph's first (candidates found, every leaf scheduled and "
-          "run), then the median launch under each policy. Every launch is "
-          "checked to run every leaf once. The lowest of the runs.", ""]
-    md += [f"- {line}" for line in machine_lines] + [""]
-    md += cpu.markdown(head, rows).splitlines() + [""]
-    md += [("- met: " if ok else "- **not met**: ") + text
-           for ok, text in goals]
-    cpu.write_sections(md_path, begin=cpu.GRAPH_BEGIN, body="\n".join(md))
+    cpu.report_section(
+        md_path, cpu.GRAPH_BEGIN, "Graph scale", "bench/graph/run.sh", repro,
+        f"A graph of {nodes} empty CPU leaves through the C ABI "
+        "(`bench/graph/scale.cpp`): *load* is the program's first launch "
+        "(its graph text read and verified, plans built), *first launch* "
+        "the big graph's first (candidates found, every leaf scheduled and "
+        "run), then the median launch under each policy. Every launch is "
+        "checked to run every leaf once. The lowest of the runs.",
+        machine, head, rows, goals)
     print(f"(graph scale section written to {md_path})")
 
 

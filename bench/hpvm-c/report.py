@@ -61,27 +61,19 @@ def main():
         print(("goal met: " if ok else "goal NOT met: ") + text)
     if not md_path:
         return
-    with open(machine) as f:
-        machine_lines = [line.rstrip("\n") for line in f if line.strip()]
-    md = ["## HPVM-C", "",
-          "Written by `bench/hpvm-c/run.sh` (do not edit: the next run replaces "
-          "this section). To reproduce, from the repository root:", "",
-          f"    {repro}", "",
-          "The kernels of `bench/kernels/` (`#pragma hpvm`) against the same "
-          "loops written in HPVM-C (`bench/hpvm-c/`, hpvm.h's explicit graph "
-          "calls, as HPVM's own sgemm and stencil are: sgemm as 16×16 "
-          "work-groups of work-items, the stencil's grids tracked across "
-          "launches, sweeps as 2000 small launches each waited for at once), "
-          "with the same drivers, built by `hpvm-clang -O3 "
-          "--hpvm-target=cpu,spirv` and run in the same rounds on the CPU "
-          "backend and on the Vulkan device. Medians of the rounds' medians; "
-          "the ratio is the pragma version's time over HPVM-C's (above 1: "
-          "HPVM-C faster).", ""]
-    md += [f"- {line}" for line in machine_lines] + [""]
-    md += cpu.markdown(head, rows).splitlines() + [""]
-    md += [("- met: " if ok else "- **not met**: ") + text
-           for ok, text in notes]
-    cpu.write_sections(md_path, begin=cpu.HPVMC_BEGIN, body="\n".join(md))
+    cpu.report_section(
+        md_path, cpu.HPVMC_BEGIN, "HPVM-C", "bench/hpvm-c/run.sh", repro,
+        "The kernels of `bench/kernels/` (`#pragma hpvm`) against the same "
+        "loops written in HPVM-C (`bench/hpvm-c/`, hpvm.h's explicit graph "
+        "calls, as HPVM's own sgemm and stencil are: sgemm as 16×16 "
+        "work-groups of work-items, the stencil's grids tracked across "
+        "launches, sweeps as 2000 small launches each waited for at once), "
+        "with the same drivers, built by `hpvm-clang -O3 "
+        "--hpvm-target=cpu,spirv` and run in the same rounds on the CPU "
+        "backend and on the Vulkan device. Medians of the rounds' medians; "
+        "the ratio is the pragma version's time over HPVM-C's (above 1: "
+        "HPVM-C faster).",
+        machine, head, rows, notes)
     print(f"(HPVM-C section written to {md_path})")
 
 
