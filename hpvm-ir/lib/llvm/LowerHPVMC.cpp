@@ -38,6 +38,7 @@
 // first. docs/hpvm-c.md says all of it from the user's side.
 //
 //===----------------------------------------------------------------------===//
+#include "BarrierPhases.h"
 #include "PipelineRunner.h"
 
 #include "hpvm/ir/Diagnostics.h"
@@ -46,6 +47,7 @@
 #include "hpvm/ir/RegionForm.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -166,6 +168,8 @@ TargetMask hintMask(uint64_t Hint) {
 struct Buffer {
   Value *Ptr = nullptr, *Bytes = nullptr;
   bool Reads = false, Writes = false;
+  /// The leaf's pointer parameters it is passed as.
+  SmallVector<unsigned, 1> Params;
 };
 
 /// One node of a launch, with everything at the launch site's values.
@@ -191,6 +195,14 @@ struct Node {
   /// A leaf of a folded node: its extents times the folded node's, per dim,
   /// outermost first; its loops run over these.
   SmallVector<Value *, 3> FlatDims;
+  /// A leaf that only allocates node-local memory (__hpvm__malloc) for its
+  /// siblings: it is read for its outputs and not run.
+  bool Allocation = false;
+  /// A leaf with barriers, split into phases, and the scratch memory that
+  /// carries its instances' values from one phase to the next.
+  std::optional<BarrierPhases> Phases;
+  /// Where the scratch is in the launch's memory, if it needs any.
+  Value *ScratchOffset = nullptr;
 
   bool isLeaf() const { return Children.empty(); }
   bool foldedLeaf() const { return Parent && Parent->Folded; }
@@ -235,18 +247,36 @@ private:
   void lowerLaunch(CallInst *Launch);
   void lowerStreamingLaunch(CallInst *Launch, Function &Root);
   StructType *argumentStruct(Function &Root, Instruction *At);
-  bool unfold(Function &Root, Value *ArgStruct, Instruction *At, bool NoWait);
+  bool unfold(Function &Root, Value *ArgStruct, Instruction *At, bool NoWait,
+              CallInst *Wait);
   std::unique_ptr<Node> readNode(Function *F, ArrayRef<Value *> Args,
                                  ArrayRef<Value *> Dims, Node *Parent,
                                  Instruction *CreatedAt);
   bool readInternal(Node &N, Instruction *CreatedAt);
   bool readLeaf(Node &N, Instruction *CreatedAt);
   Value *materialize(Value *V, Node &N, DenseMap<Value *, Value *> &Done,
-                     Instruction *At, StringRef What);
+                     Instruction *At, StringRef What,
+                     ArrayRef<Value *> ArgValues = {});
   Value *output(const Node &N, unsigned K, Instruction *At);
+  Value *localMemory(CallInst *Malloc, Node &N,
+                     DenseMap<Value *, Value *> &Done, Instruction *At);
+  bool dropAllocations(Node &N);
   void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
+  bool planPhases(Node &N);
+  Value *allocate(Value *Bytes);
+  void dropLaunchMemory();
+  CallInst *beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
+                        ArrayRef<Buffer> Buffers,
+                        std::optional<TargetMask> Targets, bool Top,
+                        bool NoWait, bool Sequential, Instruction *Before);
+  void endRegion(CallInst *Handle, Instruction *Before);
   void emit(Node &N, Instruction *Before, bool NoWait);
-  void emitLeafBody(Node &N, Instruction *Before);
+  void emitPhases(Node &N, Instruction *Before, bool NoWait);
+  void emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
+                 ArrayRef<Buffer> Buffers, Instruction *Before,
+                 unsigned &Count);
+  Function *leafClone(Node &N, bool Indexed);
+  void callLeaf(Node &N, Function &Body, Instruction *Before);
   bool lowerAtomic(CallInst *C, const Node &N);
   Value *resolveQuery(CallInst *Q, Node &N, Function &Clone);
   std::optional<unsigned> handleLevel(Value *Handle);
@@ -266,6 +296,20 @@ private:
   /// The extents of the nodes of the launch being lowered that are
   /// computed in front of it.
   SmallVector<Value *, 8> ComputedExtents;
+  /// The memory made for the launch being lowered (node-local memory,
+  /// scratch), one host buffer of LaunchBytes, freed once the launch has
+  /// run: a stand-in until the launch's code is written, as its size is
+  /// known only once the whole graph is read.
+  GlobalVariable *LaunchMemory = nullptr;
+  Value *LaunchBytes = nullptr;
+  /// Node-local memory (__hpvm__malloc), by the stand-in for its pointer:
+  /// a section of SectionBytes for each instance of Scope, from Offset in
+  /// the launch's memory.
+  struct LocalMemory {
+    Value *Offset, *SectionBytes;
+    const Node *Scope;
+  };
+  MapVector<GlobalVariable *, LocalMemory> Locals;
   SmallVector<Function *, 8> NodeFunctions;
 };
 
@@ -348,10 +392,13 @@ std::unique_ptr<Node> HPVMCLowering::readNode(Function *F,
       break;
     }
     case Call::Barrier:
-      error("__hpvm__barrier is not supported yet (docs/hpvm-c.md)", F, C);
-      break;
     case Call::Malloc:
-      error("__hpvm__malloc is not supported yet (docs/hpvm-c.md)", F, C);
+      // Their scratch and node-local memory would be a frame's own.
+      if (Streamed)
+        error(C->getCalledFunction()->getName() +
+                  " in a graph launched for streaming is not supported yet "
+                  "(docs/hpvm-c.md)",
+              F, C);
       break;
     case Call::Launch:
     case Call::Push:
@@ -708,6 +755,26 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
           &F, firstLocated(F, CreatedAt));
     return false;
   }
+  // An allocation node (HPVM-C's way to give a work-group memory of its
+  // own) only allocates and returns the memory.
+  for (Instruction &I : instructions(F))
+    N.Allocation |= classify(I).K == Call::Malloc;
+  if (N.Allocation)
+    for (Instruction &I : instructions(F)) {
+      Call K = classify(I).K;
+      if (K == Call::Malloc || K == Call::Return || K == Call::Hint ||
+          K == Call::HintHPVM || K == Call::Attributes || K == Call::GetNode ||
+          K == Call::GetParent || K == Call::InstanceId ||
+          K == Call::Instances || isa<DbgInfoIntrinsic>(I) ||
+          I.isLifetimeStartOrEnd() ||
+          (!I.mayHaveSideEffects() && !I.mayReadFromMemory()))
+        continue;
+      error("leaf '" + N.Name +
+                "' calls __hpvm__malloc, so it may only allocate memory and "
+                "return it (__hpvm__return) to the nodes that use it",
+            &F, &I);
+      return false;
+    }
   // Outputs: __hpvm__return(n, values...), once. They are passed on to
   // other nodes' parameters (__hpvm__edge, __hpvm__bindOut), so they must
   // be known when the graph starts.
@@ -805,7 +872,22 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
     bool Named = In[P] || Out[P];
     B.Reads = In[P] || !Named;
     B.Writes = Out[P] || !Named;
-    N.Buffers.push_back(B);
+    // Node-local memory is in the launch's memory.
+    if (auto *GV = dyn_cast<GlobalVariable>(B.Ptr); GV && Locals.count(GV)) {
+      B.Ptr = LaunchMemory;
+      B.Bytes = nullptr;
+      B.Reads = B.Writes = true;
+    }
+    B.Params.push_back(P);
+    auto Same =
+        find_if(N.Buffers, [&](const Buffer &O) { return O.Ptr == B.Ptr; });
+    if (Same == N.Buffers.end()) {
+      N.Buffers.push_back(B);
+      continue;
+    }
+    Same->Reads |= B.Reads;
+    Same->Writes |= B.Writes;
+    Same->Params.push_back(P);
   }
   return true;
 }
@@ -824,16 +906,20 @@ Value *HPVMCLowering::output(const Node &N, unsigned K, Instruction *At) {
 
 Value *HPVMCLowering::materialize(Value *V, Node &N,
                                   DenseMap<Value *, Value *> &Done,
-                                  Instruction *At, StringRef What) {
+                                  Instruction *At, StringRef What,
+                                  ArrayRef<Value *> ArgValues) {
   if (auto *A = dyn_cast<Argument>(V))
-    return N.Args[A->getArgNo()];
+    return (ArgValues.empty() ? ArrayRef<Value *>(N.Args)
+                              : ArgValues)[A->getArgNo()];
   if (isa<Constant>(V))
     return V;
   if (Value *Known = Done.lookup(V))
     return Known;
+  if (auto *C = dyn_cast<CallInst>(V); C && classify(*C).K == Call::Malloc)
+    return localMemory(C, N, Done, At);
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<AllocaInst>(I) ||
-      I->mayReadFromMemory() || I->mayHaveSideEffects()) {
+  if (!I || isa<PHINode>(I) || (isa<CallBase>(I) && !isa<IntrinsicInst>(I)) ||
+      isa<AllocaInst>(I) || I->mayReadFromMemory() || I->mayHaveSideEffects()) {
     error(What +
               " may only be computed from the node's parameters and "
               "constants, not from " +
@@ -843,7 +929,7 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   }
   Instruction *Copy = I->clone();
   for (Use &U : Copy->operands()) {
-    Value *Op = materialize(U.get(), N, Done, At, What);
+    Value *Op = materialize(U.get(), N, Done, At, What, ArgValues);
     if (!Op) {
       Copy->deleteValue();
       return nullptr;
@@ -855,6 +941,89 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   Copy->setName(I->getName());
   Done[V] = Copy;
   return Copy;
+}
+
+/// Bytes (an i64) more of the launch's memory; returns where they start.
+Value *HPVMCLowering::allocate(Value *Bytes) {
+  IRBuilder<> B(ExtentsAt);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  if (!LaunchMemory) {
+    LaunchMemory = new GlobalVariable(M, B.getInt8Ty(), false,
+                                      GlobalValue::ExternalLinkage, nullptr,
+                                      "hpvmc.launch.memory");
+    LaunchBytes = B.getInt64(0);
+  }
+  Value *Offset = LaunchBytes;
+  // Every part aligned as malloc aligns.
+  LaunchBytes =
+      B.CreateAnd(B.CreateAdd(B.CreateAdd(Offset, Bytes), B.getInt64(15)),
+                  B.getInt64(~uint64_t(15)), "hpvmc.memory.bytes");
+  return Offset;
+}
+
+/// The stand-ins of a launch that is not lowered, gone.
+void HPVMCLowering::dropLaunchMemory() {
+  if (!LaunchMemory)
+    return;
+  for (auto &[Stand, Local] : Locals) {
+    Stand->replaceAllUsesWith(PoisonValue::get(Stand->getType()));
+    Stand->eraseFromParent();
+  }
+  Locals.clear();
+  LaunchMemory->replaceAllUsesWith(PoisonValue::get(LaunchMemory->getType()));
+  LaunchMemory->eraseFromParent();
+  LaunchMemory = nullptr;
+}
+
+/// __hpvm__malloc(bytes) in N, an allocation node: memory of its own for
+/// each instance of N's parent (HPVM-C's node-local memory, a work-group's
+/// when the parent is one), as one host buffer with a section per instance
+/// of the parent and of the nodes above it.
+Value *HPVMCLowering::localMemory(CallInst *Malloc, Node &N,
+                                  DenseMap<Value *, Value *> &Done,
+                                  Instruction *At) {
+  if (!N.Parent || !N.Dims.empty()) {
+    error("a node that calls __hpvm__malloc allocates for the instances of "
+          "its parent: it must be created with no dims "
+          "(__hpvm__createNodeND(0, ...)) inside the graph",
+          N.F, Malloc);
+    return nullptr;
+  }
+  Value *Section = materialize(Malloc->getArgOperand(0), N, Done, At,
+                               "the size __hpvm__malloc allocates");
+  if (!Section)
+    return nullptr;
+  IRBuilder<> B(ExtentsAt);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  Section = B.CreateSExtOrTrunc(Section, B.getInt64Ty());
+  Value *Sections = B.getInt64(1);
+  for (const Node *A = N.Parent; A; A = A->Parent)
+    for (Value *E : A->Dims)
+      Sections = B.CreateMul(Sections, E);
+  Value *Offset = allocate(B.CreateMul(Section, Sections));
+  auto *Stand =
+      new GlobalVariable(M, B.getInt8Ty(), false, GlobalValue::ExternalLinkage,
+                         nullptr, N.Name + ".local");
+  Locals[Stand] = {Offset, Section, N.Parent};
+  Done[Malloc] = Stand;
+  return Stand;
+}
+
+/// Allocation nodes have done their part once read: their outputs are the
+/// memory. An internal node left with no children is an error.
+bool HPVMCLowering::dropAllocations(Node &N) {
+  if (N.isLeaf())
+    return true;
+  erase_if(N.Children,
+           [](const std::unique_ptr<Node> &C) { return C->Allocation; });
+  if (N.Children.empty()) {
+    error("'" + N.Name + "' only creates nodes that allocate memory", N.F,
+          firstLocated(*N.F, nullptr));
+    return false;
+  }
+  return all_of(N.Children, [&](const std::unique_ptr<Node> &C) {
+    return dropAllocations(*C);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -900,6 +1069,83 @@ void HPVMCLowering::foldTiles(Node &N,
   N.Children = std::move(Children);
 }
 
+/// A leaf with barriers (__hpvm__barrier) runs as phases, one after another
+/// over all its instances (BarrierPhases.h): the instances of a work-group
+/// wait for each other at a barrier, and so do all the others, which is
+/// one of the orders the barrier allows. The trip counts of loops around
+/// barriers and the scratch memory that carries values across them are
+/// computed in front of the launch.
+bool HPVMCLowering::planPhases(Node &N) {
+  for (auto &C : N.Children)
+    if (!planPhases(*C))
+      return false;
+  if (!N.isLeaf() || none_of(instructions(*N.F), [](const Instruction &I) {
+        return classify(I).K == Call::Barrier;
+      }))
+    return true;
+  Function *Leaf = leafClone(N, /*Indexed=*/true);
+  if (!Leaf)
+    return false;
+  // The leaf's parameters, then (id, count) per dim per level: the counts
+  // are the same for every instance, the ids and the index are not.
+  SmallVector<Value *, 24> HostArgs(N.Args.begin(), N.Args.end());
+  IRBuilder<> B(ExtentsAt);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  Value *Instances = B.getInt64(1);
+  for (const Node *A = &N; A; A = A->Parent)
+    for (unsigned D = 0; D < 3; ++D) {
+      Value *Count = A->hpvmExtent(D, Ctx);
+      HostArgs.append({nullptr, Count});
+      Instances = B.CreateMul(Instances, Count);
+    }
+  HostArgs.append({nullptr, Instances});
+  unsigned Params = N.F->arg_size();
+  std::optional<BarrierPhases> Phases = splitAtBarriers(
+      *Leaf,
+      [](const Instruction &I) { return classify(I).K == Call::Barrier; },
+      [&](const Argument &A) {
+        return A.getArgNo() < Params || HostArgs[A.getArgNo()];
+      },
+      [&](const Twine &Message, const Instruction *At) {
+        error(Message, N.F, At);
+      });
+  bool OK = Phases.has_value();
+  DenseMap<Value *, Value *> Done;
+  std::function<void(std::vector<BarrierPhases::Step> &)> Trips =
+      [&](std::vector<BarrierPhases::Step> &Steps) {
+        for (BarrierPhases::Step &S : Steps) {
+          if (OK && S.Trips) {
+            S.Trips = materialize(S.Trips, N, Done, ExtentsAt, "a trip count",
+                                  HostArgs);
+            OK &= S.Trips != nullptr;
+            if (OK)
+              ComputedExtents.push_back(S.Trips);
+          }
+          Trips(S.Body);
+        }
+      };
+  if (OK)
+    Trips(Phases->Steps);
+  Leaf->eraseFromParent();
+  if (!OK) {
+    if (Phases)
+      for (Function *Phase : Phases->Functions)
+        Phase->eraseFromParent();
+    return false;
+  }
+  if (Phases->RecordBytes) {
+    N.ScratchOffset =
+        allocate(B.CreateMul(Instances, B.getInt64(Phases->RecordBytes)));
+    // The leaf and the nodes around it name the launch's memory.
+    for (Node *A = &N; A; A = A->Parent)
+      if (none_of(A->Buffers,
+                  [&](const Buffer &B) { return B.Ptr == LaunchMemory; }))
+        A->Buffers.push_back({LaunchMemory, nullptr, true, true, {}});
+  }
+  N.Phases = std::move(Phases);
+  return true;
+}
+
 /// Wraps a loop `for (i = 0; i < N; ++i)` around the point Before; returns
 /// the counter and sets Body to the point inside the loop.
 PHINode *wrapLoop(Instruction *Before, Value *Extent, const DebugLoc &Loc,
@@ -928,51 +1174,125 @@ PHINode *wrapLoop(Instruction *Before, Value *Extent, const DebugLoc &Loc,
   return I;
 }
 
-void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
+CallInst *HPVMCLowering::beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
+                                     ArrayRef<Buffer> Buffers,
+                                     std::optional<TargetMask> Targets,
+                                     bool Top, bool NoWait, bool Sequential,
+                                     Instruction *Before) {
   IRBuilder<> B(Before);
   B.SetCurrentDebugLocation(LaunchLoc);
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   auto Tag = [&](uint32_t T) { return ConstantInt::get(I32, T); };
+  std::string NameText = Name.str();
   SmallVector<Value *, 16> Ops = {
-      B.CreateGlobalStringPtr(N.Name, "hpvmc.name")};
-  ArrayRef<Value *> Dims = N.regionDims();
+      B.CreateGlobalStringPtr(NameText, "hpvmc.name")};
   if (!Dims.empty()) {
     Ops.append({Tag(marker::Dims), Tag(Dims.size())});
     Ops.append(Dims.begin(), Dims.end());
   }
-  for (const Buffer &Buf : N.Buffers) {
+  for (const Buffer &Buf : Buffers) {
     Ops.push_back(Tag(Buf.Reads && Buf.Writes ? marker::InOut
                       : Buf.Writes            ? marker::Out
                                               : marker::In));
     Ops.push_back(Buf.Ptr);
-    Ops.push_back(B.CreateSExtOrTrunc(Buf.Bytes, I64));
+    Ops.push_back(
+        B.CreateSExtOrTrunc(Buf.Bytes ? Buf.Bytes : LaunchBytes, I64));
   }
-  if (N.isLeaf() && N.Targets)
-    Ops.append({Tag(marker::Target), Tag(*N.Targets)});
+  if (Targets)
+    Ops.append({Tag(marker::Target), Tag(*Targets)});
   // The extents computed for the graph are the root's: they stay in front
   // of it, where no pass can sink them between the nodes.
-  if (&N == TopNode && !N.isLeaf())
+  if (Top)
     for (Value *E : ComputedExtents)
       Ops.append({Tag(marker::Value), E});
+  if (Sequential)
+    Ops.push_back(Tag(marker::Sequential));
   if (NoWait)
     Ops.push_back(Tag(marker::NoWait));
   Ops.push_back(Tag(marker::End));
   FunctionCallee Begin = M.getOrInsertFunction(
       MarkerBeginName, FunctionType::get(B.getPtrTy(), {B.getPtrTy()}, true));
+  return B.CreateCall(Begin, Ops, NameText + ".node");
+}
+
+void HPVMCLowering::endRegion(CallInst *Handle, Instruction *Before) {
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(LaunchLoc);
   FunctionCallee End = M.getOrInsertFunction(
       MarkerEndName, FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-  CallInst *Handle = B.CreateCall(Begin, Ops, N.Name + ".node");
+  B.CreateCall(End, {Handle});
+}
 
+void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
+  if (N.Phases)
+    return emitPhases(N, Before, NoWait);
+  ArrayRef<Value *> Dims = N.regionDims();
+  CallInst *Handle = beginRegion(
+      N.Name, Dims, N.Buffers, N.isLeaf() ? N.Targets : std::nullopt,
+      &N == TopNode && !N.isLeaf(), NoWait, /*Sequential=*/false, Before);
   Instruction *Inside = Before;
   for (Value *Extent : Dims)
     N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
-  if (N.isLeaf())
-    emitLeafBody(N, Inside);
-  else
+  if (!N.isLeaf()) {
     for (auto &Child : N.Children)
       emit(*Child, Inside, /*NoWait=*/false);
-  B.SetInsertPoint(Before);
-  B.CreateCall(End, {Handle});
+  } else if (Function *Body = leafClone(N, /*Indexed=*/false)) {
+    callLeaf(N, *Body, Inside);
+    Body->eraseFromParent();
+  }
+  endRegion(Handle, Before);
+}
+
+/// A leaf with barriers is a node whose children are its phases, in order,
+/// and loops run in order around the phases of their bodies.
+void HPVMCLowering::emitPhases(Node &N, Instruction *Before, bool NoWait) {
+  // A phase may write part of what the leaf writes: the rest must stay.
+  std::vector<Buffer> Buffers = N.Buffers;
+  for (Buffer &B : Buffers)
+    B.Reads |= B.Writes;
+
+  CallInst *Handle = beginRegion(N.Name, {}, Buffers, std::nullopt,
+                                 &N == TopNode, NoWait, false, Before);
+  unsigned Count = 0;
+  emitSteps(N, N.Phases->Steps, Buffers, Before, Count);
+  endRegion(Handle, Before);
+  for (Function *Phase : N.Phases->Functions)
+    Phase->eraseFromParent();
+}
+
+void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
+                              ArrayRef<Buffer> Buffers, Instruction *Before,
+                              unsigned &Count) {
+  for (const BarrierPhases::Step &S : Steps) {
+    Instruction *Inside = Before;
+    CallInst *Handle;
+    if (S.Phase) {
+      // The buffers the phase uses: fewer parameters for its kernels.
+      unsigned ScratchArg = S.Phase->arg_size() - 1;
+      auto Used = [&](unsigned Param) {
+        return !S.Phase->getArg(Param)->use_empty();
+      };
+      std::vector<Buffer> Uses;
+      for (const Buffer &B : Buffers)
+        if (any_of(B.Params, Used) ||
+            (B.Ptr == LaunchMemory && Used(ScratchArg)))
+          Uses.push_back(B);
+      ArrayRef<Value *> Dims = N.regionDims();
+      Handle = beginRegion(N.Name + ".phase" + Twine(Count++), Dims, Uses,
+                           N.Targets, false, false, false, Before);
+      N.Ids.clear();
+      for (Value *Extent : Dims)
+        N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
+      callLeaf(N, *S.Phase, Inside);
+    } else {
+      Handle = beginRegion(N.Name + ".loop" + Twine(Count++), {S.Trips},
+                           Buffers, std::nullopt, false, false,
+                           /*Sequential=*/true, Before);
+      wrapLoop(Inside, S.Trips, LaunchLoc, Inside);
+      emitSteps(N, S.Body, Buffers, Inside, Count);
+    }
+    endRegion(Handle, Before);
+  }
 }
 
 /// Which node a handle is: 0 for __hpvm__getNode(), one more for each
@@ -1057,14 +1377,16 @@ bool HPVMCLowering::lowerAtomic(CallInst *C, const Node &N) {
   return true;
 }
 
-void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
-  // A clone of the leaf with its queries answered by extra parameters,
-  // called with the loop counters and extents, then inlined.
+/// A clone of the leaf N whose queries are answered by extra parameters:
+/// for N and each node above it, (id, count) for x, y and z; then, Indexed,
+/// the instance's index among all of them and their number. Null after an
+/// error.
+Function *HPVMCLowering::leafClone(Node &N, bool Indexed) {
   Function &F = *N.F;
   unsigned Levels = N.depth() + 1;
   SmallVector<Type *, 16> Params(F.getFunctionType()->params());
   Type *I64 = Type::getInt64Ty(Ctx);
-  Params.append(6 * Levels, I64);
+  Params.append(6 * Levels + (Indexed ? 2 : 0), I64);
   Function *Clone =
       Function::Create(FunctionType::get(F.getReturnType(), Params, false),
                        GlobalValue::InternalLinkage, F.getName() + ".hpvmc", M);
@@ -1111,13 +1433,15 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
         break;
       }
   for (CallInst *C : Atomics)
-    if (!lowerAtomic(C, N))
-      return Clone->eraseFromParent();
+    if (!lowerAtomic(C, N)) {
+      Clone->eraseFromParent();
+      return nullptr;
+    }
   for (CallInst *Q : Queries) {
     Value *V = resolveQuery(Q, N, *Clone);
     if (!V) {
       Clone->eraseFromParent();
-      return;
+      return nullptr;
     }
     if (V->getType() != Q->getType())
       V = CastInst::CreateIntegerCast(V, Q->getType(), true, "", Q);
@@ -1164,46 +1488,97 @@ void HPVMCLowering::emitLeafBody(Node &N, Instruction *Before) {
     if (classify(I).K == Call::GetNode || classify(I).K == Call::GetParent) {
       error("a node handle may only be passed to HPVM-C's queries", N.F, &I);
       Clone->eraseFromParent();
+      return nullptr;
+    }
+  return Clone;
+}
+
+/// Calls Body, the leaf N's clone or one of its phases, inside N's loops
+/// at Before, with the ids and counts its queries ask for, and inlines it.
+void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  Value *Zero = B.getInt64(0);
+  SmallVector<Value *, 16> Args(N.Args.begin(), N.Args.end());
+  // Per node from N up: (id, count) for x, y, z. A folded leaf's loop
+  // counter counts the folded node's instances times the leaf's: the leaf's
+  // id is what remains of a division by its extent, the folded node's the
+  // quotient.
+  struct Level {
+    const Node *Of;
+    Value *Id[3], *Count[3];
+  };
+  SmallVector<Level, 4> Levels;
+  unsigned K = N.FlatDims.size();
+  for (const Node *A = &N; A; A = A->Parent) {
+    Level L{A, {}, {}};
+    for (unsigned D = 0; D < 3; ++D) {
+      L.Count[D] = A->hpvmExtent(D, Ctx);
+      if (N.foldedLeaf() && (A == &N || A == N.Parent)) {
+        Value *Flat = D < K ? N.Ids[K - 1 - D] : Zero;
+        Value *Extent = N.hpvmExtent(D, Ctx);
+        L.Id[D] = D >= K    ? Zero
+                  : A == &N ? B.CreateURem(Flat, Extent)
+                            : B.CreateUDiv(Flat, Extent);
+      } else {
+        unsigned Dims = A->Dims.size();
+        L.Id[D] = D < Dims ? A->Ids[Dims - 1 - D] : Zero;
+      }
+    }
+    Levels.push_back(L);
+  }
+  // The index of an instance of the nodes from the root down to the level
+  // Last, x fastest.
+  auto IndexDownTo = [&](const Node *Last) {
+    Value *Index = Zero, *Count = B.getInt64(1);
+    for (const Level &L : reverse(Levels)) {
+      for (unsigned D = 3; D-- > 0;) {
+        Index = B.CreateAdd(B.CreateMul(Index, L.Count[D]), L.Id[D]);
+        Count = B.CreateMul(Count, L.Count[D]);
+      }
+      if (L.Of == Last)
+        break;
+    }
+    return std::pair{Index, Count};
+  };
+  // Node-local memory: the section of the instance of its scope.
+  for (Value *&Arg : Args) {
+    auto *Stand = dyn_cast<GlobalVariable>(Arg);
+    auto It = Stand ? Locals.find(Stand) : Locals.end();
+    if (It == Locals.end())
+      continue;
+    const LocalMemory &Local = It->second;
+    if (none_of(Levels, [&](const Level &L) { return L.Of == Local.Scope; })) {
+      error("leaf '" + N.Name +
+                "' uses the memory allocated for each "
+                "instance of '" +
+                Local.Scope->Name + "', outside it",
+            N.F, firstLocated(*N.F, nullptr));
       return;
     }
-
-  SmallVector<Value *, 16> Args(N.Args.begin(), N.Args.end());
-  Node *A = &N;
-  if (N.foldedLeaf()) {
-    // One loop counter per dim counts the folded node's instances times
-    // the leaf's: the leaf's id is what remains of a division by its
-    // extent, the folded node's the quotient.
-    IRBuilder<> B(Before);
-    B.SetCurrentDebugLocation(LaunchLoc);
-    Node &P = *N.Parent;
-    unsigned K = N.FlatDims.size();
-    SmallVector<Value *, 6> Parent;
-    for (unsigned D = 0; D < 3; ++D) {
-      Value *Flat = D < K ? N.Ids[K - 1 - D] : ConstantInt::get(I64, 0);
-      Value *Extent = N.hpvmExtent(D, Ctx);
-      Args.push_back(D < K ? B.CreateURem(Flat, Extent) : Flat);
-      Args.push_back(Extent);
-      Parent.push_back(D < K ? B.CreateUDiv(Flat, Extent) : Flat);
-      Parent.push_back(P.hpvmExtent(D, Ctx));
-    }
-    Args.append(Parent.begin(), Parent.end());
-    A = P.Parent;
+    Arg = B.CreateInBoundsGEP(
+        B.getInt8Ty(), LaunchMemory,
+        B.CreateAdd(Local.Offset, B.CreateMul(IndexDownTo(Local.Scope).first,
+                                              Local.SectionBytes)));
   }
-  for (; A; A = A->Parent)
-    for (unsigned D = 0; D < 3; ++D) {
-      unsigned Dims = A->Dims.size();
-      bool Has = D < Dims;
-      Args.push_back(Has ? A->Ids[Dims - 1 - D] : ConstantInt::get(I64, 0));
-      Args.push_back(A->hpvmExtent(D, Ctx));
-    }
-  CallInst *Call = CallInst::Create(Clone, Args, "", Before);
-  Call->setDebugLoc(LaunchLoc);
+  for (const Level &L : Levels)
+    for (unsigned D = 0; D < 3; ++D)
+      Args.append({L.Id[D], L.Count[D]});
+  // A phase: the instance's place in the scratch memory.
+  if (Body.arg_size() > Args.size()) {
+    auto [Index, Count] = IndexDownTo(&N);
+    Args.append(
+        {Index, Count,
+         N.ScratchOffset
+             ? B.CreateInBoundsGEP(B.getInt8Ty(), LaunchMemory, N.ScratchOffset)
+             : ConstantPointerNull::get(B.getPtrTy())});
+  }
+  CallInst *Call = B.CreateCall(&Body, Args);
   InlineFunctionInfo IFI;
   InlineResult R = InlineFunction(*Call, IFI);
   if (!R.isSuccess())
     error("cannot inline leaf '" + N.Name + "': " + R.getFailureReason(), N.F,
           nullptr);
-  Clone->eraseFromParent();
 }
 
 /// The packed struct of Root's parameters, or null after an error at At.
@@ -1223,9 +1598,11 @@ StructType *HPVMCLowering::argumentStruct(Function &Root, Instruction *At) {
 }
 
 bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
-                           bool NoWait) {
+                           bool NoWait, CallInst *Wait) {
   LaunchLoc = At->getDebugLoc();
   ExtentsAt = At;
+  LaunchMemory = nullptr;
+  Locals.clear();
   StructType *Packed = argumentStruct(Root, At);
   if (!Packed)
     return false;
@@ -1246,8 +1623,17 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   if (!Graph->Outputs.empty()) {
     SmallVector<Type *, 8> Fields(Packed->elements());
     SmallVector<Type *, 2> OutTypes;
-    for (Value *V : Graph->Outputs)
+    for (Value *V : Graph->Outputs) {
+      auto *Stand = dyn_cast<GlobalVariable>(V);
+      if (Stand && Locals.count(Stand)) {
+        error("node-local memory (__hpvm__malloc) is gone when the graph "
+              "ends: it cannot be an output of the root '" +
+                  Graph->Name + "'",
+              At->getFunction(), At);
+        return false;
+      }
       OutTypes.push_back(V->getType());
+    }
     Fields.push_back(StructType::get(Ctx, OutTypes));
     StructType *WithOutputs = StructType::get(Ctx, Fields, /*isPacked=*/true);
     for (unsigned K = 0; K < Graph->Outputs.size(); ++K) {
@@ -1257,8 +1643,13 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
       B.CreateAlignedStore(Graph->Outputs[K], Out, Align(1));
     }
   }
+  if (!dropAllocations(*Graph))
+    return false;
   std::vector<std::unique_ptr<Node>> Folded;
   foldTiles(*Graph, Folded);
+  ComputedExtents.clear();
+  if (!planPhases(*Graph))
+    return false;
   // A root that only holds one leaf (HPVM-C's usual root, and what folding
   // leaves of a work-group kernel) adds nothing but a level to schedule: the
   // leaf is the graph, and a small one may run in place (docs/runtime.md
@@ -1266,7 +1657,6 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   Node *Top = Graph.get();
   if (Graph->Children.size() == 1 && Graph->Children.front()->isLeaf())
     Top = Graph->Children.front().get();
-  ComputedExtents.clear();
   std::function<void(const Node &)> Collect = [&](const Node &N) {
     for (Value *E : N.regionDims())
       if (isa<Instruction>(E) && !is_contained(ComputedExtents, E))
@@ -1276,7 +1666,41 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   };
   Collect(*Top);
   TopNode = Top;
+  if (!LaunchMemory) {
+    emit(*Top, At, NoWait);
+    return true;
+  }
+  // The launch's memory, in front of it, once its size is known, and freed
+  // once it has run: after its wait, where that is one call to find, or
+  // else the launch waits for itself. One more byte: no null pointer for
+  // nothing to hold.
+  B.SetInsertPoint(At);
+  FunctionCallee Malloc =
+      M.getOrInsertFunction("malloc", B.getPtrTy(), B.getInt64Ty());
+  Value *Memory = B.CreateCall(
+      Malloc, {B.CreateAdd(LaunchBytes, B.getInt64(1))}, "hpvmc.memory");
+  // Node-local memory that goes anywhere but to a leaf (an output of the
+  // graph) is a pointer into it.
+  SmallVector<Value *, 4> LocalPointers;
+  for (auto &[Stand, Local] : Locals)
+    LocalPointers.push_back(
+        B.CreateInBoundsGEP(B.getInt8Ty(), Memory, Local.Offset));
+  if (!Wait)
+    NoWait = false;
   emit(*Top, At, NoWait);
+  for (auto [Local, Pointer] : zip(Locals, LocalPointers)) {
+    Local.first->replaceAllUsesWith(Pointer);
+    Local.first->eraseFromParent();
+  }
+  Locals.clear();
+  LaunchMemory->replaceAllUsesWith(Memory);
+  LaunchMemory->eraseFromParent();
+  LaunchMemory = nullptr;
+  FunctionCallee Free = M.getOrInsertFunction("free", Type::getVoidTy(Ctx),
+                                              PointerType::get(Ctx, 0));
+  CallInst::Create(Free, {Memory}, "",
+                   (NoWait ? Wait->getNextNode() : At)->getIterator())
+      ->setDebugLoc(LaunchLoc);
   return true;
 }
 
@@ -1315,9 +1739,23 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
     return;
   }
   if (!*Streaming) {
+    // The wait for it, where there is one, in the same block.
+    CallInst *Wait = nullptr;
+    unsigned Waits = 0;
+    for (User *U : Launch->users())
+      if (auto *C = dyn_cast<CallInst>(U);
+          C && C->getCalledFunction() &&
+          C->getCalledFunction()->getName() == "__hpvm__wait") {
+        Wait = C;
+        ++Waits;
+      }
+    if (Waits != 1 || Wait->getParent() != Launch->getParent())
+      Wait = nullptr;
     if (!unfold(*Root, Launch->getArgOperand(2), Launch,
-                /*NoWait=*/!waitedAtOnce(Launch)))
+                /*NoWait=*/!waitedAtOnce(Launch), Wait)) {
+      dropLaunchMemory();
       return;
+    }
     // __hpvm__wait ignores its handle (it waits for every launch).
     Launch->replaceAllUsesWith(Launch->getArgOperand(2));
     Launch->eraseFromParent();
@@ -1372,7 +1810,7 @@ void HPVMCLowering::lowerStreamingLaunch(CallInst *Launch, Function &Root) {
         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Args, OutputsAt);
     B.CreateCall(PushBegin, {Graph, Outputs});
     CallInst *After = B.CreateCall(PushEnd, {Graph});
-    bool OK = unfold(Root, Args, After, /*NoWait=*/true);
+    bool OK = unfold(Root, Args, After, /*NoWait=*/true, /*Wait=*/nullptr);
     Push->eraseFromParent();
     if (!OK)
       break;

@@ -1,0 +1,517 @@
+//===- BarrierPhases.cpp - A leaf split at its barriers -------------------===//
+//
+// The leaf's code is cut at the block after each barrier, at the header of
+// each loop around one, and at the exit of such a loop when it tests at its
+// end. A phase starts at one of these cuts (or at the start of the leaf)
+// and runs until it reaches any cut. The leaf, in order, is:
+//
+//   phase from the start
+//   for each barrier or loop around one, in the order they come:
+//     a barrier:  the phase from it
+//     a loop:     run in order, its trip count times: the phase from its
+//                 header, then the steps of its body as here;
+//                 then the phase from its header (the test that leaves it)
+//                 or, for a loop that tests at its end, from its exit
+//
+// which every instance follows alike, since each barrier is reached once per
+// iteration of its loop and every loop's trip count is the same for all.
+//
+// A value that crosses a cut is demoted to a stack slot. A phase loads the
+// slots live into its start from the instance's record in the scratch
+// memory and, where it reaches a cut, stores the slots live into that cut
+// and returns; SROA makes the slots SSA values again. The record's fields are
+// laid out as arrays over the instances (field offset times the number of
+// instances, plus the instance's index times the field's size), so that
+// neighbouring instances touch neighbouring bytes. Pure arithmetic on the
+// parameters (the ids, the extents, addresses computed from them) moves into
+// the entry block every phase starts with: it is recomputed, not carried.
+//
+//===----------------------------------------------------------------------===//
+#include "BarrierPhases.h"
+#include "PipelineRunner.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <map>
+#include <memory>
+#include <tuple>
+
+using namespace llvm;
+
+namespace hpvm {
+
+namespace {
+
+class Splitter {
+public:
+  Splitter(Function &Leaf, function_ref<bool(const Instruction &)> IsBarrier,
+           function_ref<bool(const Argument &)> IsUniform,
+           function_ref<void(const Twine &, const Instruction *)> Error)
+      : Leaf(Leaf), Ctx(Leaf.getContext()), IsBarrier(IsBarrier),
+        IsUniform(IsUniform), Error(Error),
+        TLII(Triple(Leaf.getParent()->getTargetTriple())), TLI(TLII), AC(Leaf) {
+  }
+
+  std::optional<BarrierPhases> run();
+
+private:
+  /// A step before its phase functions exist. A phase that starts at the
+  /// test of a loop that tests first knows where the test goes: into the
+  /// loop (Taken: an iteration's first phase) or out of it (the phase after
+  /// the loop).
+  struct Plan {
+    BasicBlock *Start = nullptr;
+    Loop *Tested = nullptr;
+    bool Taken = false;
+    Value *Trips = nullptr;
+    std::vector<Plan> Body;
+  };
+
+  void prepare();
+  bool analyse();
+  bool reachedAlike(BasicBlock *At, Loop *Scope, const Instruction *Report,
+                    const char *What);
+  std::vector<Plan> plan(Loop *Scope);
+  void carry();
+  Function *phase(const Plan &P);
+  std::vector<BarrierPhases::Step> steps(const std::vector<Plan> &Plans,
+                                         BarrierPhases &Result);
+  const Instruction *barrierIn(const Loop &L) const;
+
+  Function &Leaf;
+  LLVMContext &Ctx;
+  function_ref<bool(const Instruction &)> IsBarrier;
+  function_ref<bool(const Argument &)> IsUniform;
+  function_ref<void(const Twine &, const Instruction *)> Error;
+  TargetLibraryInfoImpl TLII;
+  TargetLibraryInfo TLI;
+  AssumptionCache AC;
+  DominatorTree DT;
+  LoopInfo LI;
+  std::unique_ptr<ScalarEvolution> SE;
+
+  /// The block every phase starts with (allocas, arithmetic on the
+  /// parameters, trip counts), and the leaf's code after it.
+  BasicBlock *Prologue = nullptr, *Start = nullptr;
+  SmallVector<Instruction *, 4> BarrierCalls;
+  /// The block each barrier call starts.
+  SmallVector<BasicBlock *, 4> Barriers;
+  SetVector<Loop *> BarrierLoops;
+  DenseMap<Loop *, Value *> Trips;
+  /// Where the phase after a loop around a barrier starts.
+  DenseMap<Loop *, BasicBlock *> After;
+  SetVector<BasicBlock *> Cuts;
+  /// The slots live into each cut, and where each slot's field is.
+  DenseMap<BasicBlock *, SmallVector<AllocaInst *, 8>> LiveIn;
+  DenseMap<AllocaInst *, uint64_t> FieldOffset;
+  uint64_t RecordBytes = 0;
+  std::map<std::tuple<BasicBlock *, Loop *, bool>, Function *> Phases;
+  std::vector<Function *> PhaseList;
+};
+
+void Splitter::prepare() {
+  Start = &Leaf.getEntryBlock();
+  Prologue = BasicBlock::Create(Ctx, "phase.entry", &Leaf, Start);
+  for (Instruction &I : make_early_inc_range(*Start))
+    if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
+      A->moveBefore(*Prologue, Prologue->end());
+  BranchInst::Create(Start, Prologue);
+  // Arithmetic on the parameters, wherever it is, into the prologue.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : Leaf) {
+      if (&BB == Prologue)
+        continue;
+      for (Instruction &I : make_early_inc_range(BB)) {
+        if (isa<PHINode>(I) || isa<AllocaInst>(I) || I.isTerminator() ||
+            isa<DbgInfoIntrinsic>(I) || I.mayReadFromMemory() ||
+            !isSafeToSpeculativelyExecute(&I))
+          continue;
+        if (!all_of(I.operands(), [&](Value *V) {
+              auto *D = dyn_cast<Instruction>(V);
+              return !D || D->getParent() == Prologue;
+            }))
+          continue;
+        I.moveBefore(Prologue->getTerminator());
+        Changed = true;
+      }
+    }
+  }
+  for (Instruction &I : instructions(Leaf))
+    if (IsBarrier(I))
+      BarrierCalls.push_back(&I);
+  for (Instruction *C : BarrierCalls)
+    Barriers.push_back(SplitBlock(C->getParent(), C));
+}
+
+const Instruction *Splitter::barrierIn(const Loop &L) const {
+  for (Instruction *C : BarrierCalls)
+    if (L.contains(C))
+      return C;
+  return nullptr;
+}
+
+/// Whether every instance that reaches an iteration of Scope (or the leaf,
+/// for none) reaches At once in it.
+bool Splitter::reachedAlike(BasicBlock *At, Loop *Scope,
+                            const Instruction *Report, const char *What) {
+  bool Alike = true;
+  if (Scope)
+    Alike = DT.dominates(At, Scope->getLoopLatch());
+  else
+    for (BasicBlock &BB : Leaf)
+      if (isa<ReturnInst>(BB.getTerminator()) && !DT.dominates(At, &BB))
+        Alike = false;
+  if (!Alike)
+    Error(Twine(What) +
+              " is under a condition (or after a return): every instance "
+              "must reach each __hpvm__barrier, and as often",
+          Report);
+  return Alike;
+}
+
+bool Splitter::analyse() {
+  DT.recalculate(Leaf);
+  LI.analyze(DT);
+  // Preheaders, one latch and exits of their own, for the trip counts.
+  for (Loop *L : LI)
+    simplifyLoop(L, &DT, &LI, nullptr, &AC, nullptr, false);
+  for (BasicBlock *B : Barriers)
+    for (Loop *L = LI.getLoopFor(B); L; L = L->getParentLoop())
+      BarrierLoops.insert(L);
+  SE = std::make_unique<ScalarEvolution>(Leaf, TLI, AC, DT, LI);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  bool OK = true;
+  for (Loop *L : BarrierLoops) {
+    const Instruction *Report = barrierIn(*L);
+    BasicBlock *Header = L->getHeader(), *Exiting = L->getExitingBlock(),
+               *Exit = L->getExitBlock(), *Latch = L->getLoopLatch();
+    if (!Latch || !Exiting || !Exit ||
+        (Exiting != Header && Exiting != Latch)) {
+      Error("a loop around __hpvm__barrier may only be left by its test (no "
+            "break, goto or return in it): every instance must reach the "
+            "barrier as often",
+            Report);
+      OK = false;
+      continue;
+    }
+    const SCEV *Backedges = SE->getBackedgeTakenCount(L);
+    bool Uniform = !isa<SCEVCouldNotCompute>(Backedges) &&
+                   !SCEVExprContains(Backedges, [&](const SCEV *S) {
+                     if (isa<SCEVAddRecExpr>(S))
+                       return true;
+                     if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+                       auto *A = dyn_cast<Argument>(U->getValue());
+                       return !A || !IsUniform(*A);
+                     }
+                     return false;
+                   });
+    if (!Uniform) {
+      Error("the trip count of a loop around __hpvm__barrier must follow "
+            "from the node's parameters and extents alone (not from memory, "
+            "instance ids or an enclosing loop's counter), to be the same "
+            "for every instance and known when the graph starts",
+            Report);
+      OK = false;
+      continue;
+    }
+    // A loop that tests first runs its body once per back edge; one that
+    // tests at its end once more.
+    const SCEV *Runs = SE->getTruncateOrZeroExtend(Backedges, I64);
+    if (Exiting != Header)
+      Runs = SE->getAddExpr(Runs, SE->getOne(I64));
+    SCEVExpander Expander(*SE, Leaf.getParent()->getDataLayout(), "trips");
+    Trips[L] = Expander.expandCodeFor(Runs, I64, Prologue->getTerminator());
+    After[L] = Exiting == Header ? Header : Exit;
+  }
+  if (!OK)
+    return false;
+  for (auto [B, C] : zip(Barriers, BarrierCalls))
+    OK &= reachedAlike(B, LI.getLoopFor(B), C, "__hpvm__barrier");
+  for (Loop *L : BarrierLoops)
+    OK &= reachedAlike(L->getHeader(), L->getParentLoop(), barrierIn(*L),
+                       "the loop around __hpvm__barrier");
+  if (!OK)
+    return false;
+  Cuts.insert(Barriers.begin(), Barriers.end());
+  for (Loop *L : BarrierLoops) {
+    Cuts.insert(L->getHeader());
+    Cuts.insert(After[L]);
+  }
+  DT.updateDFSNumbers();
+  return true;
+}
+
+std::vector<Splitter::Plan> Splitter::plan(Loop *Scope) {
+  // What comes in order at this level: barriers and loops around them.
+  SmallVector<BasicBlock *, 8> At;
+  for (BasicBlock *B : Barriers)
+    if (LI.getLoopFor(B) == Scope)
+      At.push_back(B);
+  for (Loop *L : BarrierLoops)
+    if (L->getParentLoop() == Scope)
+      At.push_back(L->getHeader());
+  // Each dominates the next (reachedAlike), so dominator tree order is
+  // program order.
+  sort(At, [&](BasicBlock *A, BasicBlock *B) {
+    return DT.getNode(A)->getDFSNumIn() < DT.getNode(B)->getDFSNumIn();
+  });
+  auto TestedAt = [&](Loop *L) {
+    return After[L] == L->getHeader() ? L : nullptr;
+  };
+  std::vector<Plan> Plans;
+  if (Scope)
+    Plans.push_back({Scope->getHeader(), TestedAt(Scope), true, nullptr, {}});
+  else
+    Plans.push_back({Start, nullptr, false, nullptr, {}});
+  for (BasicBlock *B : At) {
+    Loop *L = LI.getLoopFor(B);
+    if (L != Scope && L->getHeader() == B) {
+      Plans.push_back({nullptr, nullptr, false, Trips[L], plan(L)});
+      Plans.push_back({After[L], TestedAt(L), false, nullptr, {}});
+    } else {
+      Plans.push_back({B, nullptr, false, nullptr, {}});
+    }
+  }
+  return Plans;
+}
+
+void Splitter::carry() {
+  auto AllocaPoint = Prologue->getFirstInsertionPt();
+  // The leaf's own arrays may be used on both sides of any cut.
+  SmallVector<AllocaInst *, 4> Arrays;
+  for (Instruction &I : *Prologue)
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      Arrays.push_back(A);
+  for (BasicBlock *C : Cuts) {
+    LiveIn[C].append(Arrays.begin(), Arrays.end());
+    // A phi of a cut takes its value where a phase stops at the cut.
+    while (auto *Phi = dyn_cast<PHINode>(&C->front()))
+      LiveIn[C].push_back(DemotePHIToStack(Phi, AllocaPoint));
+  }
+  // Values live into a cut: found by walking back from each use to the
+  // definition.
+  std::vector<std::pair<Instruction *, SmallVector<BasicBlock *, 4>>> Crossing;
+  for (BasicBlock &BB : Leaf) {
+    if (&BB == Prologue)
+      continue;
+    for (Instruction &I : BB) {
+      SmallPtrSet<BasicBlock *, 16> Live;
+      SmallVector<BasicBlock *, 16> Work;
+      auto MarkLive = [&](BasicBlock *B) {
+        if (B != &BB && Live.insert(B).second)
+          Work.push_back(B);
+      };
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        if (auto *Phi = dyn_cast<PHINode>(User))
+          MarkLive(Phi->getIncomingBlock(U));
+        else if (User->getParent() != &BB)
+          MarkLive(User->getParent());
+      }
+      while (!Work.empty())
+        for (BasicBlock *Pred : predecessors(Work.pop_back_val()))
+          MarkLive(Pred);
+      SmallVector<BasicBlock *, 4> Into;
+      for (BasicBlock *C : Cuts)
+        if (Live.contains(C))
+          Into.push_back(C);
+      if (!Into.empty())
+        Crossing.push_back({&I, Into});
+    }
+  }
+  for (auto &[I, Into] : Crossing) {
+    AllocaInst *Slot = DemoteRegToStack(*I, false, AllocaPoint);
+    for (BasicBlock *C : Into)
+      LiveIn[C].push_back(Slot);
+  }
+  // The record: widest alignment first, so that every field is aligned.
+  const DataLayout &DL = Leaf.getParent()->getDataLayout();
+  SetVector<AllocaInst *> Fields;
+  for (BasicBlock *C : Cuts)
+    Fields.insert(LiveIn[C].begin(), LiveIn[C].end());
+  SmallVector<AllocaInst *, 16> Ordered(Fields.begin(), Fields.end());
+  stable_sort(Ordered, [](AllocaInst *A, AllocaInst *B) {
+    return A->getAlign() > B->getAlign();
+  });
+  for (AllocaInst *A : Ordered) {
+    RecordBytes = alignTo(RecordBytes, A->getAlign());
+    FieldOffset[A] = RecordBytes;
+    RecordBytes += *A->getAllocationSize(DL);
+  }
+}
+
+Function *Splitter::phase(const Plan &Step) {
+  BasicBlock *From = Step.Start;
+  Function *&Known = Phases[{From, Step.Tested, Step.Taken}];
+  if (Known)
+    return Known;
+  Module &M = *Leaf.getParent();
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<Type *, 16> Params(Leaf.getFunctionType()->params());
+  Params.push_back(PointerType::get(Ctx, 0));
+  Function *P = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+      GlobalValue::InternalLinkage, Leaf.getName() + ".phase", M);
+  ValueToValueMapTy VMap;
+  for (Argument &A : Leaf.args())
+    VMap[&A] = P->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(P, &Leaf, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  P->setAttributes(P->getAttributes().removeAttributesAtIndex(
+      Ctx, AttributeList::ReturnIndex));
+  for (ReturnInst *R : Returns) {
+    ReturnInst::Create(Ctx, nullptr, R->getIterator());
+    R->eraseFromParent();
+  }
+  unsigned N = P->arg_size();
+  Value *Index = P->getArg(N - 3), *Count = P->getArg(N - 2),
+        *Scratch = P->getArg(N - 1);
+  auto *Entry = cast<BasicBlock>(VMap[Prologue]);
+  IRBuilder<> B(Entry->getTerminator());
+  Type *I64 = B.getInt64Ty();
+  DenseMap<AllocaInst *, Value *> Fields;
+  auto Field = [&](AllocaInst *A) {
+    Value *&F = Fields[A];
+    if (!F) {
+      IRBuilder<> At(Entry->getTerminator());
+      uint64_t Size = *A->getAllocationSize(DL);
+      Value *Offset = At.CreateAdd(
+          At.CreateMul(Count, ConstantInt::get(I64, FieldOffset[A])),
+          At.CreateMul(Index, ConstantInt::get(I64, Size)));
+      F = At.CreateInBoundsGEP(At.getInt8Ty(), Scratch, Offset, "field");
+    }
+    return F;
+  };
+  auto Copy = [&](IRBuilder<> &At, AllocaInst *A, bool In) {
+    auto *Local = cast<AllocaInst>(VMap[A]);
+    Value *Mem = Field(A);
+    if (A->isArrayAllocation() || !A->getAllocatedType()->isSingleValueType()) {
+      Value *Size = ConstantInt::get(I64, *A->getAllocationSize(DL));
+      if (In)
+        At.CreateMemCpy(Local, A->getAlign(), Mem, A->getAlign(), Size);
+      else
+        At.CreateMemCpy(Mem, A->getAlign(), Local, A->getAlign(), Size);
+      return;
+    }
+    Type *T = A->getAllocatedType();
+    if (In)
+      At.CreateAlignedStore(At.CreateAlignedLoad(T, Mem, A->getAlign()), Local,
+                            A->getAlign());
+    else
+      At.CreateAlignedStore(At.CreateAlignedLoad(T, Local, A->getAlign()), Mem,
+                            A->getAlign());
+  };
+  // The trip count says where the test goes: its operands need not be
+  // carried, nor the code on the other side kept.
+  auto *Test =
+      Step.Tested
+          ? dyn_cast<BranchInst>(Step.Tested->getHeader()->getTerminator())
+          : nullptr;
+  if (Test && Test->isConditional()) {
+    bool FirstIn = Step.Tested->contains(Test->getSuccessor(0));
+    BasicBlock *Go = Test->getSuccessor(FirstIn == Step.Taken ? 0 : 1);
+    auto *Copy = cast<Instruction>(VMap[Test]);
+    BranchInst::Create(cast<BasicBlock>(VMap[Go]), Copy->getIterator());
+    Copy->eraseFromParent();
+  }
+  // Reaching a cut ends the phase.
+  DenseMap<BasicBlock *, BasicBlock *> CutOf, Stops;
+  for (BasicBlock *C : Cuts)
+    CutOf[cast<BasicBlock>(VMap[C])] = C;
+  SmallVector<BasicBlock *, 32> Blocks;
+  for (BasicBlock &BB : *P)
+    if (&BB != Entry)
+      Blocks.push_back(&BB);
+  for (BasicBlock *BB : Blocks) {
+    Instruction *T = BB->getTerminator();
+    for (unsigned K = 0; K < T->getNumSuccessors(); ++K) {
+      BasicBlock *Cut = CutOf.lookup(T->getSuccessor(K));
+      if (!Cut)
+        continue;
+      BasicBlock *&Stop = Stops[Cut];
+      if (!Stop) {
+        Stop = BasicBlock::Create(Ctx, "phase.stop", P);
+        IRBuilder<> At(Stop);
+        for (AllocaInst *A : LiveIn[Cut])
+          Copy(At, A, /*In=*/false);
+        At.CreateRetVoid();
+      }
+      T->setSuccessor(K, Stop);
+    }
+  }
+  if (From != Start)
+    for (AllocaInst *A : LiveIn[From])
+      Copy(B, A, /*In=*/true);
+  cast<BranchInst>(Entry->getTerminator())
+      ->setSuccessor(0, cast<BasicBlock>(VMap[From]));
+  removeUnreachableBlocks(*P);
+  PipelineRunner Run;
+  Run.functionPipeline("sroa,early-cse").run(*P, Run.functionAnalyses());
+  Known = P;
+  PhaseList.push_back(P);
+  return P;
+}
+
+std::vector<BarrierPhases::Step> Splitter::steps(const std::vector<Plan> &Plans,
+                                                 BarrierPhases &Result) {
+  std::vector<BarrierPhases::Step> Steps;
+  for (const Plan &P : Plans) {
+    BarrierPhases::Step S;
+    if (P.Start)
+      S.Phase = phase(P);
+    S.Trips = P.Trips;
+    S.Body = steps(P.Body, Result);
+    Steps.push_back(std::move(S));
+  }
+  return Steps;
+}
+
+std::optional<BarrierPhases> Splitter::run() {
+  prepare();
+  if (!analyse())
+    return std::nullopt;
+  std::vector<Plan> Plans = plan(nullptr);
+  for (Instruction *C : BarrierCalls)
+    C->eraseFromParent();
+  carry();
+  BarrierPhases Result;
+  Result.Steps = steps(Plans, Result);
+  Result.Functions = PhaseList;
+  Result.RecordBytes = RecordBytes;
+  return Result;
+}
+
+} // namespace
+
+std::optional<BarrierPhases>
+splitAtBarriers(Function &Leaf,
+                function_ref<bool(const Instruction &)> IsBarrier,
+                function_ref<bool(const Argument &)> IsUniform,
+                function_ref<void(const Twine &, const Instruction *)> Error) {
+  return Splitter(Leaf, IsBarrier, IsUniform, Error).run();
+}
+
+} // namespace hpvm

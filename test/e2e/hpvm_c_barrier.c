@@ -1,0 +1,322 @@
+// HPVM-C programs with work-group barriers (__hpvm__barrier) and node-local
+// memory (__hpvm__malloc in an allocation node), written as HPVM's GPU
+// programs are, checked against C:
+//  * sgemm: C = alpha A B + beta C in tiles of TILE x TILE; each work-group
+//    loads a tile of A and of B into its local memory, waits, multiplies,
+//    and waits again before the next tiles (a barrier in a loop whose trip
+//    count is a parameter);
+//  * reduce: each group of GROUP work-items sums its elements in local
+//    memory by halving (a barrier in a loop of constant trip count, work
+//    under a condition between barriers), then its first work-item writes
+//    the group's sum;
+//  * reverse: each group reverses its elements through local memory (one
+//    barrier in straight-line code, local memory of a size computed from
+//    the parameters).
+//
+//   hpvm_c_barrier <n> <m> <k> <count>
+//
+// sgemm multiplies an n x k matrix by a k x m one, rounded up to whole
+// tiles; reduce and reverse work on count elements rounded up to whole
+// groups. Built with -DANY_DEVICE, every node may run anywhere.
+#include "mixed.h"
+
+#include <hpvm.h>
+
+#ifdef ANY_DEVICE
+#define HINT(target) __hpvm__hint(CPU_OR_GPU_TARGET)
+#else
+#define HINT(target) __hpvm__hint(target)
+#endif
+
+enum { TILE = 8, GROUP = 32 };
+
+//===----------------------------------------------------------------------===//
+// sgemm
+//===----------------------------------------------------------------------===//
+
+typedef struct __attribute__((__packed__)) {
+  float *a;
+  size_t bytes_a;
+  float *b;
+  size_t bytes_b;
+  float *c;
+  size_t bytes_c;
+  int n;
+  int m;
+  int k;
+  float alpha;
+  float beta;
+  long bytes_tile;
+} SgemmArgs;
+
+void sgemm_allocate(long bytes) {
+  void *tile = __hpvm__malloc(bytes);
+  __hpvm__return(2, tile, bytes);
+}
+
+void sgemm_leaf(float *a, size_t bytes_a, float *b, size_t bytes_b, float *c,
+                size_t bytes_c, int n, int m, int k, float alpha, float beta,
+                float *tile_a, size_t bytes_tile_a, float *tile_b,
+                size_t bytes_tile_b) {
+  HINT(DEVICE);
+  __hpvm__attributes(3, a, b, c, 1, c);
+  void *self = __hpvm__getNode();
+  void *group = __hpvm__getParentNode(self);
+  int tx = __hpvm__getNodeInstanceID_x(self);
+  int ty = __hpvm__getNodeInstanceID_y(self);
+  int col = __hpvm__getNodeInstanceID_x(group) * TILE + tx;
+  int row = __hpvm__getNodeInstanceID_y(group) * TILE + ty;
+  float sum = 0;
+  for (int t = 0; t < k; t += TILE) {
+    tile_a[ty * TILE + tx] = a[row * k + t + tx];
+    tile_b[ty * TILE + tx] = b[(t + ty) * m + col];
+    __hpvm__barrier();
+    for (int i = 0; i < TILE; ++i)
+      sum += tile_a[ty * TILE + i] * tile_b[i * TILE + tx];
+    __hpvm__barrier();
+  }
+  c[row * m + col] = alpha * sum + beta * c[row * m + col];
+}
+
+void sgemm_group(float *a, size_t bytes_a, float *b, size_t bytes_b, float *c,
+                 size_t bytes_c, int n, int m, int k, float alpha, float beta,
+                 long bytes_tile) {
+  void *allocate_a = __hpvm__createNodeND(0, sgemm_allocate);
+  void *allocate_b = __hpvm__createNodeND(0, sgemm_allocate);
+  void *leaf = __hpvm__createNodeND(2, sgemm_leaf, (long)TILE, (long)TILE);
+  __hpvm__bindIn(allocate_a, 11, 0, 0);
+  __hpvm__bindIn(allocate_b, 11, 0, 0);
+  for (int p = 0; p < 11; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate_a, leaf, 1, 0, 11, 0);
+  __hpvm__edge(allocate_a, leaf, 1, 1, 12, 0);
+  __hpvm__edge(allocate_b, leaf, 1, 0, 13, 0);
+  __hpvm__edge(allocate_b, leaf, 1, 1, 14, 0);
+}
+
+void sgemm_root(float *a, size_t bytes_a, float *b, size_t bytes_b, float *c,
+                size_t bytes_c, int n, int m, int k, float alpha, float beta,
+                long bytes_tile) {
+  void *groups =
+      __hpvm__createNodeND(2, sgemm_group, (long)(m / TILE), (long)(n / TILE));
+  for (int p = 0; p < 12; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_sgemm(int n, int m, int k) {
+  size_t bytes_a = (size_t)n * k * sizeof(float),
+         bytes_b = (size_t)k * m * sizeof(float),
+         bytes_c = (size_t)n * m * sizeof(float);
+  float *a = e2e_alloc(bytes_a), *b = e2e_alloc(bytes_b),
+        *c = e2e_alloc(bytes_c), *want = e2e_alloc(bytes_c);
+  for (long r = 0; r < n; ++r)
+    for (long i = 0; i < k; ++i)
+      a[r * k + i] = mixed_input(5, 0, r, i) / 64;
+  for (long r = 0; r < k; ++r)
+    for (long i = 0; i < m; ++i)
+      b[r * m + i] = mixed_input(6, 0, r, i) / 64;
+  for (long r = 0; r < n; ++r)
+    for (long i = 0; i < m; ++i)
+      c[r * m + i] = want[r * m + i] = mixed_input(7, 0, r, i);
+  float alpha = 2, beta = -1;
+  SgemmArgs args = {a, bytes_a, b, bytes_b, c,    bytes_c,
+                    n, m,       k, alpha,   beta, TILE * TILE * sizeof(float)};
+  __hpvm__wait(__hpvm__launch(0, sgemm_root, &args));
+  for (long r = 0; r < n; ++r)
+    for (long i = 0; i < m; ++i) {
+      float sum = 0;
+      for (long t = 0; t < k; ++t)
+        sum += a[r * k + t] * b[t * m + i];
+      want[r * m + i] = alpha * sum + beta * want[r * m + i];
+    }
+  mixed_check("sgemm", "c", 0, n, m, c, want);
+  e2e_free(a, bytes_a, "sgemm a");
+  e2e_free(b, bytes_b, "sgemm b");
+  e2e_free(c, bytes_c, "sgemm c");
+  e2e_free(want, bytes_c, "sgemm want");
+}
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+typedef struct __attribute__((__packed__)) {
+  float *in;
+  size_t bytes_in;
+  float *sums;
+  size_t bytes_sums;
+  float *out;
+  size_t bytes_out;
+} ReduceArgs;
+
+void reduce_allocate(void) {
+  void *sums = __hpvm__malloc(GROUP * sizeof(float));
+  __hpvm__return(2, sums, (size_t)(GROUP * sizeof(float)));
+}
+
+/// Each group's sum into sums, and each element plus its group's sum into
+/// out: the element, read before the barriers, is carried past them.
+void reduce_leaf(float *in, size_t bytes_in, float *sums, size_t bytes_sums,
+                 float *out, size_t bytes_out, float *partial,
+                 size_t bytes_partial) {
+  HINT(DEVICE);
+  __hpvm__attributes(1, in, 2, sums, out);
+  void *self = __hpvm__getNode();
+  long l = __hpvm__getNodeInstanceID_x(self);
+  long g = __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self));
+  float mine = in[g * GROUP + l];
+  partial[l] = mine;
+  __hpvm__barrier();
+  for (int s = GROUP / 2; s > 0; s >>= 1) {
+    if (l < s)
+      partial[l] += partial[l + s];
+    __hpvm__barrier();
+  }
+  if (l == 0)
+    sums[g] = partial[0];
+  out[g * GROUP + l] = mine + partial[0];
+}
+
+void reduce_group(float *in, size_t bytes_in, float *sums, size_t bytes_sums,
+                  float *out, size_t bytes_out) {
+  void *allocate = __hpvm__createNodeND(0, reduce_allocate);
+  void *leaf = __hpvm__createNodeND(1, reduce_leaf, (long)GROUP);
+  for (int p = 0; p < 6; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 6, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 7, 0);
+}
+
+void reduce_root(float *in, size_t bytes_in, float *sums, size_t bytes_sums,
+                 float *out, size_t bytes_out) {
+  void *groups =
+      __hpvm__createNodeND(1, reduce_group, bytes_sums / sizeof(float));
+  for (int p = 0; p < 6; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_reduce(long groups) {
+  long count = groups * GROUP;
+  size_t bytes = count * sizeof(float), bytes_sums = groups * sizeof(float);
+  float *in = e2e_alloc(bytes), *out = e2e_alloc(bytes),
+        *want = e2e_alloc(bytes);
+  float *sums = e2e_alloc(bytes_sums), *want_sums = e2e_alloc(bytes_sums);
+  for (long i = 0; i < count; ++i)
+    in[i] = mixed_input(8, 0, 0, i);
+  mixed_reset(count, out);
+  mixed_reset(groups, sums);
+  ReduceArgs args = {in, bytes, sums, bytes_sums, out, bytes};
+  void *dfg = __hpvm__launch(0, reduce_root, &args);
+  __hpvm__wait(dfg);
+  for (long g = 0; g < groups; ++g) {
+    // The tree's order of additions (exact: small integers).
+    float partial[GROUP];
+    for (int l = 0; l < GROUP; ++l)
+      partial[l] = in[g * GROUP + l];
+    for (int s = GROUP / 2; s > 0; s >>= 1)
+      for (int l = 0; l < s; ++l)
+        partial[l] += partial[l + s];
+    want_sums[g] = partial[0];
+    for (int l = 0; l < GROUP; ++l)
+      want[g * GROUP + l] = in[g * GROUP + l] + partial[0];
+  }
+  mixed_check("reduce", "sums", 0, 1, groups, sums, want_sums);
+  mixed_check("reduce", "out", 0, groups, GROUP, out, want);
+  e2e_free(in, bytes, "reduce in");
+  e2e_free(out, bytes, "reduce out");
+  e2e_free(want, bytes, "reduce want");
+  e2e_free(sums, bytes_sums, "reduce sums");
+  e2e_free(want_sums, bytes_sums, "reduce want sums");
+}
+
+//===----------------------------------------------------------------------===//
+// reverse
+//===----------------------------------------------------------------------===//
+
+typedef struct __attribute__((__packed__)) {
+  int *in;
+  size_t bytes_in;
+  int *out;
+  size_t bytes_out;
+  long width;
+} ReverseArgs;
+
+void reverse_allocate(long width) {
+  void *row = __hpvm__malloc(width * sizeof(int));
+  __hpvm__return(2, row, (size_t)(width * sizeof(int)));
+}
+
+void reverse_leaf(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                  long width, int *row, size_t bytes_row) {
+  HINT(CPU_OR_GPU_TARGET);
+  __hpvm__attributes(1, in, 1, out);
+  void *self = __hpvm__getNode();
+  long l = __hpvm__getNodeInstanceID_x(self);
+  long g = __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self));
+  row[l] = in[g * width + l];
+  __hpvm__barrier();
+  out[g * width + l] = row[width - 1 - l];
+}
+
+void reverse_group(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                   long width) {
+  void *allocate = __hpvm__createNodeND(0, reverse_allocate);
+  void *leaf = __hpvm__createNodeND(1, reverse_leaf, width);
+  __hpvm__bindIn(allocate, 4, 0, 0);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 5, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 6, 0);
+}
+
+void reverse_root(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                  long width) {
+  void *groups =
+      __hpvm__createNodeND(1, reverse_group, bytes_in / sizeof(int) / width);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_reverse(long groups, long width) {
+  long count = groups * width;
+  size_t bytes = count * sizeof(int);
+  int *in = e2e_alloc(bytes), *out = e2e_alloc(bytes);
+  for (long i = 0; i < count; ++i) {
+    in[i] = (int)(i * 7 % 1013);
+    out[i] = -1;
+  }
+  ReverseArgs *args = malloc(sizeof(ReverseArgs));
+  *args = (ReverseArgs){in, bytes, out, bytes, width};
+  // Launched in the background: its memory lives until the wait.
+  void *dfg = __hpvm__launch(0, reverse_root, args);
+  long sum = 0;
+  for (long i = 0; i < count; ++i)
+    sum += in[i];
+  __hpvm__wait(dfg);
+  for (long g = 0; g < groups; ++g)
+    for (long l = 0; l < width; ++l)
+      E2E_CHECK(out[g * width + l] == in[g * width + width - 1 - l],
+                "reverse: out[%ld][%ld] = %d, want %d", g, l,
+                out[g * width + l], in[g * width + width - 1 - l]);
+  E2E_CHECK(sum >= 0, "reverse: input sum %ld", sum);
+  free(args);
+  e2e_free(in, bytes, "reverse in");
+  e2e_free(out, bytes, "reverse out");
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: %s <n> <m> <k> <count>\n", argv[0]);
+    return 2;
+  }
+  int n = (atoi(argv[1]) + TILE - 1) / TILE * TILE;
+  int m = (atoi(argv[2]) + TILE - 1) / TILE * TILE;
+  int k = (atoi(argv[3]) + TILE - 1) / TILE * TILE;
+  __hpvm__init();
+  long count = atol(argv[4]);
+  run_sgemm(n, m, k);
+  run_reduce((count + GROUP - 1) / GROUP);
+  run_reverse((count + 12) / 13, 13);
+  __hpvm__cleanup();
+  return e2e_finish("hpvm_c_barrier");
+}
