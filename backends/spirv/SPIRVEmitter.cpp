@@ -798,6 +798,8 @@ private:
   SmallPtrSet<const Value *, 4> Ambiguous;
 
   uint32_t PushConstants = 0;
+  /// The parameter block's type, where it is in device memory.
+  uint32_t ParamBlock = 0;
   std::vector<uint32_t> SlotTypes;
   std::vector<uint32_t> KernelArgs;
   uint32_t GlobalIdVar = 0, GlobalIdLoaded = 0;
@@ -1204,24 +1206,51 @@ uint32_t Emitter::pushConstantSlot(unsigned Slot) {
     for (unsigned S = 0; S < Layout.numSlots(); ++S)
       SlotTypes.push_back(slotType(S));
     uint32_t Struct = B.structType(SlotTypes);
-    B.name(Struct, "hpvm.push.constants");
     B.decorate(Struct, spv::Decoration::Block);
     for (unsigned S = 0; S < SlotTypes.size(); ++S) {
       B.memberName(Struct, S, slotName(N, S));
       B.memberDecorate(Struct, S, spv::Decoration::Offset,
                        {S * SPIRVPushConstantLayout::SlotBytes});
     }
+    uint32_t Pushed = Struct;
+    if (Layout.inMemory()) {
+      // Pushed: the address of the block.
+      ParamBlock = Struct;
+      B.name(ParamBlock, "hpvm.param.block");
+      Pushed = B.structType({u64Type()});
+      B.decorate(Pushed, spv::Decoration::Block);
+      B.memberName(Pushed, 0, "hpvm.param.block.address");
+      B.memberDecorate(Pushed, 0, spv::Decoration::Offset, {0});
+    }
+    B.name(Pushed, "hpvm.push.constants");
     PushConstants =
-        B.globalVariable(B.pointerType(spv::StorageClass::PushConstant, Struct),
+        B.globalVariable(B.pointerType(spv::StorageClass::PushConstant, Pushed),
                          spv::StorageClass::PushConstant);
     B.name(PushConstants, "hpvm.params");
     Interface.push_back(PushConstants);
   }
   uint32_t T = SlotTypes[Slot];
+  if (!ParamBlock) {
+    uint32_t Ptr = op(spv::Op::OpAccessChain,
+                      B.pointerType(spv::StorageClass::PushConstant, T),
+                      {PushConstants, u32(Slot)});
+    return op(spv::Op::OpLoad, T, {Ptr});
+  }
+  uint32_t Address =
+      op(spv::Op::OpLoad, u64Type(),
+         {op(spv::Op::OpAccessChain,
+             B.pointerType(spv::StorageClass::PushConstant, u64Type()),
+             {PushConstants, u32(0)})});
+  uint32_t Block =
+      op(spv::Op::OpConvertUToPtr,
+         B.pointerType(spv::StorageClass::PhysicalStorageBuffer, ParamBlock),
+         {Address});
   uint32_t Ptr = op(spv::Op::OpAccessChain,
-                    B.pointerType(spv::StorageClass::PushConstant, T),
-                    {PushConstants, u32(Slot)});
-  return op(spv::Op::OpLoad, T, {Ptr});
+                    B.pointerType(spv::StorageClass::PhysicalStorageBuffer, T),
+                    {Block, u32(Slot)});
+  return op(spv::Op::OpLoad, T,
+            {Ptr, static_cast<uint32_t>(spv::MemoryAccessMask::Aligned),
+             SPIRVPushConstantLayout::SlotBytes});
 }
 
 uint32_t Emitter::slotValue(unsigned Slot) {

@@ -139,6 +139,9 @@ struct Submission {
   Submission *Batch = nullptr;
   /// The slots its launch copies the buffers it writes into.
   std::vector<EagerDownloads::Ticket> Eager;
+  /// A kernel's parameters where they are more than the push constants
+  /// every device has (SPIRVABI.h); made the first time one is, kept.
+  VkBuf *Params = nullptr;
   uint64_t Bytes = 0;     // bytes copied by it
   uint64_t Submitted = 0; // nowNanos() just before vkQueueSubmit
   uint64_t Finished = 0;  // nowNanos() when the completion thread saw it done
@@ -178,15 +181,7 @@ public:
   bool usesStaging() const override { return Staging; }
   uint32_t maxPushConstantsSize() const override { return MaxPush; }
   std::string cannotRun(const Node &Leaf, unsigned OuterLevels) const override {
-    size_t Bytes = 8 * (Leaf.Params.size() + 3 * size_t(OuterLevels));
-    if (Bytes <= MaxPush)
-      return "";
-    return "needs " + std::to_string(Bytes) + " bytes of push constants (" +
-           std::to_string(Leaf.Params.size()) + " parameters and " +
-           std::to_string(OuterLevels) +
-           " ancestor levels of 3 ids, 8 bytes each), but the device "
-           "allows " +
-           std::to_string(MaxPush);
+    return paramsTooBig(Leaf.Params.size(), OuterLevels);
   }
   uint32_t maxWorkGroups(unsigned Axis) const override {
     return Axis < 3 ? MaxGroups[Axis] : 0;
@@ -288,6 +283,18 @@ private:
   void flushPending();
   void traceSubmission(Submission *S, uint64_t Done);
   void checkLoopStatus(const Submission *S);
+  /// Why a kernel's parameters do not fit (SPIRVABI.h), or "".
+  static std::string paramsTooBig(size_t NumParams, unsigned OuterLevels) {
+    size_t Bytes = 8 * (NumParams + 3 * size_t(OuterLevels));
+    if (Bytes <= SPIRVMaxParamBlockBytes)
+      return "";
+    return "needs " + std::to_string(Bytes) + " bytes of parameters (" +
+           std::to_string(NumParams) + " parameters and " +
+           std::to_string(OuterLevels) +
+           " ancestor levels of 3 ids, 8 bytes each), more than the " +
+           std::to_string(SPIRVMaxParamBlockBytes) +
+           " a Vulkan kernel may take";
+  }
 
   Pipeline &pipeline(const KernelLaunch &L, bool *Created = nullptr);
   void init(const Probe &P, const VulkanOptions &O);
@@ -526,6 +533,8 @@ void VulkanDeviceImpl::destroy() {
   for (auto &S : Submissions) {
     for (VkBuf *B : S->Staging)
       destroyBuffer(B);
+    if (S->Params)
+      destroyBuffer(S->Params);
     if (S->Queries)
       F.vkDestroyQueryPool(Dev, S->Queries, nullptr);
     F.vkDestroyFence(Dev, S->Fence, nullptr);
@@ -1133,19 +1142,14 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
                   Where() + "leaves with outputs cannot run on Vulkan (the "
                             "SPIR-V kernel ABI has no output slots)");
 
-  // The push-constant block: one 8-byte slot per parameter, then the
-  // ancestors' ids (kernels read their extents from the parameters).
+  // The parameter block: one 8-byte slot per parameter, then the
+  // ancestors' ids (kernels read their extents from the parameters); in
+  // push constants, or in memory with its address pushed.
   size_t NumParams = Leaf.Params.size();
   size_t Slots = NumParams + 3 * size_t(L.OuterLevels);
-  if (Slots * 8 > MaxPush)
-    throw RtError(
-        HPVM_ERR_DEVICE,
-        Where() + "needs " + std::to_string(Slots * 8) +
-            " bytes of push constants (" + std::to_string(NumParams) +
-            " parameters and " + std::to_string(L.OuterLevels) +
-            " ancestor levels of 3 ids, 8 bytes each), but the device "
-            "allows " +
-            std::to_string(MaxPush));
+  if (std::string Why = paramsTooBig(NumParams, L.OuterLevels); !Why.empty())
+    throw RtError(HPVM_ERR_DEVICE, Where() + Why);
+  static_assert(SPIRVMaxParamBlockBytes <= PushLimit);
   uint64_t Push[PushLimit / 8];
   // The buffers of this device the kernel writes, once each.
   SmallArray<VkBuf *, 32> Written(NumParams);
@@ -1224,8 +1228,18 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     S->Instances = Instances;
     barrier(S->Cmd, WorkStages, WorkWrites, WorkStages, WorkAccess);
     F.vkCmdBindPipeline(S->Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, P.Handle);
-    F.vkCmdPushConstants(S->Cmd, Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                         static_cast<uint32_t>(Slots * 8), Push);
+    if (Slots * 8 <= SPIRVMinPushBytes) {
+      F.vkCmdPushConstants(S->Cmd, Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           static_cast<uint32_t>(Slots * 8), Push);
+    } else {
+      // The submission is this launch's until it has run.
+      if (!S->Params)
+        S->Params = createBuffer(SPIRVMaxParamBlockBytes, /*ForStaging=*/false,
+                                 /*HostVisible=*/true);
+      std::memcpy(S->Params->Mapped, Push, Slots * 8);
+      F.vkCmdPushConstants(S->Cmd, Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           sizeof S->Params->Address, &S->Params->Address);
+    }
     for (uint64_t Z = 0; Z < Groups[2]; Z += MaxGroups[2])
       for (uint64_t Y = 0; Y < Groups[1]; Y += MaxGroups[1])
         for (uint64_t X = 0; X < Groups[0]; X += MaxGroups[0]) {

@@ -14,6 +14,7 @@
 #include "RuntimeTestSupport.h"
 #include "SpirvTestSupport.h"
 
+#include "hpvm/abi/SPIRVABI.h"
 #include "hpvm/rt/Devices.h"
 #include "hpvm/rt/Vulkan.h"
 
@@ -459,11 +460,12 @@ TEST_P(VulkanTest, TimestampsBecomeDeviceEventsInTheTrace) {
 // Errors
 //===----------------------------------------------------------------------===//
 
-TEST_P(VulkanTest, PushConstantOverflowIsNotOfferedToTheDevice) {
-  // One slot more than the device allows: the device says it cannot run
-  // the leaf (Device::cannotRun), so no policy picks it and, with no other
-  // device, the launch fails saying why.
-  unsigned Values = Dev->maxPushConstantsSize() / 8 + 1;
+TEST_P(VulkanTest, ParameterOverflowIsNotOfferedToTheDevice) {
+  // One slot more than a parameter block may hold (SPIRVABI.h): the device
+  // says it cannot run the leaf (Device::cannotRun), so no policy picks it
+  // and, with no other device, the launch fails saying why. (Fewer than that
+  // but more than the push constants go through memory: e2e wide-params.)
+  unsigned Values = SPIRVMaxParamBlockBytes / 8 + 1;
   Graph G("vk_wide", Node::Kind::Leaf);
   Node &R = G.root();
   R.Function = "wide";
@@ -477,11 +479,11 @@ TEST_P(VulkanTest, PushConstantOverflowIsNotOfferedToTheDevice) {
     Args.push_back(&X);
   expectError(P.launch("vk_wide", Args), HPVM_ERR_NO_DEVICE,
               Dev->name() + " cannot run it: needs " +
-                  std::to_string(Values * 8) + " bytes of push constants (" +
+                  std::to_string(Values * 8) + " bytes of parameters (" +
                   std::to_string(Values) +
                   " parameters and 0 ancestor levels of 3 ids, 8 "
-                  "bytes each), but the device allows " +
-                  std::to_string(Dev->maxPushConstantsSize()));
+                  "bytes each), more than the 4096 a Vulkan kernel may "
+                  "take");
   // The device is still fine.
   Graph H = vaddGraph("vk_after_overflow");
   Program Q({&H},

@@ -14,9 +14,15 @@
 //    ceil(extent / local size) work groups per component; instances past an
 //    extent return at once, so the rounding up is harmless;
 //  * Vulkan: the parameters live in a push-constant block, one 8-byte slot
-//    each (spirvPushConstantLayout). OpenCL: the same values are kernel
-//    arguments in the same order (buffers as `global uchar *`, every other
-//    slot as a scalar argument of its slot's type).
+//    each (spirvPushConstantLayout). Where the slots need more than the 128
+//    bytes of push constants every Vulkan device has (SPIRVMinPushBytes),
+//    the block is in device memory instead (the slots laid out the same,
+//    8-byte aligned, at most SPIRVMaxParamBlockBytes), and the push
+//    constants hold its 64-bit device address, in the first slot: the
+//    kernel reads its parameters through a PhysicalStorageBuffer pointer.
+//    OpenCL: the same values are kernel arguments in the same order
+//    (buffers as `global uchar *`, every other slot as a scalar argument
+//    of its slot's type).
 //
 // What a slot holds (little-endian; "low bytes" = the first bytes):
 //
@@ -113,6 +119,11 @@ inline unsigned spirvIdComponent(size_t NumDims, unsigned Dim) {
   return idComponent(NumDims, Dim);
 }
 
+/// The push constants every Vulkan device has (maxPushConstantsSize is at
+/// least this), and the most a parameter block in device memory may hold.
+constexpr uint32_t SPIRVMinPushBytes = 128;
+constexpr uint32_t SPIRVMaxParamBlockBytes = 4096;
+
 /// Byte offsets of the push-constant block (Vulkan) of a leaf; the OpenCL
 /// flavour's kernel arguments are the same slots in the same order.
 struct SPIRVPushConstantLayout {
@@ -128,6 +139,8 @@ struct SPIRVPushConstantLayout {
   uint32_t Size = 0;
   /// Number of slots (= Size / SlotBytes): kernel arguments in OpenCL.
   uint32_t numSlots() const { return Size / SlotBytes; }
+  /// Whether Vulkan reads the block from device memory, its address pushed.
+  bool inMemory() const { return Size > SPIRVMinPushBytes; }
 };
 
 /// How many ancestor levels a node has (its depth below the graph's root).
@@ -140,7 +153,8 @@ inline unsigned spirvAncestorLevels(const Node &N) {
 
 /// The push-constant layout of leaf N's kernel: its parameters in order,
 /// then the ids of every ancestor level. (Extents are not passed: kernels
-/// read them from the parameters, and lavapipe's 128-byte limit is tight.)
+/// read them from the parameters, and 128 bytes is all that is sure to be
+/// pushed.)
 inline SPIRVPushConstantLayout spirvPushConstantLayout(const Node &N) {
   SPIRVPushConstantLayout L;
   uint32_t Slot = 0;
