@@ -17,7 +17,9 @@
 //
 // sgemm multiplies an n x k matrix by a k x m one, rounded up to whole
 // tiles; reduce and reverse work on count elements rounded up to whole
-// groups. Built with -DANY_DEVICE, every node may run anywhere.
+// groups. The hints put sgemm on a GPU and reduce on the CPU, and let
+// reverse's phases run anywhere (one phase may run on one device and the
+// next on another); built with -DANY_DEVICE, every node may run anywhere.
 #include "mixed.h"
 
 #include <hpvm.h>
@@ -159,7 +161,7 @@ void reduce_allocate(void) {
 void reduce_leaf(float *in, size_t bytes_in, float *sums, size_t bytes_sums,
                  float *out, size_t bytes_out, float *partial,
                  size_t bytes_partial) {
-  HINT(DEVICE);
+  HINT(CPU_TARGET);
   __hpvm__attributes(1, in, 2, sums, out);
   void *self = __hpvm__getNode();
   long l = __hpvm__getNodeInstanceID_x(self);
