@@ -433,7 +433,8 @@ def report_section(md_path, begin, title, script, repro, intro, machine,
     """Writes the section of md_path that starts with marker `begin`, as the
     scripts of bench/<part>/ write theirs: a title, who writes it and how to
     reproduce it, what it measures (`intro`), the machine (the lines of file
-    `machine`), the table and the goals ((met, text) pairs)."""
+    `machine`), the table and the goals ((met, text) pairs; met None: a
+    figure without a goal)."""
     with open(machine) as f:
         machine_lines = [line.rstrip("\n") for line in f if line.strip()]
     md = [f"## {title}", "",
@@ -442,8 +443,8 @@ def report_section(md_path, begin, title, script, repro, intro, machine,
           f"    {repro}", "", intro, ""]
     md += [f"- {line}" for line in machine_lines] + [""]
     md += markdown(head, rows).splitlines() + [""]
-    md += [("- met: " if ok else "- **not met**: ") + text
-           for ok, text in goals]
+    md += [{True: "- met: ", False: "- **not met**: ",
+            None: "- measured: "}[ok] + text for ok, text in goals]
     write_sections(md_path, begin=begin, body="\n".join(md))
 
 

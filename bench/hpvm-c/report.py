@@ -12,9 +12,13 @@ import report as cpu  # noqa: E402  (bench/report.py)
 
 # (variant of the pragma build, of the HPVM-C build, device)
 PAIRS = [("hpvm", "hpvmc", "cpu"), ("vulkan", "vulkan-hpvmc", "vulkan")]
-KERNELS = ["sgemm-ikj", "sgemm", "stencil", "sweeps"]
-# The goal: the same speed, within the rounds' noise.
+KERNELS = ["sgemm-ikj", "sgemm", "sgemm-tiled", "stencil", "sweeps"]
+# The goal: the same speed, within the rounds' noise; none for the tiled
+# sgemm, HPVM's GPU kernel with local memory and barriers, which the pragma
+# build runs as its plain product (C has no barriers): what the phases that
+# run barriers cost (docs/hpvm-c.md, "Barriers").
 GOAL = (0.9, 1.1)
+NO_GOAL = {"sgemm-tiled"}
 
 
 def parse(path):
@@ -52,13 +56,19 @@ def main():
             rows.append([k, device, sizes[(k, pragma)], f"{tp * 1e3:.3f}",
                          f"{tc * 1e3:.3f}",
                          f"{ratio:.2f}×" + (" (CHECK FAILED)" if wrong else "")])
+            if k in NO_GOAL:
+                notes.append((None, f"{k} on {device}: HPVM-C's tiles and "
+                                    f"barriers at {ratio:.2f}× the pragma "
+                                    f"build's plain product (no goal)"))
+                continue
             ok = GOAL[0] <= ratio <= GOAL[1] and not wrong
             notes.append((ok, f"{k} on {device}: HPVM-C at {ratio:.2f}× the "
                               f"pragma version's speed (goal ≈ 1.0, "
                               f"{GOAL[0]}–{GOAL[1]})"))
     print(cpu.plain(head, rows))
     for ok, text in notes:
-        print(("goal met: " if ok else "goal NOT met: ") + text)
+        print({True: "goal met: ", False: "goal NOT met: ",
+               None: "measured: "}[ok] + text)
     if not md_path:
         return
     cpu.report_section(

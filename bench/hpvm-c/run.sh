@@ -78,7 +78,7 @@ ORDERS=("hpvm hpvmc" "hpvmc hpvm")
 for round in $(seq 1 "$ROUNDS"); do
   order=${ORDERS[$(((round - 1) % 2))]}
   say "round $round of $ROUNDS (order: $order)"
-  for k in sgemm-ikj sgemm stencil sweeps; do
+  for k in sgemm-ikj sgemm sgemm-tiled stencil sweeps; do
     wait_quiet "round$round-$k"
     for device in cpu vulkan; do
       [ $device = vulkan ] && [ -z "$VULKAN" ] && continue
@@ -93,6 +93,7 @@ for round in $(seq 1 "$ROUNDS"); do
         fi
         case $k in
         sgemm-ikj) run_variant sgemm "$v" ikj ;;
+        sgemm-tiled) run_variant sgemm "$v" tiled ;;
         *) run_variant "$k" "$v" ;;
         esac
       done

@@ -11,7 +11,9 @@
 //    the group's sum;
 //  * reverse: each group reverses its elements through local memory (one
 //    barrier in straight-line code, local memory of a size computed from
-//    the parameters).
+//    the parameters);
+//  * rotate: 3-D work-groups, each cell taking its neighbour's value
+//    through local memory.
 //
 //   hpvm_c_barrier <n> <m> <k> <count>
 //
@@ -306,6 +308,91 @@ static void run_reverse(long groups, long width) {
   e2e_free(out, bytes, "reverse out");
 }
 
+//===----------------------------------------------------------------------===//
+// rotate: 3-D work-groups
+//===----------------------------------------------------------------------===//
+
+enum { RX = 4, RY = 3, RZ = 2 };
+
+typedef struct __attribute__((__packed__)) {
+  int *in;
+  size_t bytes_in;
+  int *out;
+  size_t bytes_out;
+  long nx;
+  long ny;
+  long nz;
+} RotateArgs;
+
+void rotate_allocate(void) {
+  void *cells = __hpvm__malloc(RX * RY * RZ * sizeof(int));
+  __hpvm__return(2, cells, (size_t)(RX * RY * RZ * sizeof(int)));
+}
+
+/// Each cell of a 3-D group takes the value of the cell one further in x, y
+/// and z (wrapping round within the group).
+void rotate_leaf(int *in, size_t bytes_in, int *out, size_t bytes_out, long nx,
+                 long ny, long nz, int *cells, size_t bytes_cells) {
+  HINT(CPU_OR_GPU_TARGET);
+  __hpvm__attributes(1, in, 1, out);
+  void *self = __hpvm__getNode(), *group = __hpvm__getParentNode(self);
+  long x = __hpvm__getNodeInstanceID_x(self);
+  long y = __hpvm__getNodeInstanceID_y(self);
+  long z = __hpvm__getNodeInstanceID_z(self);
+  long gx = __hpvm__getNodeInstanceID_x(group) * RX + x;
+  long gy = __hpvm__getNodeInstanceID_y(group) * RY + y;
+  long gz = __hpvm__getNodeInstanceID_z(group) * RZ + z;
+  long at = (gz * ny + gy) * nx + gx;
+  cells[(z * RY + y) * RX + x] = in[at];
+  __hpvm__barrier();
+  out[at] = cells[((z + 1) % RZ * RY + (y + 1) % RY) * RX + (x + 1) % RX];
+}
+
+void rotate_group(int *in, size_t bytes_in, int *out, size_t bytes_out, long nx,
+                  long ny, long nz) {
+  void *allocate = __hpvm__createNodeND(0, rotate_allocate);
+  void *leaf =
+      __hpvm__createNodeND(3, rotate_leaf, (long)RX, (long)RY, (long)RZ);
+  for (int p = 0; p < 7; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 7, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 8, 0);
+}
+
+void rotate_root(int *in, size_t bytes_in, int *out, size_t bytes_out, long nx,
+                 long ny, long nz) {
+  void *groups =
+      __hpvm__createNodeND(3, rotate_group, nx / RX, ny / RY, nz / RZ);
+  for (int p = 0; p < 7; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_rotate(long groups) {
+  long nx = RX * (groups + 1), ny = RY * groups, nz = RZ * 2;
+  long count = nx * ny * nz;
+  size_t bytes = count * sizeof(int);
+  int *in = e2e_alloc(bytes), *out = e2e_alloc(bytes);
+  for (long i = 0; i < count; ++i) {
+    in[i] = (int)(i * 13 % 1009);
+    out[i] = -1;
+  }
+  RotateArgs args = {in, bytes, out, bytes, nx, ny, nz};
+  __hpvm__wait(__hpvm__launch(0, rotate_root, &args));
+  for (long z = 0; z < nz; ++z)
+    for (long y = 0; y < ny; ++y)
+      for (long x = 0; x < nx; ++x) {
+        long from_x = x / RX * RX + (x % RX + 1) % RX;
+        long from_y = y / RY * RY + (y % RY + 1) % RY;
+        long from_z = z / RZ * RZ + (z % RZ + 1) % RZ;
+        int want = in[(from_z * ny + from_y) * nx + from_x];
+        int got = out[(z * ny + y) * nx + x];
+        E2E_CHECK(got == want, "rotate: out[%ld][%ld][%ld] = %d, want %d", z, y,
+                  x, got, want);
+      }
+  e2e_free(in, bytes, "rotate in");
+  e2e_free(out, bytes, "rotate out");
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: %s <n> <m> <k> <count>\n", argv[0]);
@@ -319,6 +406,7 @@ int main(int argc, char **argv) {
   run_sgemm(n, m, k);
   run_reduce((count + GROUP - 1) / GROUP);
   run_reverse((count + 12) / 13, 13);
+  run_rotate((count + 99) / 100);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c_barrier");
 }

@@ -202,7 +202,7 @@ def many_arrays(a: InOut[f32], b: InOut[f32], c: InOut[f32], d: InOut[f32],
                 e: InOut[f32], f: InOut[f32], g: InOut[f32], h: InOut[f32],
                 k: InOut[f32]):
     """19 parameters (9 arrays, their sizes, the extent): more than Vulkan's 128
-    bytes of push constants hold, so no Vulkan device is offered."""
+    bytes of push constants hold, so read from a parameter block."""
     for i in hpvm.parallel(len(a)):
         a[i] += 1
         b[i] += 2

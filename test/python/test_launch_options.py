@@ -224,19 +224,20 @@ def test_runtimes_of_ones_own():
 @pytest.mark.skipif("vulkan" not in KINDS, reason="no Vulkan device here")
 @pytest.mark.parametrize("policy", ["hint", "round-robin", "heft", "dmda",
                                     "auto"])
-def test_a_node_vulkan_cannot_launch_is_not_offered_to_it(policy):
+def test_a_node_with_more_parameters_than_push_constants_runs_on_vulkan(
+        policy):
+    # 19 parameters: more than 128 bytes of push constants hold, so the
+    # kernel reads them from a parameter block in device memory
+    # (docs/backends.md); every policy may pick Vulkan or the CPU for it.
     import py_kernels as PK
     arrays = [np.zeros(100, np.float32) for _ in range(9)]
     for _ in range(3):
         PK.many_arrays.run(*arrays, devices=["vulkan", "cpu"],
                            scheduler=policy, strict=True)
+    PK.many_arrays.run(*arrays, devices=["vulkan"], strict=True)
     for n, a in enumerate(arrays, 1):
-        np.testing.assert_array_equal(a, np.full(100, 3.0 * n))
-    ran = hpvm.statistics().devices("many_arrays")
-    assert not any(d.startswith("vulkan") for d in ran.get("many_arrays", ())), \
-        hpvm.stats()
-    with pytest.raises(hpvm.LaunchError,
-                       match="vulkan:0 cannot run it: needs 152 bytes of "
-                             "push constants") as e:
-        PK.many_arrays.run(*arrays, devices=["vulkan"], strict=True)
-    assert e.value.code == 4
+        np.testing.assert_array_equal(a, np.full(100, 4.0 * n))
+    # (A one-leaf graph's row is the graph's own: devices() leaves it out.)
+    ran = [n.device for n in hpvm.statistics().of_graph("many_arrays")
+           if n.launches]
+    assert any(d.startswith("vulkan") for d in ran), hpvm.stats()

@@ -398,9 +398,12 @@ Function *Splitter::phase(const Plan &Step) {
     if (!F) {
       IRBuilder<> At(Entry->getTerminator());
       uint64_t Size = *A->getAllocationSize(DL);
+      // (Within the scratch memory: no wrapping.)
       Value *Offset = At.CreateAdd(
-          At.CreateMul(Count, ConstantInt::get(I64, FieldOffset[A])),
-          At.CreateMul(Index, ConstantInt::get(I64, Size)));
+          At.CreateMul(Count, ConstantInt::get(I64, FieldOffset[A]), "", true,
+                       true),
+          At.CreateMul(Index, ConstantInt::get(I64, Size), "", true, true), "",
+          true, true);
       F = At.CreateInBoundsGEP(At.getInt8Ty(), Scratch, Offset, "field");
     }
     return F;

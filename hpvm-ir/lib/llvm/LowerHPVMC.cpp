@@ -203,6 +203,11 @@ struct Node {
   std::optional<BarrierPhases> Phases;
   /// Where the scratch is in the launch's memory, if it needs any.
   Value *ScratchOffset = nullptr;
+  /// The dims a phase of a folded leaf runs over: its x split into the
+  /// folded node's and the leaf's, the other dims flattened into one
+  /// (planPhases): x is then the leaf's own id, so that the work-group's
+  /// memory is at addresses linear in it (vector code on the CPU).
+  SmallVector<Value *, 3> PhaseDims;
 
   bool isLeaf() const { return Children.empty(); }
   bool foldedLeaf() const { return Parent && Parent->Folded; }
@@ -1133,6 +1138,17 @@ bool HPVMCLowering::planPhases(Node &N) {
         Phase->eraseFromParent();
     return false;
   }
+  if (N.foldedLeaf() && !N.FlatDims.empty()) {
+    unsigned K = N.FlatDims.size();
+    if (K > 1) {
+      Value *Outer = N.FlatDims[0];
+      for (unsigned D = 1; D + 1 < K; ++D)
+        Outer = B.CreateMul(Outer, N.FlatDims[D]);
+      N.PhaseDims.push_back(Outer);
+    }
+    N.PhaseDims.push_back(N.Parent->hpvmExtent(0, Ctx));
+    N.PhaseDims.push_back(N.hpvmExtent(0, Ctx));
+  }
   if (Phases->RecordBytes) {
     N.ScratchOffset =
         allocate(B.CreateMul(Instances, B.getInt64(Phases->RecordBytes)));
@@ -1277,7 +1293,8 @@ void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
         if (any_of(B.Params, Used) ||
             (B.Ptr == LaunchMemory && Used(ScratchArg)))
           Uses.push_back(B);
-      ArrayRef<Value *> Dims = N.regionDims();
+      ArrayRef<Value *> Dims =
+          N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
       Handle = beginRegion(N.Name + ".phase" + Twine(Count++), Dims, Uses,
                            N.Targets, false, false, false, Before);
       N.Ids.clear();
@@ -1510,16 +1527,35 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
   };
   SmallVector<Level, 4> Levels;
   unsigned K = N.FlatDims.size();
+  // A folded leaf's flat id per dim (HPVM-C's x first), and for a phase
+  // whose x is split (PhaseDims), x's two ids.
+  SmallVector<Value *, 3> Flat;
+  Value *SplitIds[2] = {nullptr, nullptr}; // the folded node's, the leaf's
+  if (N.foldedLeaf() && !N.PhaseDims.empty()) {
+    unsigned Loops = N.Ids.size();
+    SplitIds[0] = N.Ids[Loops - 2];
+    SplitIds[1] = N.Ids[Loops - 1];
+    Flat.push_back(nullptr);
+    Value *Outer = Loops == 3 ? N.Ids[0] : Zero;
+    for (unsigned D = 1; D < K; ++D) {
+      Value *Extent = N.FlatDims[K - 1 - D];
+      Flat.push_back(D + 1 < K ? B.CreateURem(Outer, Extent) : Outer);
+      Outer = B.CreateUDiv(Outer, Extent);
+    }
+  } else if (N.foldedLeaf()) {
+    for (unsigned D = 0; D < K; ++D)
+      Flat.push_back(N.Ids[K - 1 - D]);
+  }
   for (const Node *A = &N; A; A = A->Parent) {
     Level L{A, {}, {}};
     for (unsigned D = 0; D < 3; ++D) {
       L.Count[D] = A->hpvmExtent(D, Ctx);
       if (N.foldedLeaf() && (A == &N || A == N.Parent)) {
-        Value *Flat = D < K ? N.Ids[K - 1 - D] : Zero;
         Value *Extent = N.hpvmExtent(D, Ctx);
-        L.Id[D] = D >= K    ? Zero
-                  : A == &N ? B.CreateURem(Flat, Extent)
-                            : B.CreateUDiv(Flat, Extent);
+        L.Id[D] = D >= K                  ? Zero
+                  : D == 0 && SplitIds[0] ? SplitIds[A == &N ? 1 : 0]
+                  : A == &N               ? B.CreateURem(Flat[D], Extent)
+                                          : B.CreateUDiv(Flat[D], Extent);
       } else {
         unsigned Dims = A->Dims.size();
         L.Id[D] = D < Dims ? A->Ids[Dims - 1 - D] : Zero;
@@ -1529,12 +1565,20 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
   }
   // The index of an instance of the nodes from the root down to the level
   // Last, x fastest.
+  // (Indices of instances, and offsets in memory made for the launch: no
+  // wrapping, which the loop vectoriser would otherwise check at run time.)
+  auto Mul = [&](Value *A, Value *C) {
+    return B.CreateMul(A, C, "", true, true);
+  };
+  auto Add = [&](Value *A, Value *C) {
+    return B.CreateAdd(A, C, "", true, true);
+  };
   auto IndexDownTo = [&](const Node *Last) {
     Value *Index = Zero, *Count = B.getInt64(1);
     for (const Level &L : reverse(Levels)) {
       for (unsigned D = 3; D-- > 0;) {
-        Index = B.CreateAdd(B.CreateMul(Index, L.Count[D]), L.Id[D]);
-        Count = B.CreateMul(Count, L.Count[D]);
+        Index = Add(Mul(Index, L.Count[D]), L.Id[D]);
+        Count = Mul(Count, L.Count[D]);
       }
       if (L.Of == Last)
         break;
@@ -1558,15 +1602,26 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
     }
     Arg = B.CreateInBoundsGEP(
         B.getInt8Ty(), LaunchMemory,
-        B.CreateAdd(Local.Offset, B.CreateMul(IndexDownTo(Local.Scope).first,
-                                              Local.SectionBytes)));
+        Add(Local.Offset,
+            Mul(IndexDownTo(Local.Scope).first, Local.SectionBytes)));
   }
   for (const Level &L : Levels)
     for (unsigned D = 0; D < 3; ++D)
       Args.append({L.Id[D], L.Count[D]});
-  // A phase: the instance's place in the scratch memory.
+  // A phase: the instance's place in the scratch memory, counted as the
+  // loops around the phase count (neighbouring iterations of the innermost
+  // loop at neighbouring places: vector loads and stores on the CPU).
   if (Body.arg_size() > Args.size()) {
-    auto [Index, Count] = IndexDownTo(&N);
+    Value *Index = Zero, *Count = B.getInt64(1);
+    const Node *Above = N.foldedLeaf() ? N.Parent->Parent : N.Parent;
+    if (Above)
+      std::tie(Index, Count) = IndexDownTo(Above);
+    ArrayRef<Value *> Dims =
+        N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
+    for (auto [Id, Extent] : zip(N.Ids, Dims)) {
+      Index = Add(Mul(Index, Extent), Id);
+      Count = Mul(Count, Extent);
+    }
     Args.append(
         {Index, Count,
          N.ScratchOffset
@@ -1658,9 +1713,10 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   if (Graph->Children.size() == 1 && Graph->Children.front()->isLeaf())
     Top = Graph->Children.front().get();
   std::function<void(const Node &)> Collect = [&](const Node &N) {
-    for (Value *E : N.regionDims())
-      if (isa<Instruction>(E) && !is_contained(ComputedExtents, E))
-        ComputedExtents.push_back(E);
+    for (ArrayRef<Value *> Dims : {N.regionDims(), ArrayRef(N.PhaseDims)})
+      for (Value *E : Dims)
+        if (isa<Instruction>(E) && !is_contained(ComputedExtents, E))
+          ComputedExtents.push_back(E);
     for (const auto &C : N.Children)
       Collect(*C);
   };
