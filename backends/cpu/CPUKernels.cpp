@@ -183,12 +183,19 @@ void tagParallelAccesses(Function &W, Loop &L, const DominatorTree &DT,
     }
   // Every access to a buffer the instance writes must come before the
   // write (dominate it), as the read of `y[i] = a * x[i] + y[i]` does, or
-  // be on a path that excludes it.
+  // be on a path that excludes it. Two accesses to the instance's own record
+  // (InstancePrivateMetadataName: the fields of a barrier leaf's scratch,
+  // each an array over the instances, read before they are written) are
+  // never to the same bytes unless the first dominates, nor interleaved.
+  auto Private = [](const Access &A) {
+    return A.I->getMetadata(InstancePrivateMetadataName) != nullptr;
+  };
   for (const Access &Write : Accesses) {
     if (!Write.I->mayWriteToMemory())
       continue;
     for (const Access &Other : Accesses)
-      if (&Other != &Write && !DT.dominates(Other.I, Write.I) &&
+      if (&Other != &Write && !(Private(Write) && Private(Other)) &&
+          !DT.dominates(Other.I, Write.I) &&
           any_of(
               Other.Objects,
               [&](const Value *O) { return is_contained(Write.Objects, O); }) &&

@@ -30,6 +30,8 @@
 #include "BarrierPhases.h"
 #include "PipelineRunner.h"
 
+#include "hpvm/ir/GraphMetadata.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -85,11 +87,14 @@ private:
     Loop *Tested = nullptr;
     bool Taken = false;
     Value *Trips = nullptr;
+    unsigned LoopIndex = 0;
     std::vector<Plan> Body;
   };
 
   void prepare();
+  void hoist();
   bool analyse();
+  void recomputeCounters();
   bool reachedAlike(BasicBlock *At, Loop *Scope, const Instruction *Report,
                     const char *What);
   std::vector<Plan> plan(Loop *Scope);
@@ -98,6 +103,7 @@ private:
   std::vector<BarrierPhases::Step> steps(const std::vector<Plan> &Plans,
                                          BarrierPhases &Result);
   const Instruction *barrierIn(const Loop &L) const;
+  bool uniform(const SCEV *S) const;
 
   Function &Leaf;
   LLVMContext &Ctx;
@@ -127,6 +133,9 @@ private:
   DenseMap<AllocaInst *, uint64_t> FieldOffset;
   uint64_t RecordBytes = 0;
   std::map<std::tuple<BasicBlock *, Loop *, bool>, Function *> Phases;
+  /// Stands for a loop's iteration in the leaf (its one operand: the loop's
+  /// index in BarrierLoops) until the phases take it as a parameter.
+  Function *IterationFn = nullptr;
   std::vector<Function *> PhaseList;
 };
 
@@ -137,7 +146,17 @@ void Splitter::prepare() {
     if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
       A->moveBefore(*Prologue, Prologue->end());
   BranchInst::Create(Start, Prologue);
-  // Arithmetic on the parameters, wherever it is, into the prologue.
+  hoist();
+  for (Instruction &I : instructions(Leaf))
+    if (IsBarrier(I))
+      BarrierCalls.push_back(&I);
+  for (Instruction *C : BarrierCalls)
+    Barriers.push_back(SplitBlock(C->getParent(), C));
+}
+
+/// Arithmetic on the parameters (and on what is in the prologue already),
+/// wherever it is, into the prologue.
+void Splitter::hoist() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (BasicBlock &BB : Leaf) {
@@ -158,11 +177,71 @@ void Splitter::prepare() {
       }
     }
   }
-  for (Instruction &I : instructions(Leaf))
-    if (IsBarrier(I))
-      BarrierCalls.push_back(&I);
-  for (Instruction *C : BarrierCalls)
-    Barriers.push_back(SplitBlock(C->getParent(), C));
+}
+
+/// The counters of loops around barriers that test first, and whatever else
+/// steps by a uniform amount from a uniform start in them ({start, +, step}
+/// to scalar evolution), are recomputed in every phase from the loop's
+/// iteration (a parameter of the phases: the iteration while in the loop,
+/// its trip count after it) rather than carried: neither memory traffic nor,
+/// for addresses computed from them, a value that may differ between
+/// instances as far as the CPU's vectoriser knows.
+void Splitter::recomputeCounters() {
+  Module &M = *Leaf.getParent();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  IterationFn =
+      Function::Create(FunctionType::get(I64, {Type::getInt32Ty(Ctx)}, false),
+                       GlobalValue::ExternalLinkage, "hpvm.phase.iteration", M);
+  IterationFn->setDoesNotAccessMemory();
+  IterationFn->setDoesNotThrow();
+  SCEVExpander Expander(*SE, Leaf.getParent()->getDataLayout(), "counter");
+  std::vector<std::pair<PHINode *, Value *>> Recomputed;
+  for (auto [K, L] : enumerate(BarrierLoops)) {
+    if (After[L] != L->getHeader())
+      continue; // tests at its end: the value after it is another
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE->getSCEV(&Phi));
+      Type *T = Phi.getType();
+      if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+          !uniform(AR->getStart()) || !uniform(AR->getStepRecurrence(*SE)) ||
+          !(T->isIntegerTy() || T->isPointerTy()))
+        continue;
+      Instruction *At = Prologue->getTerminator();
+      const SCEV *StepS = AR->getStepRecurrence(*SE);
+      Value *Start = Expander.expandCodeFor(AR->getStart(), T, At);
+      Value *Step = Expander.expandCodeFor(StepS, StepS->getType(), At);
+      IRBuilder<> B(At);
+      Value *Iteration = B.CreateCall(IterationFn, {B.getInt32(K)});
+      Value *V;
+      if (T->isIntegerTy())
+        V = B.CreateAdd(
+            Start, B.CreateMul(B.CreateTruncOrBitCast(Iteration, T), Step));
+      else
+        V = B.CreateGEP(B.getInt8Ty(), Start,
+                        B.CreateMul(Iteration, B.CreateSExtOrTrunc(Step, I64)));
+      Recomputed.push_back({&Phi, V});
+    }
+  }
+  for (auto [Phi, V] : Recomputed) {
+    SE->forgetValue(Phi);
+    Phi->replaceAllUsesWith(V);
+    Phi->eraseFromParent();
+  }
+  hoist();
+}
+
+/// Whether S is the same for every instance: computed from constants and
+/// the parameters IsUniform accepts, in no loop.
+bool Splitter::uniform(const SCEV *S) const {
+  return !SCEVExprContains(S, [&](const SCEV *E) {
+    if (isa<SCEVAddRecExpr>(E))
+      return true;
+    if (auto *U = dyn_cast<SCEVUnknown>(E)) {
+      auto *A = dyn_cast<Argument>(U->getValue());
+      return !A || !IsUniform(*A);
+    }
+    return false;
+  });
 }
 
 const Instruction *Splitter::barrierIn(const Loop &L) const {
@@ -217,17 +296,7 @@ bool Splitter::analyse() {
       continue;
     }
     const SCEV *Backedges = SE->getBackedgeTakenCount(L);
-    bool Uniform = !isa<SCEVCouldNotCompute>(Backedges) &&
-                   !SCEVExprContains(Backedges, [&](const SCEV *S) {
-                     if (isa<SCEVAddRecExpr>(S))
-                       return true;
-                     if (auto *U = dyn_cast<SCEVUnknown>(S)) {
-                       auto *A = dyn_cast<Argument>(U->getValue());
-                       return !A || !IsUniform(*A);
-                     }
-                     return false;
-                   });
-    if (!Uniform) {
+    if (isa<SCEVCouldNotCompute>(Backedges) || !uniform(Backedges)) {
       Error("the trip count of a loop around __hpvm__barrier must follow "
             "from the node's parameters and extents alone (not from memory, "
             "instance ids or an enclosing loop's counter), to be the same "
@@ -282,16 +351,18 @@ std::vector<Splitter::Plan> Splitter::plan(Loop *Scope) {
   };
   std::vector<Plan> Plans;
   if (Scope)
-    Plans.push_back({Scope->getHeader(), TestedAt(Scope), true, nullptr, {}});
+    Plans.push_back(
+        {Scope->getHeader(), TestedAt(Scope), true, nullptr, 0, {}});
   else
-    Plans.push_back({Start, nullptr, false, nullptr, {}});
+    Plans.push_back({Start, nullptr, false, nullptr, 0, {}});
   for (BasicBlock *B : At) {
     Loop *L = LI.getLoopFor(B);
     if (L != Scope && L->getHeader() == B) {
-      Plans.push_back({nullptr, nullptr, false, Trips[L], plan(L)});
-      Plans.push_back({After[L], TestedAt(L), false, nullptr, {}});
+      unsigned Index = find(BarrierLoops, L) - BarrierLoops.begin();
+      Plans.push_back({nullptr, nullptr, false, Trips[L], Index, plan(L)});
+      Plans.push_back({After[L], TestedAt(L), false, nullptr, 0, {}});
     } else {
-      Plans.push_back({B, nullptr, false, nullptr, {}});
+      Plans.push_back({B, nullptr, false, nullptr, 0, {}});
     }
   }
   return Plans;
@@ -371,6 +442,7 @@ Function *Splitter::phase(const Plan &Step) {
   const DataLayout &DL = M.getDataLayout();
   SmallVector<Type *, 16> Params(Leaf.getFunctionType()->params());
   Params.push_back(PointerType::get(Ctx, 0));
+  Params.append(BarrierLoops.size(), Type::getInt64Ty(Ctx));
   Function *P = Function::Create(
       FunctionType::get(Type::getVoidTy(Ctx), Params, false),
       GlobalValue::InternalLinkage, Leaf.getName() + ".phase", M);
@@ -386,9 +458,17 @@ Function *Splitter::phase(const Plan &Step) {
     ReturnInst::Create(Ctx, nullptr, R->getIterator());
     R->eraseFromParent();
   }
-  unsigned N = P->arg_size();
-  Value *Index = P->getArg(N - 3), *Count = P->getArg(N - 2),
-        *Scratch = P->getArg(N - 1);
+  unsigned N = Leaf.arg_size();
+  Value *Index = P->getArg(N - 2), *Count = P->getArg(N - 1),
+        *Scratch = P->getArg(N);
+  // The loops' iterations, from the parameters after the scratch.
+  for (Instruction &I : make_early_inc_range(instructions(*P)))
+    if (auto *C = dyn_cast<CallInst>(&I);
+        C && C->getCalledFunction() == IterationFn) {
+      auto *K = cast<ConstantInt>(C->getArgOperand(0));
+      C->replaceAllUsesWith(P->getArg(N + 1 + K->getZExtValue()));
+      C->eraseFromParent();
+    }
   auto *Entry = cast<BasicBlock>(VMap[Prologue]);
   IRBuilder<> B(Entry->getTerminator());
   Type *I64 = B.getInt64Ty();
@@ -408,6 +488,8 @@ Function *Splitter::phase(const Plan &Step) {
     }
     return F;
   };
+  // The instance's own record (GraphMetadata.h).
+  MDNode *Private = MDNode::get(Ctx, {});
   auto Copy = [&](IRBuilder<> &At, AllocaInst *A, bool In) {
     auto *Local = cast<AllocaInst>(VMap[A]);
     Value *Mem = Field(A);
@@ -420,12 +502,15 @@ Function *Splitter::phase(const Plan &Step) {
       return;
     }
     Type *T = A->getAllocatedType();
-    if (In)
-      At.CreateAlignedStore(At.CreateAlignedLoad(T, Mem, A->getAlign()), Local,
-                            A->getAlign());
-    else
-      At.CreateAlignedStore(At.CreateAlignedLoad(T, Local, A->getAlign()), Mem,
-                            A->getAlign());
+    if (In) {
+      LoadInst *L = At.CreateAlignedLoad(T, Mem, A->getAlign());
+      L->setMetadata(InstancePrivateMetadataName, Private);
+      At.CreateAlignedStore(L, Local, A->getAlign());
+    } else {
+      StoreInst *S = At.CreateAlignedStore(
+          At.CreateAlignedLoad(T, Local, A->getAlign()), Mem, A->getAlign());
+      S->setMetadata(InstancePrivateMetadataName, Private);
+    }
   };
   // The trip count says where the test goes: its operands need not be
   // carried, nor the code on the other side kept.
@@ -486,6 +571,7 @@ std::vector<BarrierPhases::Step> Splitter::steps(const std::vector<Plan> &Plans,
     if (P.Start)
       S.Phase = phase(P);
     S.Trips = P.Trips;
+    S.Loop = P.LoopIndex;
     S.Body = steps(P.Body, Result);
     Steps.push_back(std::move(S));
   }
@@ -496,6 +582,7 @@ std::optional<BarrierPhases> Splitter::run() {
   prepare();
   if (!analyse())
     return std::nullopt;
+  recomputeCounters();
   std::vector<Plan> Plans = plan(nullptr);
   for (Instruction *C : BarrierCalls)
     C->eraseFromParent();
@@ -504,6 +591,14 @@ std::optional<BarrierPhases> Splitter::run() {
   Result.Steps = steps(Plans, Result);
   Result.Functions = PhaseList;
   Result.RecordBytes = RecordBytes;
+  Result.Loops = BarrierLoops.size();
+  // The leaf's stand-ins for the iterations are read by no one now.
+  for (User *U : make_early_inc_range(IterationFn->users())) {
+    auto *C = cast<CallInst>(U);
+    C->replaceAllUsesWith(ConstantInt::get(C->getType(), 0));
+    C->eraseFromParent();
+  }
+  IterationFn->eraseFromParent();
   return Result;
 }
 

@@ -29,8 +29,10 @@ struct BarrierPhases {
     /// A phase: a function of the leaf's parameters and the scratch memory.
     llvm::Function *Phase = nullptr;
     /// A loop: the number of times its Body runs, an i64 computed in the
-    /// leaf's entry block from its uniform parameters.
+    /// leaf's entry block from its uniform parameters; and its number among
+    /// the loops (Loops).
     llvm::Value *Trips = nullptr;
+    unsigned Loop = 0;
     std::vector<Step> Body;
   };
   std::vector<Step> Steps;
@@ -38,12 +40,16 @@ struct BarrierPhases {
   std::vector<llvm::Function *> Functions;
   /// The scratch memory each instance needs, in bytes.
   uint64_t RecordBytes = 0;
+  /// The number of loops around barriers.
+  unsigned Loops = 0;
 };
 
 /// Splits Leaf at the calls IsBarrier names. Leaf's last two parameters are
 /// i64s: the instance's index among all instances, and their number. A phase
-/// function takes Leaf's parameters and then a pointer to the scratch memory
-/// (RecordBytes times the number of instances), and returns nothing. Leaf is
+/// function takes Leaf's parameters, a pointer to the scratch memory
+/// (RecordBytes times the number of instances), and for each loop around
+/// barriers an i64: its iteration in the phases of its body, its trip count
+/// in the others; it returns nothing. Leaf is
 /// rewritten on the way and is the caller's to delete once it has read the
 /// trip counts. A barrier that not every instance reaches equally often (under
 /// a condition, in a loop with more than one way out, or whose trip count

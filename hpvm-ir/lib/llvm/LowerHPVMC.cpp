@@ -201,8 +201,12 @@ struct Node {
   /// A leaf with barriers, split into phases, and the scratch memory that
   /// carries its instances' values from one phase to the next.
   std::optional<BarrierPhases> Phases;
-  /// Where the scratch is in the launch's memory, if it needs any.
-  Value *ScratchOffset = nullptr;
+  /// Its scratch memory (a stand-in until the launch's code is written), if
+  /// it needs any.
+  GlobalVariable *Scratch = nullptr;
+  /// What its phases get for each loop around barriers: the loop's
+  /// iteration while emitting its body, its trip count elsewhere.
+  SmallVector<Value *, 2> LoopIterations;
   /// The dims a phase of a folded leaf runs over: its x split into the
   /// folded node's and the leaf's, the other dims flattened into one
   /// (planPhases): x is then the leaf's own id, so that the work-group's
@@ -268,8 +272,8 @@ private:
   bool dropAllocations(Node &N);
   void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
   bool planPhases(Node &N);
-  Value *allocate(Value *Bytes);
-  void dropLaunchMemory();
+  GlobalVariable *allocate(Value *Bytes, const Twine &Name);
+  void dropTemporaries();
   CallInst *beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
                         ArrayRef<Buffer> Buffers,
                         std::optional<TargetMask> Targets, bool Top,
@@ -301,20 +305,18 @@ private:
   /// The extents of the nodes of the launch being lowered that are
   /// computed in front of it.
   SmallVector<Value *, 8> ComputedExtents;
-  /// The memory made for the launch being lowered (node-local memory,
-  /// scratch), one host buffer of LaunchBytes, freed once the launch has
-  /// run: a stand-in until the launch's code is written, as its size is
-  /// known only once the whole graph is read.
-  GlobalVariable *LaunchMemory = nullptr;
-  Value *LaunchBytes = nullptr;
-  /// Node-local memory (__hpvm__malloc), by the stand-in for its pointer:
-  /// a section of SectionBytes for each instance of Scope, from Offset in
-  /// the launch's memory.
+  /// Host memory made for the launch being lowered (node-local memory,
+  /// scratch), freed once it has run: by the stand-ins the launch's code
+  /// uses until it is written (a size is known only once the whole graph
+  /// is read), their sizes in bytes.
+  MapVector<GlobalVariable *, Value *> Temporaries;
+  /// Node-local memory (__hpvm__malloc), by its stand-in: a section of
+  /// SectionBytes for each instance of Scope.
   struct LocalMemory {
-    Value *Offset, *SectionBytes;
+    Value *SectionBytes;
     const Node *Scope;
   };
-  MapVector<GlobalVariable *, LocalMemory> Locals;
+  DenseMap<GlobalVariable *, LocalMemory> Locals;
   SmallVector<Function *, 8> NodeFunctions;
 };
 
@@ -877,10 +879,9 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
     bool Named = In[P] || Out[P];
     B.Reads = In[P] || !Named;
     B.Writes = Out[P] || !Named;
-    // Node-local memory is in the launch's memory.
+    // Node-local memory: all of it, for every section.
     if (auto *GV = dyn_cast<GlobalVariable>(B.Ptr); GV && Locals.count(GV)) {
-      B.Ptr = LaunchMemory;
-      B.Bytes = nullptr;
+      B.Bytes = Temporaries.lookup(GV);
       B.Reads = B.Writes = true;
     }
     B.Params.push_back(P);
@@ -948,36 +949,22 @@ Value *HPVMCLowering::materialize(Value *V, Node &N,
   return Copy;
 }
 
-/// Bytes (an i64) more of the launch's memory; returns where they start.
-Value *HPVMCLowering::allocate(Value *Bytes) {
-  IRBuilder<> B(ExtentsAt);
-  B.SetCurrentDebugLocation(LaunchLoc);
-  if (!LaunchMemory) {
-    LaunchMemory = new GlobalVariable(M, B.getInt8Ty(), false,
-                                      GlobalValue::ExternalLinkage, nullptr,
-                                      "hpvmc.launch.memory");
-    LaunchBytes = B.getInt64(0);
-  }
-  Value *Offset = LaunchBytes;
-  // Every part aligned as malloc aligns.
-  LaunchBytes =
-      B.CreateAnd(B.CreateAdd(B.CreateAdd(Offset, Bytes), B.getInt64(15)),
-                  B.getInt64(~uint64_t(15)), "hpvmc.memory.bytes");
-  return Offset;
+/// Host memory of Bytes (an i64) for the launch: its stand-in.
+GlobalVariable *HPVMCLowering::allocate(Value *Bytes, const Twine &Name) {
+  auto *Stand = new GlobalVariable(M, Type::getInt8Ty(Ctx), false,
+                                   GlobalValue::ExternalLinkage, nullptr, Name);
+  Temporaries[Stand] = Bytes;
+  return Stand;
 }
 
 /// The stand-ins of a launch that is not lowered, gone.
-void HPVMCLowering::dropLaunchMemory() {
-  if (!LaunchMemory)
-    return;
-  for (auto &[Stand, Local] : Locals) {
+void HPVMCLowering::dropTemporaries() {
+  for (auto &[Stand, Bytes] : Temporaries) {
     Stand->replaceAllUsesWith(PoisonValue::get(Stand->getType()));
     Stand->eraseFromParent();
   }
+  Temporaries.clear();
   Locals.clear();
-  LaunchMemory->replaceAllUsesWith(PoisonValue::get(LaunchMemory->getType()));
-  LaunchMemory->eraseFromParent();
-  LaunchMemory = nullptr;
 }
 
 /// __hpvm__malloc(bytes) in N, an allocation node: memory of its own for
@@ -1005,11 +992,9 @@ Value *HPVMCLowering::localMemory(CallInst *Malloc, Node &N,
   for (const Node *A = N.Parent; A; A = A->Parent)
     for (Value *E : A->Dims)
       Sections = B.CreateMul(Sections, E);
-  Value *Offset = allocate(B.CreateMul(Section, Sections));
-  auto *Stand =
-      new GlobalVariable(M, B.getInt8Ty(), false, GlobalValue::ExternalLinkage,
-                         nullptr, N.Name + ".local");
-  Locals[Stand] = {Offset, Section, N.Parent};
+  GlobalVariable *Stand =
+      allocate(B.CreateMul(Section, Sections), N.Name + ".local");
+  Locals[Stand] = {Section, N.Parent};
   Done[Malloc] = Stand;
   return Stand;
 }
@@ -1123,14 +1108,18 @@ bool HPVMCLowering::planPhases(Node &N) {
             S.Trips = materialize(S.Trips, N, Done, ExtentsAt, "a trip count",
                                   HostArgs);
             OK &= S.Trips != nullptr;
-            if (OK)
+            if (OK) {
               ComputedExtents.push_back(S.Trips);
+              N.LoopIterations[S.Loop] = S.Trips;
+            }
           }
           Trips(S.Body);
         }
       };
-  if (OK)
+  if (OK) {
+    N.LoopIterations.assign(Phases->Loops, nullptr);
     Trips(Phases->Steps);
+  }
   Leaf->eraseFromParent();
   if (!OK) {
     if (Phases)
@@ -1150,13 +1139,11 @@ bool HPVMCLowering::planPhases(Node &N) {
     N.PhaseDims.push_back(N.hpvmExtent(0, Ctx));
   }
   if (Phases->RecordBytes) {
-    N.ScratchOffset =
-        allocate(B.CreateMul(Instances, B.getInt64(Phases->RecordBytes)));
-    // The leaf and the nodes around it name the launch's memory.
+    Value *Bytes = B.CreateMul(Instances, B.getInt64(Phases->RecordBytes));
+    N.Scratch = allocate(Bytes, N.Name + ".scratch");
+    // The leaf and the nodes around it name the scratch.
     for (Node *A = &N; A; A = A->Parent)
-      if (none_of(A->Buffers,
-                  [&](const Buffer &B) { return B.Ptr == LaunchMemory; }))
-        A->Buffers.push_back({LaunchMemory, nullptr, true, true, {}});
+      A->Buffers.push_back({N.Scratch, Bytes, true, true, {}});
   }
   N.Phases = std::move(Phases);
   return true;
@@ -1211,8 +1198,7 @@ CallInst *HPVMCLowering::beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
                       : Buf.Writes            ? marker::Out
                                               : marker::In));
     Ops.push_back(Buf.Ptr);
-    Ops.push_back(
-        B.CreateSExtOrTrunc(Buf.Bytes ? Buf.Bytes : LaunchBytes, I64));
+    Ops.push_back(B.CreateSExtOrTrunc(Buf.Bytes, I64));
   }
   if (Targets)
     Ops.append({Tag(marker::Target), Tag(*Targets)});
@@ -1284,14 +1270,13 @@ void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
     CallInst *Handle;
     if (S.Phase) {
       // The buffers the phase uses: fewer parameters for its kernels.
-      unsigned ScratchArg = S.Phase->arg_size() - 1;
+      unsigned ScratchArg = S.Phase->arg_size() - 1 - N.Phases->Loops;
       auto Used = [&](unsigned Param) {
         return !S.Phase->getArg(Param)->use_empty();
       };
       std::vector<Buffer> Uses;
       for (const Buffer &B : Buffers)
-        if (any_of(B.Params, Used) ||
-            (B.Ptr == LaunchMemory && Used(ScratchArg)))
+        if (any_of(B.Params, Used) || (B.Ptr == N.Scratch && Used(ScratchArg)))
           Uses.push_back(B);
       ArrayRef<Value *> Dims =
           N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
@@ -1305,8 +1290,10 @@ void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
       Handle = beginRegion(N.Name + ".loop" + Twine(Count++), {S.Trips},
                            Buffers, std::nullopt, false, false,
                            /*Sequential=*/true, Before);
-      wrapLoop(Inside, S.Trips, LaunchLoc, Inside);
+      Value *After = N.LoopIterations[S.Loop];
+      N.LoopIterations[S.Loop] = wrapLoop(Inside, S.Trips, LaunchLoc, Inside);
       emitSteps(N, S.Body, Buffers, Inside, Count);
+      N.LoopIterations[S.Loop] = After;
     }
     endRegion(Handle, Before);
   }
@@ -1601,9 +1588,8 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
       return;
     }
     Arg = B.CreateInBoundsGEP(
-        B.getInt8Ty(), LaunchMemory,
-        Add(Local.Offset,
-            Mul(IndexDownTo(Local.Scope).first, Local.SectionBytes)));
+        B.getInt8Ty(), Stand,
+        Mul(IndexDownTo(Local.Scope).first, Local.SectionBytes));
   }
   for (const Level &L : Levels)
     for (unsigned D = 0; D < 3; ++D)
@@ -1622,11 +1608,10 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
       Index = Add(Mul(Index, Extent), Id);
       Count = Mul(Count, Extent);
     }
-    Args.append(
-        {Index, Count,
-         N.ScratchOffset
-             ? B.CreateInBoundsGEP(B.getInt8Ty(), LaunchMemory, N.ScratchOffset)
-             : ConstantPointerNull::get(B.getPtrTy())});
+    Args.append({Index, Count,
+                 N.Scratch ? static_cast<Value *>(N.Scratch)
+                           : ConstantPointerNull::get(B.getPtrTy())});
+    Args.append(N.LoopIterations.begin(), N.LoopIterations.end());
   }
   CallInst *Call = B.CreateCall(&Body, Args);
   InlineFunctionInfo IFI;
@@ -1656,7 +1641,7 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
                            bool NoWait, CallInst *Wait) {
   LaunchLoc = At->getDebugLoc();
   ExtentsAt = At;
-  LaunchMemory = nullptr;
+  Temporaries.clear();
   Locals.clear();
   StructType *Packed = argumentStruct(Root, At);
   if (!Packed)
@@ -1722,41 +1707,35 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   };
   Collect(*Top);
   TopNode = Top;
-  if (!LaunchMemory) {
+  if (Temporaries.empty()) {
     emit(*Top, At, NoWait);
     return true;
   }
-  // The launch's memory, in front of it, once its size is known, and freed
+  // The launch's memory, in front of it once its sizes are known, and freed
   // once it has run: after its wait, where that is one call to find, or
   // else the launch waits for itself. One more byte: no null pointer for
   // nothing to hold.
   B.SetInsertPoint(At);
   FunctionCallee Malloc =
       M.getOrInsertFunction("malloc", B.getPtrTy(), B.getInt64Ty());
-  Value *Memory = B.CreateCall(
-      Malloc, {B.CreateAdd(LaunchBytes, B.getInt64(1))}, "hpvmc.memory");
-  // Node-local memory that goes anywhere but to a leaf (an output of the
-  // graph) is a pointer into it.
-  SmallVector<Value *, 4> LocalPointers;
-  for (auto &[Stand, Local] : Locals)
-    LocalPointers.push_back(
-        B.CreateInBoundsGEP(B.getInt8Ty(), Memory, Local.Offset));
+  SmallVector<Value *, 4> Memory;
+  for (auto &[Stand, Bytes] : Temporaries)
+    Memory.push_back(B.CreateCall(Malloc, {B.CreateAdd(Bytes, B.getInt64(1))},
+                                  Stand->getName()));
   if (!Wait)
     NoWait = false;
   emit(*Top, At, NoWait);
-  for (auto [Local, Pointer] : zip(Locals, LocalPointers)) {
-    Local.first->replaceAllUsesWith(Pointer);
-    Local.first->eraseFromParent();
-  }
-  Locals.clear();
-  LaunchMemory->replaceAllUsesWith(Memory);
-  LaunchMemory->eraseFromParent();
-  LaunchMemory = nullptr;
   FunctionCallee Free = M.getOrInsertFunction("free", Type::getVoidTy(Ctx),
                                               PointerType::get(Ctx, 0));
-  CallInst::Create(Free, {Memory}, "",
-                   (NoWait ? Wait->getNextNode() : At)->getIterator())
-      ->setDebugLoc(LaunchLoc);
+  Instruction *FreeAt = NoWait ? Wait->getNextNode() : At;
+  for (auto [Temporary, Mem] : zip(Temporaries, Memory)) {
+    Temporary.first->replaceAllUsesWith(Mem);
+    Temporary.first->eraseFromParent();
+    CallInst::Create(Free, {Mem}, "", FreeAt->getIterator())
+        ->setDebugLoc(LaunchLoc);
+  }
+  Temporaries.clear();
+  Locals.clear();
   return true;
 }
 
@@ -1809,7 +1788,7 @@ void HPVMCLowering::lowerLaunch(CallInst *Launch) {
       Wait = nullptr;
     if (!unfold(*Root, Launch->getArgOperand(2), Launch,
                 /*NoWait=*/!waitedAtOnce(Launch), Wait)) {
-      dropLaunchMemory();
+      dropTemporaries();
       return;
     }
     // __hpvm__wait ignores its handle (it waits for every launch).

@@ -3,9 +3,10 @@
 // around barriers a node run in order (SEQUENTIAL, 9) around the phases of
 // its body, its trip count computed in front of the launch. Node-local
 // memory from an allocation node and the scratch that carries values across
-// barriers are one buffer made in front of the launch (hpvmc.memory) and
-// freed once the launch has run: at once for a synchronous launch, after
-// the wait for one that runs in the background (NOWAIT, 8). A phase names
+// barriers are buffers made in front of the launch (allocate.local,
+// leaf.scratch) and freed once the launch has run: at once for a
+// synchronous launch, after the wait for one that runs in the background
+// (NOWAIT, 8). A phase names
 // only the buffers it uses, and runs over the work-groups and their
 // work-items as dims of their own ([groups, 16]: x is the work-item's id).
 // RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
@@ -70,32 +71,35 @@ void host_later(Args *args, float *x) {
 }
 
 // CHECK-LABEL: define {{.*}} @host(
-// CHECK:      %hpvmc.memory = call ptr @malloc(
-// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 4, ptr %hpvmc.memory, {{[^)]*}}, i32 0)
-// CHECK:      %leaf.phase0.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %{{.*}}, i32 4, ptr %hpvmc.memory, {{.*}}, i32 6, i32 7, i32 0)
+// CHECK:      %allocate.local = call ptr @malloc(
+// CHECK:      %leaf.scratch = call ptr @malloc(
+// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 4, ptr %allocate.local, {{.*}}, i32 4, ptr %leaf.scratch, {{[^)]*}}, i32 0)
+// CHECK:      %leaf.phase0.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
 // CHECK:      %leaf.loop1.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %{{.*}}, i32 9, i32 0)
 // The loop's first phase stores the carried value into local memory: it
 // uses no other buffer.
-// CHECK:      %leaf.phase2.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %hpvmc.memory, i64 %{{.*}}, i32 6, i32 7, i32 0)
+// CHECK:      %leaf.phase2.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %allocate.local, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
 // CHECK:      %leaf.phase3.node = call ptr
 // CHECK:      %leaf.phase4.node = call ptr
 // CHECK:      call void @__hpvm_region_end(ptr %leaf.loop1.node)
 // CHECK:      %leaf.phase5.node = call ptr
 // CHECK:      call void @__hpvm_region_end(ptr %leaf.node)
-// CHECK-NEXT: call void @free(ptr %hpvmc.memory)
+// CHECK-NEXT: call void @free(ptr %allocate.local)
+// CHECK-NEXT: call void @free(ptr %leaf.scratch)
 // CHECK-NEXT: call void @__hpvm__wait(
 
 // CHECK-LABEL: define {{.*}} @host_later(
 // CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 8, i32 0)
 // CHECK:      call void @__hpvm__wait(
-// CHECK-NEXT: call void @free(ptr %hpvmc.memory)
+// CHECK-NEXT: call void @free(ptr %allocate.local)
+// CHECK-NEXT: call void @free(ptr %leaf.scratch)
 
 // GRAPH:      internal leaf dims [] targets cpu,nvptx,spirv
 // GRAPH:        leaf leaf.phase0 dims {{\[}}[[GROUPS:[a-z0-9.]+]], 16{{\]}}
 // GRAPH:        internal leaf.loop1 dims {{\[.*\]}} in order
 // GRAPH:          leaf leaf.phase2 dims {{\[}}[[GROUPS]], 16{{\]}}
-// GRAPH-NEXT:       param hpvmc.memory: buffer inout
-// GRAPH-NEXT:       param hpvmc.memory.bytes{{.*}}: i64
+// GRAPH-NEXT:       param allocate.local: buffer inout
+// GRAPH-NEXT:       param leaf.scratch: buffer inout
 // GRAPH:          leaf leaf.phase3 dims {{\[}}[[GROUPS]], 16{{\]}}
 // GRAPH:          leaf leaf.phase4 dims {{\[}}[[GROUPS]], 16{{\]}}
 // GRAPH:        leaf leaf.phase5 dims {{\[}}[[GROUPS]], 16{{\]}}

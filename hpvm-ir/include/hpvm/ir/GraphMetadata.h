@@ -34,6 +34,12 @@ constexpr const char *LaunchFunctionName = "hpvm.launch";
 /// instance id along dimension `dim` of the leaf (level 0) or of its
 /// level-th ancestor.
 constexpr const char *InstanceIdFunctionName = "hpvm.instance.id";
+/// On a load or store in a leaf: memory that only this instance touches (a
+/// record of its own), so that no other access of the instance's, nor any
+/// access of another instance, is to the same bytes. The CPU backend then
+/// treats the access as independent across instances even where the same
+/// buffer is written twice (the scratch of a leaf split at its barriers).
+constexpr const char *InstancePrivateMetadataName = "hpvm.instance.private";
 
 /// Replaces !hpvm.graphs with the encoding of Graphs.
 void writeGraphs(llvm::Module &M, const std::vector<const Graph *> &Graphs);
