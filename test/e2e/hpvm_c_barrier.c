@@ -13,7 +13,10 @@
 //    barrier in straight-line code, local memory of a size computed from
 //    the parameters);
 //  * rotate: 3-D work-groups, each cell taking its neighbour's value
-//    through local memory.
+//    through local memory;
+//  * histogram: atomics on local memory between barriers in nested loops
+//    (rounds of sweeps), an array of each work-item's own carried across
+//    the barriers.
 //
 //   hpvm_c_barrier <n> <m> <k> <count>
 //
@@ -393,6 +396,113 @@ static void run_rotate(long groups) {
   e2e_free(out, bytes, "rotate out");
 }
 
+//===----------------------------------------------------------------------===//
+// histogram: atomics on local memory, nested loops of barriers, an array
+// of each work-item's own across barriers
+//===----------------------------------------------------------------------===//
+
+enum { BINS = 16, HGROUP = 32, SWEEPS = 3 };
+
+typedef struct __attribute__((__packed__)) {
+  int *in;
+  size_t bytes_in;
+  int *bins;
+  size_t bytes_bins;
+  int *ranks;
+  size_t bytes_ranks;
+  long rounds;
+} HistogramArgs;
+
+void histogram_allocate(void) {
+  void *bins = __hpvm__malloc(BINS * sizeof(int));
+  __hpvm__return(2, bins, (size_t)(BINS * sizeof(int)));
+}
+
+/// Each group counts its elements into local bins with atomics, rounds
+/// times (bins cleared between rounds), each round over SWEEPS sweeps of
+/// the group's elements; then adds its bins to the global ones and writes
+/// for each element the count of its bin in the group. Each work-item keeps
+/// the bins it saw in an array of its own across the barriers.
+void histogram_leaf(int *in, size_t bytes_in, int *bins, size_t bytes_bins,
+                    int *ranks, size_t bytes_ranks, long rounds, int *local,
+                    size_t bytes_local) {
+  HINT(CPU_OR_GPU_TARGET);
+  __hpvm__attributes(1, in, 2, bins, ranks);
+  void *self = __hpvm__getNode();
+  long l = __hpvm__getNodeInstanceID_x(self);
+  long g = __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self));
+  int seen[SWEEPS];
+  for (long r = 0; r < rounds; ++r) {
+    if (l < BINS)
+      local[l] = 0;
+    __hpvm__barrier();
+    for (int s = 0; s < SWEEPS; ++s) {
+      int v = in[(g * SWEEPS + s) * HGROUP + l];
+      seen[(s + r) % SWEEPS] = v % BINS;
+      __hpvm__atomic_add(&local[v % BINS], 1);
+      __hpvm__barrier();
+    }
+  }
+  if (l < BINS)
+    __hpvm__atomic_add(&bins[l], local[l]);
+  for (int s = 0; s < SWEEPS; ++s)
+    ranks[(g * SWEEPS + s) * HGROUP + l] =
+        local[seen[(s + rounds - 1) % SWEEPS]];
+}
+
+void histogram_group(int *in, size_t bytes_in, int *bins, size_t bytes_bins,
+                     int *ranks, size_t bytes_ranks, long rounds) {
+  void *allocate = __hpvm__createNodeND(0, histogram_allocate);
+  void *leaf = __hpvm__createNodeND(1, histogram_leaf, (long)HGROUP);
+  for (int p = 0; p < 7; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 7, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 8, 0);
+}
+
+void histogram_root(int *in, size_t bytes_in, int *bins, size_t bytes_bins,
+                    int *ranks, size_t bytes_ranks, long rounds) {
+  void *groups = __hpvm__createNodeND(
+      1, histogram_group, bytes_in / (SWEEPS * HGROUP * sizeof(int)));
+  for (int p = 0; p < 7; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_histogram(long groups) {
+  long count = groups * SWEEPS * HGROUP, rounds = 2;
+  size_t bytes = count * sizeof(int), bytes_bins = BINS * sizeof(int);
+  int *in = e2e_alloc(bytes), *ranks = e2e_alloc(bytes),
+      *bins = e2e_alloc(bytes_bins);
+  for (long i = 0; i < count; ++i) {
+    in[i] = (int)((i * 7919) % 1000);
+    ranks[i] = -1;
+  }
+  for (int b = 0; b < BINS; ++b)
+    bins[b] = 0;
+  HistogramArgs args = {in, bytes, bins, bytes_bins, ranks, bytes, rounds};
+  __hpvm__wait(__hpvm__launch(0, histogram_root, &args));
+  int want_bins[BINS] = {0};
+  for (long g = 0; g < groups; ++g) {
+    int local[BINS] = {0};
+    for (long k = 0; k < SWEEPS * HGROUP; ++k)
+      ++local[in[g * SWEEPS * HGROUP + k] % BINS];
+    for (int b = 0; b < BINS; ++b)
+      want_bins[b] += local[b];
+    for (long k = 0; k < SWEEPS * HGROUP; ++k) {
+      long at = g * SWEEPS * HGROUP + k;
+      int want = local[in[at] % BINS];
+      E2E_CHECK(ranks[at] == want, "histogram: ranks[%ld] = %d, want %d", at,
+                ranks[at], want);
+    }
+  }
+  for (int b = 0; b < BINS; ++b)
+    E2E_CHECK(bins[b] == want_bins[b], "histogram: bins[%d] = %d, want %d", b,
+              bins[b], want_bins[b]);
+  e2e_free(in, bytes, "histogram in");
+  e2e_free(ranks, bytes, "histogram ranks");
+  e2e_free(bins, bytes_bins, "histogram bins");
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: %s <n> <m> <k> <count>\n", argv[0]);
@@ -407,6 +517,7 @@ int main(int argc, char **argv) {
   run_reduce((count + GROUP - 1) / GROUP);
   run_reverse((count + 12) / 13, 13);
   run_rotate((count + 99) / 100);
+  run_histogram((count + 95) / 96);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c_barrier");
 }

@@ -95,10 +95,13 @@ private:
   void hoist();
   bool analyse();
   void recomputeCounters();
+  void dropIterations();
   bool reachedAlike(BasicBlock *At, Loop *Scope, const Instruction *Report,
                     const char *What);
   std::vector<Plan> plan(Loop *Scope);
-  void carry();
+  bool carry();
+  void sinkArrayPointers();
+  bool intoArray(const Value *V) const;
   Function *phase(const Plan &P);
   std::vector<BarrierPhases::Step> steps(const std::vector<Plan> &Plans,
                                          BarrierPhases &Result);
@@ -141,10 +144,13 @@ private:
 
 void Splitter::prepare() {
   Start = &Leaf.getEntryBlock();
-  Prologue = BasicBlock::Create(Ctx, "phase.entry", &Leaf, Start);
-  for (Instruction &I : make_early_inc_range(*Start))
+  SmallVector<AllocaInst *, 8> Static;
+  for (Instruction &I : *Start)
     if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
-      A->moveBefore(*Prologue, Prologue->end());
+      Static.push_back(A);
+  Prologue = BasicBlock::Create(Ctx, "phase.entry", &Leaf, Start);
+  for (AllocaInst *A : Static)
+    A->moveBefore(*Prologue, Prologue->end());
   BranchInst::Create(Start, Prologue);
   hoist();
   for (Instruction &I : instructions(Leaf))
@@ -368,7 +374,51 @@ std::vector<Splitter::Plan> Splitter::plan(Loop *Scope) {
   return Plans;
 }
 
-void Splitter::carry() {
+/// A pointer into one of the leaf's arrays points into a phase's copy of
+/// it: such a pointer is recomputed where it is used (an address
+/// computation cloned next to each use in another block, its indices
+/// carried if need be), never carried across a cut. One that cannot be
+/// recomputed (chosen by a phi or a select) is an error when it crosses one
+/// (carry).
+bool Splitter::intoArray(const Value *V) const {
+  if (!V->getType()->isPointerTy() || isa<AllocaInst>(V))
+    return false;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(V, Objects, nullptr, 0);
+  return any_of(Objects, [&](const Value *O) {
+    auto *A = dyn_cast<AllocaInst>(O);
+    return A && A->getParent() == Prologue;
+  });
+}
+
+void Splitter::sinkArrayPointers() {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : Leaf) {
+      if (&BB == Prologue)
+        continue;
+      for (Instruction &I : BB) {
+        if (!intoArray(&I) || !(isa<GetElementPtrInst>(I) || isa<CastInst>(I)))
+          continue;
+        for (Use &U : make_early_inc_range(I.uses())) {
+          auto *User = cast<Instruction>(U.getUser());
+          Instruction *At = User;
+          if (auto *Phi = dyn_cast<PHINode>(User))
+            At = Phi->getIncomingBlock(U)->getTerminator();
+          if (At->getParent() == &BB)
+            continue;
+          Instruction *Copy = I.clone();
+          Copy->insertBefore(At);
+          U.set(Copy);
+          Changed = true;
+        }
+      }
+    }
+  }
+}
+
+bool Splitter::carry() {
+  sinkArrayPointers();
   auto AllocaPoint = Prologue->getFirstInsertionPt();
   // The leaf's own arrays may be used on both sides of any cut.
   SmallVector<AllocaInst *, 4> Arrays;
@@ -408,8 +458,24 @@ void Splitter::carry() {
       for (BasicBlock *C : Cuts)
         if (Live.contains(C))
           Into.push_back(C);
-      if (!Into.empty())
-        Crossing.push_back({&I, Into});
+      if (Into.empty())
+        continue;
+      if (intoArray(&I)) {
+        // (A phi has no line of its own: the first of its users that has.)
+        auto Located = [](const Instruction *X) {
+          return X->getDebugLoc() && X->getDebugLoc().getLine();
+        };
+        const Instruction *At = &I;
+        for (const User *U : I.users())
+          if (!Located(At) && Located(cast<Instruction>(U)))
+            At = cast<Instruction>(U);
+        Error("a pointer into an array of the leaf's own is chosen before "
+              "__hpvm__barrier and used after it, which is not supported "
+              "(index the array after the barrier instead)",
+              At);
+        return false;
+      }
+      Crossing.push_back({&I, Into});
     }
   }
   for (auto &[I, Into] : Crossing) {
@@ -431,6 +497,7 @@ void Splitter::carry() {
     FieldOffset[A] = RecordBytes;
     RecordBytes += *A->getAllocationSize(DL);
   }
+  return true;
 }
 
 Function *Splitter::phase(const Plan &Step) {
@@ -578,6 +645,20 @@ std::vector<BarrierPhases::Step> Splitter::steps(const std::vector<Plan> &Plans,
   return Steps;
 }
 
+/// The leaf's stand-ins for the loops' iterations, which no one reads once
+/// the phases take them as parameters.
+void Splitter::dropIterations() {
+  if (!IterationFn)
+    return;
+  for (User *U : make_early_inc_range(IterationFn->users())) {
+    auto *C = cast<CallInst>(U);
+    C->replaceAllUsesWith(ConstantInt::get(C->getType(), 0));
+    C->eraseFromParent();
+  }
+  IterationFn->eraseFromParent();
+  IterationFn = nullptr;
+}
+
 std::optional<BarrierPhases> Splitter::run() {
   prepare();
   if (!analyse())
@@ -586,19 +667,16 @@ std::optional<BarrierPhases> Splitter::run() {
   std::vector<Plan> Plans = plan(nullptr);
   for (Instruction *C : BarrierCalls)
     C->eraseFromParent();
-  carry();
+  if (!carry()) {
+    dropIterations();
+    return std::nullopt;
+  }
   BarrierPhases Result;
   Result.Steps = steps(Plans, Result);
   Result.Functions = PhaseList;
   Result.RecordBytes = RecordBytes;
   Result.Loops = BarrierLoops.size();
-  // The leaf's stand-ins for the iterations are read by no one now.
-  for (User *U : make_early_inc_range(IterationFn->users())) {
-    auto *C = cast<CallInst>(U);
-    C->replaceAllUsesWith(ConstantInt::get(C->getType(), 0));
-    C->eraseFromParent();
-  }
-  IterationFn->eraseFromParent();
+  dropIterations();
   return Result;
 }
 

@@ -2,7 +2,8 @@
 // them are errors at the construct, rule "hpvm-c", one per launch: a
 // barrier that not every instance reaches equally often (under a condition,
 // after a return, in a loop left by a break, in a loop whose trip count
-// depends on memory or on an instance id), __hpvm__malloc in a replicated
+// depends on memory or on an instance id), a pointer into a local array
+// chosen before a barrier and used after it, __hpvm__malloc in a replicated
 // node, in a streaming graph or as an output of the graph, node-local
 // memory used outside the node it belongs to, and an internal node that
 // only allocates.
@@ -52,6 +53,17 @@ void with_break(float *a, size_t bytes_a, long n) {
   }
 }
 // CHECK: barrier-errors.c:[[#@LINE-5]]:5: error: [hpvm-c] function 'with_break': a loop around __hpvm__barrier may only be left by its test (no break, goto or return in it): every instance must reach the barrier as often
+
+void array_pointer(float *a, size_t bytes_a, long n) {
+  float tmp[4] = {0, 0, 0, 0};
+  float *p = tmp;
+  for (long k = 0; k < (long)a[id()] % 4; ++k)
+    ++p;
+  *p = a[id()];
+  __hpvm__barrier();
+  a[id()] = *p + tmp[id() % 4];
+}
+// CHECK: barrier-errors.c:[[#@LINE-5]]:5: error: [hpvm-c] function 'array_pointer': a pointer into an array of the leaf's own is chosen before __hpvm__barrier and used after it, which is not supported (index the array after the barrier instead)
 
 void allocate(long bytes) {
   void *p = __hpvm__malloc(bytes);
@@ -125,6 +137,7 @@ void host(Args *args) {
   __hpvm__wait(__hpvm__launch(0, from_id, args));
   __hpvm__wait(__hpvm__launch(0, triangle, args));
   __hpvm__wait(__hpvm__launch(0, with_break, args));
+  __hpvm__wait(__hpvm__launch(0, array_pointer, args));
   __hpvm__wait(__hpvm__launch(0, replicated_allocation, args));
   __hpvm__wait(__hpvm__launch(0, only_allocates, args));
   __hpvm__wait(__hpvm__launch(0, as_output, args));
