@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BarrierPhases.h"
+#include "CloneWithParameters.h"
 #include "PipelineRunner.h"
 
 #include "hpvm/ir/GraphMetadata.h"
@@ -507,18 +508,12 @@ Function *Splitter::phase(const Plan &Step) {
     return Known;
   Module &M = *Leaf.getParent();
   const DataLayout &DL = M.getDataLayout();
-  SmallVector<Type *, 16> Params(Leaf.getFunctionType()->params());
-  Params.push_back(PointerType::get(Ctx, 0));
-  Params.append(BarrierLoops.size(), Type::getInt64Ty(Ctx));
-  Function *P = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-      GlobalValue::InternalLinkage, Leaf.getName() + ".phase", M);
+  SmallVector<Type *, 8> Extra = {PointerType::get(Ctx, 0)};
+  Extra.append(BarrierLoops.size(), Type::getInt64Ty(Ctx));
   ValueToValueMapTy VMap;
-  for (Argument &A : Leaf.args())
-    VMap[&A] = P->getArg(A.getArgNo());
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(P, &Leaf, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  Function *P = cloneWithParameters(Leaf, Type::getVoidTy(Ctx), Extra,
+                                    Leaf.getName() + ".phase", VMap, Returns);
   P->setAttributes(P->getAttributes().removeAttributesAtIndex(
       Ctx, AttributeList::ReturnIndex));
   for (ReturnInst *R : Returns) {

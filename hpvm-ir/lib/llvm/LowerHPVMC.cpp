@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BarrierPhases.h"
+#include "CloneWithParameters.h"
 #include "PipelineRunner.h"
 
 #include "hpvm/ir/Diagnostics.h"
@@ -1388,18 +1389,12 @@ bool HPVMCLowering::lowerAtomic(CallInst *C, const Node &N) {
 Function *HPVMCLowering::leafClone(Node &N, bool Indexed) {
   Function &F = *N.F;
   unsigned Levels = N.depth() + 1;
-  SmallVector<Type *, 16> Params(F.getFunctionType()->params());
   Type *I64 = Type::getInt64Ty(Ctx);
-  Params.append(6 * Levels + (Indexed ? 2 : 0), I64);
-  Function *Clone =
-      Function::Create(FunctionType::get(F.getReturnType(), Params, false),
-                       GlobalValue::InternalLinkage, F.getName() + ".hpvmc", M);
+  SmallVector<Type *, 24> Extra(6 * Levels + (Indexed ? 2 : 0), I64);
   ValueToValueMapTy VMap;
-  for (Argument &A : F.args())
-    VMap[&A] = Clone->getArg(A.getArgNo());
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Clone, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  Function *Clone = cloneWithParameters(F, F.getReturnType(), Extra,
+                                        F.getName() + ".hpvmc", VMap, Returns);
 
   // hpvm.h's inline helpers (atomics) become part of the body.
   for (bool Changed = true; Changed;) {
