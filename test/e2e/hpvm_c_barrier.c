@@ -16,7 +16,10 @@
 //    through local memory;
 //  * histogram: atomics on local memory between barriers in nested loops
 //    (rounds of sweeps), an array of each work-item's own carried across
-//    the barriers.
+//    the barriers;
+//  * scan: prefix sums by groups of a width given at run time, a doubling
+//    loop of barriers (no formula for its trip count: counted in front of
+//    the launch), as is reduce's halving loop from the group's size.
 //
 //   hpvm_c_barrier <n> <m> <k> <count>
 //
@@ -174,7 +177,9 @@ void reduce_leaf(float *in, size_t bytes_in, float *sums, size_t bytes_sums,
   float mine = in[g * GROUP + l];
   partial[l] = mine;
   __hpvm__barrier();
-  for (int s = GROUP / 2; s > 0; s >>= 1) {
+  // Halving from the group's size, as CUDA reductions are written: no
+  // formula for its trip count, which is counted in front of the launch.
+  for (long s = __hpvm__getNumNodeInstances_x(self) / 2; s > 0; s >>= 1) {
     if (l < s)
       partial[l] += partial[l + s];
     __hpvm__barrier();
@@ -503,6 +508,86 @@ static void run_histogram(long groups) {
   e2e_free(bins, bytes_bins, "histogram bins");
 }
 
+//===----------------------------------------------------------------------===//
+// scan: a doubling loop of barriers
+//===----------------------------------------------------------------------===//
+
+typedef struct __attribute__((__packed__)) {
+  int *in;
+  size_t bytes_in;
+  int *out;
+  size_t bytes_out;
+  long width;
+} ScanArgs;
+
+void scan_allocate(long width) {
+  void *sums = __hpvm__malloc(2 * width * sizeof(int));
+  __hpvm__return(2, sums, (size_t)(2 * width * sizeof(int)));
+}
+
+/// Inclusive prefix sums of each group of width elements (Hillis and
+/// Steele: log2(width) steps, double-buffered in local memory).
+void scan_leaf(int *in, size_t bytes_in, int *out, size_t bytes_out, long width,
+               int *sums, size_t bytes_sums) {
+  HINT(CPU_OR_GPU_TARGET);
+  __hpvm__attributes(1, in, 1, out);
+  void *self = __hpvm__getNode();
+  long l = __hpvm__getNodeInstanceID_x(self);
+  long at =
+      __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self)) * width + l;
+  long from = 0;
+  sums[l] = in[at];
+  __hpvm__barrier();
+  for (long stride = 1; stride < width; stride *= 2) {
+    long to = width - from;
+    sums[to + l] = sums[from + l] + (l >= stride ? sums[from + l - stride] : 0);
+    from = to;
+    __hpvm__barrier();
+  }
+  out[at] = sums[from + l];
+}
+
+void scan_group(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                long width) {
+  void *allocate = __hpvm__createNodeND(0, scan_allocate);
+  void *leaf = __hpvm__createNodeND(1, scan_leaf, width);
+  __hpvm__bindIn(allocate, 4, 0, 0);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 5, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 6, 0);
+}
+
+void scan_root(int *in, size_t bytes_in, int *out, size_t bytes_out,
+               long width) {
+  void *groups =
+      __hpvm__createNodeND(1, scan_group, bytes_in / sizeof(int) / width);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(groups, p, p, 0);
+}
+
+static void run_scan(long groups, long width) {
+  long count = groups * width;
+  size_t bytes = count * sizeof(int);
+  int *in = e2e_alloc(bytes), *out = e2e_alloc(bytes);
+  for (long i = 0; i < count; ++i) {
+    in[i] = (int)(i * 31 % 97) - 40;
+    out[i] = -1;
+  }
+  ScanArgs args = {in, bytes, out, bytes, width};
+  __hpvm__wait(__hpvm__launch(0, scan_root, &args));
+  for (long g = 0; g < groups; ++g) {
+    int sum = 0;
+    for (long l = 0; l < width; ++l) {
+      sum += in[g * width + l];
+      E2E_CHECK(out[g * width + l] == sum, "scan: out[%ld][%ld] = %d, want %d",
+                g, l, out[g * width + l], sum);
+    }
+  }
+  e2e_free(in, bytes, "scan in");
+  e2e_free(out, bytes, "scan out");
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: %s <n> <m> <k> <count>\n", argv[0]);
@@ -518,6 +603,8 @@ int main(int argc, char **argv) {
   run_reverse((count + 12) / 13, 13);
   run_rotate((count + 99) / 100);
   run_histogram((count + 95) / 96);
+  run_scan((count + 19) / 20, 20);
+  run_scan(3, 1);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c_barrier");
 }

@@ -108,6 +108,7 @@ private:
                                          BarrierPhases &Result);
   const Instruction *barrierIn(const Loop &L) const;
   bool uniform(const SCEV *S) const;
+  Function *tripCounter(Loop *L);
 
   Function &Leaf;
   LLVMContext &Ctx;
@@ -137,6 +138,9 @@ private:
   DenseMap<AllocaInst *, uint64_t> FieldOffset;
   uint64_t RecordBytes = 0;
   std::map<std::tuple<BasicBlock *, Loop *, bool>, Function *> Phases;
+  /// The functions that count the iterations of loops scalar evolution
+  /// has no formula for.
+  std::vector<Function *> TripCounters;
   /// Stands for a loop's iteration in the leaf (its one operand: the loop's
   /// index in BarrierLoops) until the phases take it as a parameter.
   Function *IterationFn = nullptr;
@@ -237,6 +241,133 @@ void Splitter::recomputeCounters() {
   hoist();
 }
 
+/// A function of the leaf's parameters that counts L's iterations by
+/// running its test alone: L's header phis that the test depends on, from
+/// their values before the loop, through the code that computes their next
+/// values. Null where that code does anything but arithmetic on them, on
+/// constants and on the parameters IsUniform accepts, or does it only on
+/// some paths through the loop (the count would not be the same for every
+/// instance). The leaf calls it in its prologue (TripCounters); it reads
+/// nothing, so the call is dead code in the phases.
+Function *Splitter::tripCounter(Loop *L) {
+  BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch();
+  auto *Test = dyn_cast<BranchInst>(Header->getTerminator());
+  if (!Test || !Test->isConditional())
+    return nullptr;
+  // The instructions the test needs, in the loop; what they need from
+  // outside it must be known before it (the prologue's arithmetic).
+  SetVector<Instruction *> Slice;
+  SmallVector<Value *, 16> Work = {Test->getCondition()};
+  auto Pure = [](const Instruction &I) {
+    return !I.mayReadFromMemory() && isSafeToSpeculativelyExecute(&I);
+  };
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (isa<Constant>(V))
+      continue;
+    if (auto *A = dyn_cast<Argument>(V)) {
+      if (!IsUniform(*A))
+        return nullptr;
+      continue;
+    }
+    auto *I = cast<Instruction>(V);
+    if (I->getParent() == Prologue) {
+      if (isa<AllocaInst>(I))
+        return nullptr;
+      if (Slice.insert(I))
+        append_range(Work, I->operands());
+      continue;
+    }
+    if (!L->contains(I))
+      return nullptr; // computed before the loop, from memory or ids
+    if (!Slice.insert(I))
+      continue;
+    if (auto *Phi = dyn_cast<PHINode>(I)) {
+      if (Phi->getParent() != Header)
+        return nullptr;
+      append_range(Work, Phi->incoming_values());
+      continue;
+    }
+    if (!Pure(*I) || !DT.dominates(I->getParent(), Latch))
+      return nullptr;
+    append_range(Work, I->operands());
+  }
+  DT.updateDFSNumbers();
+  // i64 count(leaf's parameters): entry, test, next, exit.
+  Module &M = *Leaf.getParent();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function *F = Function::Create(
+      FunctionType::get(I64, Leaf.getFunctionType()->params(), false),
+      GlobalValue::InternalLinkage, Leaf.getName() + ".trips", M);
+  F->setDoesNotAccessMemory();
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  ValueToValueMapTy VMap;
+  for (Argument &A : Leaf.args())
+    VMap[&A] = F->getArg(A.getArgNo());
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F),
+             *Loop = BasicBlock::Create(Ctx, "test", F),
+             *Next = BasicBlock::Create(Ctx, "next", F),
+             *Exit = BasicBlock::Create(Ctx, "exit", F);
+  IRBuilder<> B(Loop);
+  PHINode *Count = B.CreatePHI(I64, 2, "count");
+  // In program order: the prologue's first, then the loop's by dominance.
+  SmallVector<Instruction *, 16> Order(Slice.begin(), Slice.end());
+  sort(Order, [&](Instruction *X, Instruction *Y) {
+    if (X->getParent() == Y->getParent())
+      return X->comesBefore(Y);
+    if (X->getParent() == Prologue || Y->getParent() == Prologue)
+      return X->getParent() == Prologue;
+    return DT.getNode(X->getParent())->getDFSNumIn() <
+           DT.getNode(Y->getParent())->getDFSNumIn();
+  });
+  SmallVector<PHINode *, 4> Phis;
+  for (Instruction *I : Order) {
+    Instruction *Copy;
+    if (auto *Phi = dyn_cast<PHINode>(I)) {
+      Copy = PHINode::Create(Phi->getType(), 2, Phi->getName());
+      Copy->insertBefore(Count);
+      Phis.push_back(Phi);
+    } else {
+      Copy = I->clone();
+      Copy->insertInto(I->getParent() == Prologue ? Entry : Loop,
+                       (I->getParent() == Prologue ? Entry : Loop)->end());
+    }
+    Copy->setName(I->getName());
+    VMap[I] = Copy;
+  }
+  for (Instruction *I : Order)
+    if (!isa<PHINode>(I))
+      RemapInstruction(cast<Instruction>(VMap[I]), VMap,
+                       RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  BranchInst::Create(Loop, Entry);
+  B.SetInsertPoint(Loop);
+  bool InFirst = L->contains(Test->getSuccessor(0));
+  Value *Cond = VMap.lookup(Test->getCondition());
+  if (!Cond)
+    Cond = Test->getCondition(); // a constant
+  B.CreateCondBr(Cond, InFirst ? Next : Exit, InFirst ? Exit : Next);
+  B.SetInsertPoint(Next);
+  Value *More = B.CreateAdd(Count, B.getInt64(1));
+  B.CreateBr(Loop);
+  Count->addIncoming(B.getInt64(0), Entry);
+  Count->addIncoming(More, Next);
+  for (PHINode *Phi : Phis) {
+    auto *Copy = cast<PHINode>(VMap[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      Value *In = Phi->getIncomingValue(K);
+      Value *Mapped = VMap.lookup(In);
+      if (!Mapped)
+        Mapped = isa<Argument>(In) ? static_cast<Value *>(VMap[In]) : In;
+      Copy->addIncoming(Mapped,
+                        L->contains(Phi->getIncomingBlock(K)) ? Next : Entry);
+    }
+  }
+  ReturnInst::Create(Ctx, Count, Exit);
+  TripCounters.push_back(F);
+  return F;
+}
+
 /// Whether S is the same for every instance: computed from constants and
 /// the parameters IsUniform accepts, in no loop.
 bool Splitter::uniform(const SCEV *S) const {
@@ -304,6 +435,17 @@ bool Splitter::analyse() {
     }
     const SCEV *Backedges = SE->getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(Backedges) || !uniform(Backedges)) {
+      // Scalar evolution has no formula (a halving loop from a parameter,
+      // a doubling one): counted by running the loop's test alone.
+      if (Function *Count = Exiting == Header ? tripCounter(L) : nullptr) {
+        SmallVector<Value *, 16> Args;
+        for (Argument &A : Leaf.args())
+          Args.push_back(&A);
+        Trips[L] = CallInst::Create(Count, Args, "trips",
+                                    Prologue->getTerminator()->getIterator());
+        After[L] = Header;
+        continue;
+      }
       Error("the trip count of a loop around __hpvm__barrier must follow "
             "from the node's parameters and extents alone (not from memory, "
             "instance ids or an enclosing loop's counter), to be the same "
@@ -671,6 +813,7 @@ std::optional<BarrierPhases> Splitter::run() {
   Result.Functions = PhaseList;
   Result.RecordBytes = RecordBytes;
   Result.Loops = BarrierLoops.size();
+  Result.TripCounters = TripCounters;
   dropIterations();
   return Result;
 }

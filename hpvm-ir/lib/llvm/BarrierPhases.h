@@ -42,6 +42,11 @@ struct BarrierPhases {
   uint64_t RecordBytes = 0;
   /// The number of loops around barriers.
   unsigned Loops = 0;
+  /// Functions of the leaf's parameters that count the iterations of loops
+  /// scalar evolution has no formula for (a halving loop from a parameter):
+  /// a Trips is then a call of one, for the caller to make in front of the
+  /// launch and then delete.
+  std::vector<llvm::Function *> TripCounters;
 };
 
 /// Splits Leaf at the calls IsBarrier names. Leaf's last two parameters are

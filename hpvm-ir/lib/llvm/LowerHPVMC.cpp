@@ -273,6 +273,7 @@ private:
   bool dropAllocations(Node &N);
   void foldTiles(Node &N, std::vector<std::unique_ptr<Node>> &Folded);
   bool planPhases(Node &N);
+  Value *countTrips(CallInst &Count, ArrayRef<Value *> HostArgs);
   GlobalVariable *allocate(Value *Bytes, const Twine &Name);
   void dropTemporaries();
   CallInst *beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
@@ -1106,8 +1107,13 @@ bool HPVMCLowering::planPhases(Node &N) {
       [&](std::vector<BarrierPhases::Step> &Steps) {
         for (BarrierPhases::Step &S : Steps) {
           if (OK && S.Trips) {
-            S.Trips = materialize(S.Trips, N, Done, ExtentsAt, "a trip count",
-                                  HostArgs);
+            auto *Count = dyn_cast<CallInst>(S.Trips);
+            if (Count &&
+                is_contained(Phases->TripCounters, Count->getCalledFunction()))
+              S.Trips = countTrips(*Count, HostArgs);
+            else
+              S.Trips = materialize(S.Trips, N, Done, ExtentsAt, "a trip count",
+                                    HostArgs);
             OK &= S.Trips != nullptr;
             if (OK) {
               ComputedExtents.push_back(S.Trips);
@@ -1122,6 +1128,16 @@ bool HPVMCLowering::planPhases(Node &N) {
     Trips(Phases->Steps);
   }
   Leaf->eraseFromParent();
+  if (Phases)
+    for (Function *Counter : Phases->TripCounters) {
+      // (Dead calls in the phases that their clean-up left.)
+      for (User *U : make_early_inc_range(Counter->users())) {
+        auto *C = cast<CallInst>(U);
+        C->replaceAllUsesWith(PoisonValue::get(C->getType()));
+        C->eraseFromParent();
+      }
+      Counter->eraseFromParent();
+    }
   if (!OK) {
     if (Phases)
       for (Function *Phase : Phases->Functions)
@@ -1148,6 +1164,25 @@ bool HPVMCLowering::planPhases(Node &N) {
   }
   N.Phases = std::move(Phases);
   return true;
+}
+
+/// The trip count a leaf's TripCounter (BarrierPhases.h) gives for the
+/// launch's arguments HostArgs (null for what differs between instances,
+/// which the counter does not read), counted in front of the launch.
+Value *HPVMCLowering::countTrips(CallInst &Count, ArrayRef<Value *> HostArgs) {
+  SmallVector<Value *, 24> Args;
+  for (auto [Arg, Host] : zip(Count.args(), HostArgs))
+    Args.push_back(Host ? Host : PoisonValue::get(Arg->getType()));
+  IRBuilder<> B(ExtentsAt);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  CallInst *Call = B.CreateCall(Count.getCalledFunction(), Args);
+  // (What the call's value becomes once inlined.)
+  Value *Trips = B.CreateFreeze(Call, "trips");
+  InlineFunctionInfo IFI;
+  if (!InlineFunction(*Call, IFI).isSuccess())
+    error("cannot count the trips of a loop around __hpvm__barrier", nullptr,
+          ExtentsAt);
+  return Trips;
 }
 
 /// Wraps a loop `for (i = 0; i < N; ++i)` around the point Before; returns
