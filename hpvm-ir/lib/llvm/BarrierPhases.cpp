@@ -568,11 +568,22 @@ bool Splitter::carry() {
   for (Instruction &I : *Prologue)
     if (auto *A = dyn_cast<AllocaInst>(&I))
       Arrays.push_back(A);
+  // The value a loop's latch gives each phi of its header.
+  std::vector<std::pair<AllocaInst *, Value *>> Stepped;
   for (BasicBlock *C : Cuts) {
     LiveIn[C].append(Arrays.begin(), Arrays.end());
     // A phi of a cut takes its value where a phase stops at the cut.
-    while (auto *Phi = dyn_cast<PHINode>(&C->front()))
-      LiveIn[C].push_back(DemotePHIToStack(Phi, AllocaPoint));
+    Loop *L = LI.getLoopFor(C);
+    BasicBlock *Latch = L && L->getHeader() == C && BarrierLoops.contains(L)
+                            ? L->getLoopLatch()
+                            : nullptr;
+    while (auto *Phi = dyn_cast<PHINode>(&C->front())) {
+      Value *Next = Latch ? Phi->getIncomingValueForBlock(Latch) : nullptr;
+      AllocaInst *Slot = DemotePHIToStack(Phi, AllocaPoint);
+      LiveIn[C].push_back(Slot);
+      if (Next)
+        Stepped.push_back({Slot, Next});
+    }
   }
   // Values live into a cut: found by walking back from each use to the
   // definition.
@@ -621,10 +632,33 @@ bool Splitter::carry() {
       Crossing.push_back({&I, Into});
     }
   }
+  DenseMap<Value *, AllocaInst *> SlotOf;
   for (auto &[I, Into] : Crossing) {
     AllocaInst *Slot = DemoteRegToStack(*I, false, AllocaPoint);
+    SlotOf[I] = Slot;
     for (BasicBlock *C : Into)
       LiveIn[C].push_back(Slot);
+  }
+  // A header phi and the value the latch gives it (a partial sum and its
+  // next value) share a slot where no cut needs both: the phase that goes
+  // round the loop then copies nothing, and may be left out (steps).
+  for (auto [PhiSlot, Next] : Stepped) {
+    AllocaInst *NextSlot = SlotOf.lookup(Next);
+    if (!NextSlot || NextSlot == PhiSlot ||
+        any_of(Cuts, [&, PhiSlot = PhiSlot](BasicBlock *C) {
+          return is_contained(LiveIn[C], PhiSlot) &&
+                 is_contained(LiveIn[C], NextSlot);
+        }))
+      continue;
+    NextSlot->replaceAllUsesWith(PhiSlot);
+    NextSlot->eraseFromParent();
+    for (auto &[Next2, Slot] : SlotOf)
+      if (Slot == NextSlot)
+        Slot = PhiSlot;
+    for (BasicBlock *C : Cuts)
+      for (AllocaInst *&A : LiveIn[C])
+        if (A == NextSlot)
+          A = PhiSlot;
   }
   // The record: widest alignment first, so that every field is aligned.
   const DataLayout &DL = Leaf.getParent()->getDataLayout();
@@ -772,8 +806,14 @@ std::vector<BarrierPhases::Step> Splitter::steps(const std::vector<Plan> &Plans,
   std::vector<BarrierPhases::Step> Steps;
   for (const Plan &P : Plans) {
     BarrierPhases::Step S;
-    if (P.Start)
+    if (P.Start) {
       S.Phase = phase(P);
+      // A phase that changes nothing (a loop's step, its counter recomputed
+      // and its sums kept in place) is not run.
+      if (none_of(instructions(*S.Phase),
+                  [](const Instruction &I) { return I.mayHaveSideEffects(); }))
+        continue;
+    }
     S.Trips = P.Trips;
     S.Loop = P.LoopIndex;
     S.Body = steps(P.Body, Result);
