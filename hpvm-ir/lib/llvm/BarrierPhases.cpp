@@ -49,6 +49,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -457,8 +458,16 @@ bool Splitter::analyse() {
     // A loop that tests first runs its body once per back edge; one that
     // tests at its end once more.
     const SCEV *Runs = SE->getTruncateOrZeroExtend(Backedges, I64);
-    if (Exiting != Header)
+    if (Exiting != Header) {
       Runs = SE->getAddExpr(Runs, SE->getOne(I64));
+    } else if (auto *Max = dyn_cast<SCEVSMaxExpr>(Backedges);
+               Max && Max->getNumOperands() == 2 &&
+               Max->getOperand(0)->isZero()) {
+      // n for `i < n` rather than max(n, 0): a count below zero runs no
+      // iterations anyway (the runtime reads it so), and the loop's own
+      // count, as scalar evolution sees it behind the loop's guard, is n.
+      Runs = SE->getTruncateOrSignExtend(Max->getOperand(1), I64);
+    }
     SCEVExpander Expander(*SE, Leaf.getParent()->getDataLayout(), "trips");
     Trips[L] = Expander.expandCodeFor(Runs, I64, Prologue->getTerminator());
     After[L] = Exiting == Header ? Header : Exit;
@@ -569,7 +578,8 @@ bool Splitter::carry() {
     if (auto *A = dyn_cast<AllocaInst>(&I))
       Arrays.push_back(A);
   // The value a loop's latch gives each phi of its header.
-  std::vector<std::pair<AllocaInst *, Value *>> Stepped;
+  // (A handle: the value may be a phi that is demoted, and gone, below.)
+  std::vector<std::pair<AllocaInst *, WeakVH>> Stepped;
   for (BasicBlock *C : Cuts) {
     LiveIn[C].append(Arrays.begin(), Arrays.end());
     // A phi of a cut takes its value where a phase stops at the cut.
@@ -580,9 +590,11 @@ bool Splitter::carry() {
     while (auto *Phi = dyn_cast<PHINode>(&C->front())) {
       Value *Next = Latch ? Phi->getIncomingValueForBlock(Latch) : nullptr;
       AllocaInst *Slot = DemotePHIToStack(Phi, AllocaPoint);
+      if (!Slot)
+        continue; // a phi no one used, gone
       LiveIn[C].push_back(Slot);
       if (Next)
-        Stepped.push_back({Slot, Next});
+        Stepped.push_back({Slot, WeakVH(Next)});
     }
   }
   // Values live into a cut: found by walking back from each use to the
@@ -642,10 +654,15 @@ bool Splitter::carry() {
   // A header phi and the value the latch gives it (a partial sum and its
   // next value) share a slot where no cut needs both: the phase that goes
   // round the loop then copies nothing, and may be left out (steps).
-  for (auto [PhiSlot, Next] : Stepped) {
-    AllocaInst *NextSlot = SlotOf.lookup(Next);
-    if (!NextSlot || NextSlot == PhiSlot ||
-        any_of(Cuts, [&, PhiSlot = PhiSlot](BasicBlock *C) {
+  // (A value that two phis take has a slot of its own: once in one phi's,
+  // it is that phi's; and a phi's slot holds that phi's first value too.)
+  SmallPtrSet<AllocaInst *, 8> Shared;
+  for (auto &[PhiSlot, Next] : Stepped)
+    Shared.insert(PhiSlot);
+  for (auto &[PhiSlot, Next] : Stepped) {
+    AllocaInst *NextSlot = Next ? SlotOf.lookup(Next) : nullptr;
+    if (!NextSlot || !Shared.insert(NextSlot).second ||
+        any_of(Cuts, [&](BasicBlock *C) {
           return is_contained(LiveIn[C], PhiSlot) &&
                  is_contained(LiveIn[C], NextSlot);
         }))

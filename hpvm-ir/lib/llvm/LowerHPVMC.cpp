@@ -60,6 +60,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -281,6 +282,8 @@ private:
                         std::optional<TargetMask> Targets, bool Top,
                         bool NoWait, bool Sequential, Instruction *Before);
   void endRegion(CallInst *Handle, Instruction *Before);
+  void emitLoops(ArrayRef<Value *> Dims, Instruction *&Inside,
+                 SmallVectorImpl<Value *> &Ids);
   void emit(Node &N, Instruction *Before, bool NoWait);
   void emitPhases(Node &N, Instruction *Before, bool NoWait);
   void emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
@@ -1176,8 +1179,16 @@ Value *HPVMCLowering::countTrips(CallInst &Count, ArrayRef<Value *> HostArgs) {
   IRBuilder<> B(ExtentsAt);
   B.SetCurrentDebugLocation(LaunchLoc);
   CallInst *Call = B.CreateCall(Count.getCalledFunction(), Args);
-  // (What the call's value becomes once inlined.)
-  Value *Trips = B.CreateFreeze(Call, "trips");
+  // Read back as the runtime reads it: counted from constants, LLVM would
+  // count it too before the regions are formed, and fold a loop of one or
+  // no iterations away (the region would lose the loop its dims promise).
+  Function &Host = *ExtentsAt->getFunction();
+  AllocaInst *Slot =
+      new AllocaInst(Call->getType(), M.getDataLayout().getAllocaAddrSpace(),
+                     "trips.slot", Host.getEntryBlock().getFirstInsertionPt());
+  B.CreateStore(Call, Slot);
+  Value *Trips = B.CreateAlignedLoad(Call->getType(), Slot, Align(8),
+                                     /*isVolatile=*/true, "trips");
   InlineFunctionInfo IFI;
   if (!InlineFunction(*Call, IFI).isSuccess())
     error("cannot count the trips of a loop around __hpvm__barrier", nullptr,
@@ -1261,16 +1272,50 @@ void HPVMCLowering::endRegion(CallInst *Handle, Instruction *Before) {
   B.CreateCall(End, {Handle});
 }
 
+bool isConstant(const Value *V, uint64_t K) {
+  auto *C = dyn_cast<ConstantInt>(V);
+  return C && C->getZExtValue() == K;
+}
+
+/// A node of a dim of no instances runs nothing.
+bool noInstances(ArrayRef<Value *> Dims) {
+  return any_of(Dims, [](Value *E) { return isConstant(E, 0); });
+}
+
+/// The dims a region declares: not those of one instance, whose loop of one
+/// iteration LLVM folds away (the region would lose the loop its dims
+/// promise).
+SmallVector<Value *, 3> declaredDims(ArrayRef<Value *> Dims) {
+  SmallVector<Value *, 3> Declared;
+  for (Value *E : Dims)
+    if (!isConstant(E, 1))
+      Declared.push_back(E);
+  return Declared;
+}
+
+/// The loops over Dims around Inside (declaredDims'), their counters into
+/// Ids: 0 for a dim of one instance.
+void HPVMCLowering::emitLoops(ArrayRef<Value *> Dims, Instruction *&Inside,
+                              SmallVectorImpl<Value *> &Ids) {
+  for (Value *Extent : Dims)
+    Ids.push_back(
+        isConstant(Extent, 1)
+            ? static_cast<Value *>(ConstantInt::get(Type::getInt64Ty(Ctx), 0))
+            : wrapLoop(Inside, Extent, LaunchLoc, Inside));
+}
+
 void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   if (N.Phases)
     return emitPhases(N, Before, NoWait);
   ArrayRef<Value *> Dims = N.regionDims();
-  CallInst *Handle = beginRegion(
-      N.Name, Dims, N.Buffers, N.isLeaf() ? N.Targets : std::nullopt,
-      &N == TopNode && !N.isLeaf(), NoWait, /*Sequential=*/false, Before);
+  if (noInstances(Dims))
+    return;
+  CallInst *Handle = beginRegion(N.Name, declaredDims(Dims), N.Buffers,
+                                 N.isLeaf() ? N.Targets : std::nullopt,
+                                 &N == TopNode && !N.isLeaf(), NoWait,
+                                 /*Sequential=*/false, Before);
   Instruction *Inside = Before;
-  for (Value *Extent : Dims)
-    N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
+  emitLoops(Dims, Inside, N.Ids);
   if (!N.isLeaf()) {
     for (auto &Child : N.Children)
       emit(*Child, Inside, /*NoWait=*/false);
@@ -1298,6 +1343,13 @@ void HPVMCLowering::emitPhases(Node &N, Instruction *Before, bool NoWait) {
     Phase->eraseFromParent();
 }
 
+/// Whether Steps run any phase over any instance.
+bool hasWork(ArrayRef<BarrierPhases::Step> Steps) {
+  return any_of(Steps, [](const BarrierPhases::Step &S) {
+    return S.Phase || (!isConstant(S.Trips, 0) && hasWork(S.Body));
+  });
+}
+
 void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
                               ArrayRef<Buffer> Buffers, Instruction *Before,
                               unsigned &Count) {
@@ -1316,12 +1368,23 @@ void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
           Uses.push_back(B);
       ArrayRef<Value *> Dims =
           N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
-      Handle = beginRegion(N.Name + ".phase" + Twine(Count++), Dims, Uses,
-                           N.Targets, false, false, false, Before);
+      if (noInstances(Dims))
+        continue;
+      Handle =
+          beginRegion(N.Name + ".phase" + Twine(Count++), declaredDims(Dims),
+                      Uses, N.Targets, false, false, false, Before);
       N.Ids.clear();
-      for (Value *Extent : Dims)
-        N.Ids.push_back(wrapLoop(Inside, Extent, LaunchLoc, Inside));
+      emitLoops(Dims, Inside, N.Ids);
       callLeaf(N, *S.Phase, Inside);
+    } else if (isConstant(S.Trips, 0) || !hasWork(S.Body)) {
+      continue;
+    } else if (isConstant(S.Trips, 1)) {
+      // Its one iteration in place (a loop of one iteration is folded away).
+      Value *After = N.LoopIterations[S.Loop];
+      N.LoopIterations[S.Loop] = ConstantInt::get(S.Trips->getType(), 0);
+      emitSteps(N, S.Body, Buffers, Before, Count);
+      N.LoopIterations[S.Loop] = After;
+      continue;
     } else {
       Handle = beginRegion(N.Name + ".loop" + Twine(Count++), {S.Trips},
                            Buffers, std::nullopt, false, false,
@@ -1679,10 +1742,14 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   // The root's arguments, from HPVM-C's packed struct, in parameter order.
   IRBuilder<> B(At);
   B.SetCurrentDebugLocation(LaunchLoc);
+  // Read as the launch reads them, whatever the host stored: an extent that
+  // LLVM saw to be 1 or 0 before the regions are formed would lose the loop
+  // its region promises (folded away, as a loop of one or no iterations).
   SmallVector<Value *, 8> Args;
   for (Argument &A : Root.args()) {
     Value *Field = B.CreateStructGEP(Packed, ArgStruct, A.getArgNo());
     Args.push_back(B.CreateAlignedLoad(A.getType(), Field, Align(1),
+                                       /*isVolatile=*/true,
                                        A.hasName() ? A.getName() : ""));
   }
   std::unique_ptr<Node> Graph = readNode(&Root, Args, {}, nullptr, At);
@@ -1759,6 +1826,9 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
                                               PointerType::get(Ctx, 0));
   Instruction *FreeAt = NoWait ? Wait->getNextNode() : At;
   for (auto [Temporary, Mem] : zip(Temporaries, Memory)) {
+    // Addresses folded into constants (a section at a constant offset) are
+    // instructions again before the memory, an instruction, takes over.
+    convertUsersOfConstantsToInstructions({Temporary.first});
     Temporary.first->replaceAllUsesWith(Mem);
     Temporary.first->eraseFromParent();
     CallInst::Create(Free, {Mem}, "", FreeAt->getIterator())

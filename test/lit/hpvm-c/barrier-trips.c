@@ -71,7 +71,8 @@ int main(int argc, char **argv) {
 // CHECK-LABEL: define {{.*}} @main(
 // CHECK:       test.i:
 // CHECK:       %count.i = phi i64 [ 0, %{{.*}} ], [ %{{.*}}, %next.i ]
-// CHECK:       %trips = freeze i64 %count.i
+// CHECK:       store i64 %count.i, ptr %trips.slot
+// CHECK:       %trips = load volatile i64, ptr %trips.slot
 // CHECK:       @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %trips, {{.*}}, i32 9, i32 0)
 // CHECK-NOT:   @leaf.hpvmc.trips
 // OUT16: sum 0: 120
