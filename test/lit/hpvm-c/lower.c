@@ -1,6 +1,6 @@
 // hpvm-lower-hpvm-c on its own: each __hpvm__launch becomes the marker form
 // of its graph in place. The root's arguments are loaded from the packed
-// struct; a launch waited for at once is synchronous, one that the host
+// struct (volatile: as the launch reads them, whatever LLVM knows of them); a launch waited for at once is synchronous, one that the host
 // works beside runs in the background (NOWAIT, 8); a leaf's region holds a
 // loop per dim around its inlined body, whose instance id is the loop
 // counter; a replicated internal node of leaves becomes its leaf over the
@@ -97,11 +97,11 @@ void frames(void **inputs, int count) {
 // CHECK-NOT: define {{.*}}@leaf(
 // CHECK-NOT: define {{.*}}@root(
 // CHECK:       define {{.*}}@host(ptr noundef [[ARGS:%[0-9a-z]+]], ptr noundef [[BUSY:%[0-9a-z]+]])
-// CHECK:       [[A:%.*]] = load ptr, ptr {{%.*}}, align 1
+// CHECK:       [[A:%.*]] = load volatile ptr, ptr {{%.*}}, align 1
 // CHECK-NEXT:  [[AT1:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 1
-// CHECK-NEXT:  [[BYTES:%.*]] = load i64, ptr [[AT1]], align 1
+// CHECK-NEXT:  [[BYTES:%.*]] = load volatile i64, ptr [[AT1]], align 1
 // CHECK-NEXT:  [[AT2:%.*]] = getelementptr inbounds <{ ptr, i64, i64 }>, ptr [[ARGS]], i32 0, i32 2
-// CHECK-NEXT:  [[N:%.*]] = load i64, ptr [[AT2]], align 1
+// CHECK-NEXT:  [[N:%.*]] = load volatile i64, ptr [[AT2]], align 1
 // CHECK-NEXT:  [[LEAF:%.*]] = call ptr (ptr, ...) @__hpvm_region_begin(ptr @hpvmc.name, i32 1, i32 1, i64 [[N]], i32 4, ptr [[A]], i64 [[BYTES]], i32 0)
 // CHECK:       hpvmc.loop:
 // CHECK-NEXT:  [[ID:%.*]] = phi i64 [ 0, %{{.*}} ], [ [[NEXT:%.*]], %hpvmc.next ]
