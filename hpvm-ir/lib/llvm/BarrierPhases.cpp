@@ -22,9 +22,19 @@
 // and returns; SROA makes the slots SSA values again. The record's fields are
 // laid out as arrays over the instances (field offset times the number of
 // instances, plus the instance's index times the field's size), so that
-// neighbouring instances touch neighbouring bytes. Pure arithmetic on the
+// neighbouring instances touch neighbouring bytes; its accesses are marked
+// as the instance's own (hpvm.instance.private), which lets the CPU backend
+// treat the phase's instances as independent. Pure arithmetic on the
 // parameters (the ids, the extents, addresses computed from them) moves into
-// the entry block every phase starts with: it is recomputed, not carried.
+// the entry block every phase starts with: it is recomputed, not carried;
+// so are a loop's counters that step by a uniform amount, from the loop's
+// iteration, a parameter of the phases. A header phi shares its slot with
+// the value the latch gives it where no cut needs both, and a phase that
+// then changes nothing is left out.
+//
+// Trip counts come from scalar evolution, or, where it has no formula, from
+// a function that runs the loop's test alone (tripCounter), for the caller
+// to call in front of the launch.
 //
 //===----------------------------------------------------------------------===//
 #include "BarrierPhases.h"

@@ -32,10 +32,13 @@
 // one leaf is left out; a launch waited for at once is synchronous; outputs
 // and value edges carry values known when the graph starts; a streaming
 // launch becomes an hpvm-rt stream, each push a frame (hpvm_rt.h's
-// hpvmc_stream_*). What is not supported yet (barriers, node-local memory,
-// outputs computed from memory or ids) is reported as rule "hpvm-c" at the
-// call, as is misuse. Needs SSA form for node handles: lowerHPVMC runs sroa
-// first. docs/hpvm-c.md says all of it from the user's side.
+// hpvmc_stream_*); a leaf with barriers runs as phases (BarrierPhases.h),
+// and node-local memory (__hpvm__malloc) is host memory made for the launch
+// with a section per work-group. What is not supported yet (outputs
+// computed from memory or ids, barriers in streaming graphs) is reported as
+// rule "hpvm-c" at the call, as is misuse. Needs SSA form for node handles:
+// lowerHPVMC runs sroa first. docs/hpvm-c.md says all of it from the user's
+// side.
 //
 //===----------------------------------------------------------------------===//
 #include "BarrierPhases.h"
@@ -1028,12 +1031,12 @@ bool HPVMCLowering::dropAllocations(Node &N) {
 /// HPVM-C writes GPU kernels as a replicated internal node (work-groups)
 /// whose leaf is replicated too (work-items), and the leaf computes its
 /// element from both ids. Run as written, each instance of the internal node
-/// would be a launch of the leaf; without barriers between the leaf's
-/// instances (which HPVM-C programs would need __hpvm__barrier for), the
-/// leaf's instances of all of them are independent, so the leaf runs as one
-/// node over the product of the extents, in one launch, and finds both ids
-/// in its flat one. Several leaves under one folded node each become a node
-/// of the folded node's parent, in the same order.
+/// would be a launch of the leaf; but the leaf's instances of all of them
+/// are independent (a leaf with barriers runs as phases, each of whose
+/// instances are: planPhases), so the leaf runs as one node over the product
+/// of the extents, in one launch, and finds both ids in its flat one. Several
+/// leaves under one folded node each become a node of the folded node's parent,
+/// in the same order.
 void HPVMCLowering::foldTiles(Node &N,
                               std::vector<std::unique_ptr<Node>> &Folded) {
   for (auto &C : N.Children)
