@@ -17,6 +17,8 @@
 //  * histogram: atomics on local memory between barriers in nested loops
 //    (rounds of sweeps), an array of each work-item's own carried across
 //    the barriers;
+//  * levels: work-groups under a replicated node that is not folded (its
+//    id read two levels up, local memory and scratch per instance of both);
 //  * scan: prefix sums by groups of a width given at run time, a doubling
 //    loop of barriers (no formula for its trip count: counted in front of
 //    the launch), as is reduce's halving loop from the group's size.
@@ -588,6 +590,87 @@ static void run_scan(long groups, long width) {
   e2e_free(out, bytes, "scan out");
 }
 
+//===----------------------------------------------------------------------===//
+// levels: work-groups of a node replicated in turn (not folded)
+//===----------------------------------------------------------------------===//
+
+enum { LW = 8 };
+
+typedef struct __attribute__((__packed__)) {
+  int *in;
+  size_t bytes_in;
+  int *out;
+  size_t bytes_out;
+  long groups;
+} LevelsArgs;
+
+void levels_allocate(void) {
+  void *row = __hpvm__malloc(LW * sizeof(int));
+  __hpvm__return(2, row, (size_t)(LW * sizeof(int)));
+}
+
+/// Each element plus twice its mirror in its group; the groups are those
+/// of each instance of a replicated node above them, whose id the leaf
+/// reads two levels up.
+void levels_leaf(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                 long groups, int *row, size_t bytes_row) {
+  HINT(CPU_OR_GPU_TARGET);
+  __hpvm__attributes(1, in, 1, out);
+  void *self = __hpvm__getNode(), *group = __hpvm__getParentNode(self);
+  long l = __hpvm__getNodeInstanceID_x(self);
+  long g = __hpvm__getNodeInstanceID_x(group);
+  long o = __hpvm__getNodeInstanceID_x(__hpvm__getParentNode(group));
+  long at = (o * groups + g) * LW + l;
+  int mine = in[at];
+  row[l] = 2 * mine;
+  __hpvm__barrier();
+  out[at] = mine + row[LW - 1 - l];
+}
+
+void levels_group(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                  long groups) {
+  void *allocate = __hpvm__createNodeND(0, levels_allocate);
+  void *leaf = __hpvm__createNodeND(1, levels_leaf, (long)LW);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(leaf, p, p, 0);
+  __hpvm__edge(allocate, leaf, 1, 0, 5, 0);
+  __hpvm__edge(allocate, leaf, 1, 1, 6, 0);
+}
+
+void levels_outer(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                  long groups) {
+  void *group = __hpvm__createNodeND(1, levels_group, groups);
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(group, p, p, 0);
+}
+
+void levels_root(int *in, size_t bytes_in, int *out, size_t bytes_out,
+                 long groups) {
+  void *outer = __hpvm__createNodeND(1, levels_outer,
+                                     bytes_in / sizeof(int) / (groups * LW));
+  for (int p = 0; p < 5; ++p)
+    __hpvm__bindIn(outer, p, p, 0);
+}
+
+static void run_levels(long outer, long groups) {
+  long count = outer * groups * LW;
+  size_t bytes = count * sizeof(int);
+  int *in = e2e_alloc(bytes), *out = e2e_alloc(bytes);
+  for (long i = 0; i < count; ++i) {
+    in[i] = (int)(i * 5 + 1);
+    out[i] = -1;
+  }
+  LevelsArgs args = {in, bytes, out, bytes, groups};
+  __hpvm__wait(__hpvm__launch(0, levels_root, &args));
+  for (long i = 0; i < count; ++i) {
+    int want = in[i] + 2 * in[i / LW * LW + LW - 1 - i % LW];
+    E2E_CHECK(out[i] == want, "levels: out[%ld] = %d, want %d", i, out[i],
+              want);
+  }
+  e2e_free(in, bytes, "levels in");
+  e2e_free(out, bytes, "levels out");
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: %s <n> <m> <k> <count>\n", argv[0]);
@@ -605,6 +688,7 @@ int main(int argc, char **argv) {
   run_histogram((count + 95) / 96);
   run_scan((count + 19) / 20, 20);
   run_scan(3, 1);
+  run_levels(3, (count + 99) / 100);
   __hpvm__cleanup();
   return e2e_finish("hpvm_c_barrier");
 }
