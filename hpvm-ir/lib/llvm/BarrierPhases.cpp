@@ -598,6 +598,13 @@ bool Splitter::carry() {
                             ? L->getLoopLatch()
                             : nullptr;
     while (auto *Phi = dyn_cast<PHINode>(&C->front())) {
+      if (Phi->getType()->isPointerTy() && !Phi->use_empty()) {
+        Error("a pointer that changes from one iteration to the next of a "
+              "loop around __hpvm__barrier, other than by the same step "
+              "every time, is not supported (index the buffer instead)",
+              Phi->getDebugLoc() ? Phi : Phi->getParent()->getFirstNonPHI());
+        return false;
+      }
       Value *Next = Latch ? Phi->getIncomingValueForBlock(Latch) : nullptr;
       AllocaInst *Slot = DemotePHIToStack(Phi, AllocaPoint);
       if (!Slot)
@@ -610,6 +617,8 @@ bool Splitter::carry() {
   // Values live into a cut: found by walking back from each use to the
   // definition.
   std::vector<std::pair<Instruction *, SmallVector<BasicBlock *, 4>>> Crossing;
+  // Pointers into buffers that cross, with their buffer.
+  std::vector<std::pair<Instruction *, Argument *>> Rebased;
   for (BasicBlock &BB : Leaf) {
     if (&BB == Prologue)
       continue;
@@ -651,8 +660,46 @@ bool Splitter::carry() {
               At);
         return false;
       }
+      if (I.getType()->isPointerTy()) {
+        // An address is carried as an offset into its buffer: the next phase
+        // may run on another device, whose copy of the buffer is elsewhere.
+        SmallVector<const Value *, 4> Objects;
+        getUnderlyingObjects(&I, Objects, nullptr, 0);
+        auto *Base = Objects.size() == 1
+                         ? dyn_cast<Argument>(const_cast<Value *>(Objects[0]))
+                         : nullptr;
+        if (!Base) {
+          Error("a pointer that may point into one buffer or another is "
+                "chosen before __hpvm__barrier and used after it, which is "
+                "not supported (choose an index into one buffer instead)",
+                &I);
+          return false;
+        }
+        Rebased.push_back({&I, Base});
+      }
       Crossing.push_back({&I, Into});
     }
+  }
+  Type *I64 = Type::getInt64Ty(Ctx);
+  for (auto &[I, Base] : Rebased) {
+    IRBuilder<> B(isa<PHINode>(I) ? &*I->getParent()->getFirstInsertionPt()
+                                  : I->getNextNode());
+    Value *Offset = B.CreateSub(B.CreatePtrToInt(I, I64),
+                                B.CreatePtrToInt(Base, I64), "offset");
+    for (Use &U : make_early_inc_range(I->uses())) {
+      auto *User = cast<Instruction>(U.getUser());
+      Instruction *At = User;
+      if (auto *Phi = dyn_cast<PHINode>(User))
+        At = Phi->getIncomingBlock(U)->getTerminator();
+      if (At->getParent() == I->getParent() || User == Offset ||
+          User == cast<Instruction>(Offset)->getOperand(0))
+        continue;
+      U.set(IRBuilder<>(At).CreateGEP(B.getInt8Ty(), Base, Offset));
+    }
+    // The offset crosses the cuts in the pointer's place.
+    for (auto &[Carried, Into] : Crossing)
+      if (Carried == I)
+        Carried = cast<Instruction>(Offset);
   }
   DenseMap<Value *, AllocaInst *> SlotOf;
   for (auto &[I, Into] : Crossing) {

@@ -65,6 +65,13 @@ void array_pointer(float *a, size_t bytes_a, long n) {
 }
 // CHECK: barrier-errors.c:[[#@LINE-5]]:5: error: [hpvm-c] function 'array_pointer': a pointer into an array of the leaf's own is chosen before __hpvm__barrier and used after it, which is not supported (index the array after the barrier instead)
 
+void two_buffers(float *a, size_t bytes_a, float *b, size_t bytes_b) {
+  float *p = a[id()] > 0 ? &a[id()] : &b[id()];
+  __hpvm__barrier();
+  *p = 1;
+}
+// CHECK: barrier-errors.c:[[#@LINE-4]]:{{[0-9]+}}: error: [hpvm-c] function 'two_buffers': a pointer that may point into one buffer or another is chosen before __hpvm__barrier and used after it, which is not supported (choose an index into one buffer instead)
+
 void allocate(long bytes) {
   void *p = __hpvm__malloc(bytes);
   __hpvm__return(2, p, bytes);
@@ -138,6 +145,7 @@ void host(Args *args) {
   __hpvm__wait(__hpvm__launch(0, triangle, args));
   __hpvm__wait(__hpvm__launch(0, with_break, args));
   __hpvm__wait(__hpvm__launch(0, array_pointer, args));
+  __hpvm__wait(__hpvm__launch(0, two_buffers, args));
   __hpvm__wait(__hpvm__launch(0, replicated_allocation, args));
   __hpvm__wait(__hpvm__launch(0, only_allocates, args));
   __hpvm__wait(__hpvm__launch(0, as_output, args));
