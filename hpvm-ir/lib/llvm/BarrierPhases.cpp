@@ -542,6 +542,19 @@ std::vector<Splitter::Plan> Splitter::plan(Loop *Scope) {
 /// carried if need be), never carried across a cut. One that cannot be
 /// recomputed (chosen by a phi or a select) is an error when it crosses one
 /// (carry).
+/// Where to report a problem with I: I, or, as a phi has no line of its
+/// own, the first of its users that has one.
+const Instruction *located(const Instruction *I) {
+  auto HasLine = [](const Instruction *X) {
+    return X->getDebugLoc() && X->getDebugLoc().getLine();
+  };
+  if (!HasLine(I))
+    for (const User *U : I->users())
+      if (HasLine(cast<Instruction>(U)))
+        return cast<Instruction>(U);
+  return I;
+}
+
 bool Splitter::intoArray(const Value *V) const {
   if (!V->getType()->isPointerTy() || isa<AllocaInst>(V))
     return false;
@@ -602,7 +615,7 @@ bool Splitter::carry() {
         Error("a pointer that changes from one iteration to the next of a "
               "loop around __hpvm__barrier, other than by the same step "
               "every time, is not supported (index the buffer instead)",
-              Phi->getDebugLoc() ? Phi : Phi->getParent()->getFirstNonPHI());
+              located(Phi));
         return false;
       }
       Value *Next = Latch ? Phi->getIncomingValueForBlock(Latch) : nullptr;
@@ -646,14 +659,7 @@ bool Splitter::carry() {
       if (Into.empty())
         continue;
       if (intoArray(&I)) {
-        // (A phi has no line of its own: the first of its users that has.)
-        auto Located = [](const Instruction *X) {
-          return X->getDebugLoc() && X->getDebugLoc().getLine();
-        };
-        const Instruction *At = &I;
-        for (const User *U : I.users())
-          if (!Located(At) && Located(cast<Instruction>(U)))
-            At = cast<Instruction>(U);
+        const Instruction *At = located(&I);
         Error("a pointer into an array of the leaf's own is chosen before "
               "__hpvm__barrier and used after it, which is not supported "
               "(index the array after the barrier instead)",

@@ -72,6 +72,16 @@ void two_buffers(float *a, size_t bytes_a, float *b, size_t bytes_b) {
 }
 // CHECK: barrier-errors.c:[[#@LINE-4]]:{{[0-9]+}}: error: [hpvm-c] function 'two_buffers': a pointer that may point into one buffer or another is chosen before __hpvm__barrier and used after it, which is not supported (choose an index into one buffer instead)
 
+void pointer_walk(float *a, size_t bytes_a, long n) {
+  float *p = a;
+  for (long s = 0; s < n; ++s) {
+    __hpvm__barrier();
+    p += (long)a[s];
+  }
+  *p = 1;
+}
+// CHECK: barrier-errors.c:[[#@LINE-2]]:6: error: [hpvm-c] function 'pointer_walk': a pointer that changes from one iteration to the next of a loop around __hpvm__barrier, other than by the same step every time, is not supported (index the buffer instead)
+
 void allocate(long bytes) {
   void *p = __hpvm__malloc(bytes);
   __hpvm__return(2, p, bytes);
@@ -146,6 +156,7 @@ void host(Args *args) {
   __hpvm__wait(__hpvm__launch(0, with_break, args));
   __hpvm__wait(__hpvm__launch(0, array_pointer, args));
   __hpvm__wait(__hpvm__launch(0, two_buffers, args));
+  __hpvm__wait(__hpvm__launch(0, pointer_walk, args));
   __hpvm__wait(__hpvm__launch(0, replicated_allocation, args));
   __hpvm__wait(__hpvm__launch(0, only_allocates, args));
   __hpvm__wait(__hpvm__launch(0, as_output, args));
