@@ -5,9 +5,10 @@ interpreter of their own meaning.
     barriers.py --hpvm-clang build/bin/hpvm-clang --seeds 1-5 [--kernels 8]
                 [--work-dir DIR] [--keep]
 
-Each seed writes a C program of kernels in HPVM-C: a replicated work-group
-node with two allocation nodes (local arrays A and B of one word per
-work-item) and a leaf of L work-items whose body is random straight-line
+Each seed writes a C program of kernels in HPVM-C: a work-group node
+replicated over 1 to 3 dims, with two allocation nodes (local arrays A and B
+of one word per work-item) and a leaf of work-items over as many dims (ids
+made linear, x fastest) whose body is random straight-line
 code, `if`s on ids and data, and loops (a parameter's count, or halving from
 the group's size) between `__hpvm__barrier()` calls, nested two deep. Values
 cross barriers in variables and through the local arrays. Code between two
@@ -40,14 +41,30 @@ def parse_seeds(text):
     return seeds
 
 
+def prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def extents(values):
+    return ", ".join(f"(long){v}" for v in values)
+
+
 class Kernel:
     """One kernel: its C source and its output, computed here."""
 
     def __init__(self, rng, index):
         self.rng = rng
         self.name = f"k{index}"
-        self.L = rng.choice([1, 2, 4, 7, 16, 33])
-        self.G = rng.choice([1, 2, 3, 5])
+        # Work-groups of 1 to 3 dims (HPVM-C's x first), and as many of them.
+        dims = rng.choice([1, 1, 2, 3])
+        self.local = [rng.choice([1, 2, 4, 7, 16, 33]) if dims == 1 else
+                      rng.choice([1, 2, 3, 4]) for _ in range(dims)]
+        self.groups = [rng.choice([1, 2, 3, 5]) for _ in range(dims)]
+        self.L = prod(self.local)
+        self.G = prod(self.groups)
         self.trips = rng.choice([0, 1, 2, 3])
         self.body = self.block(depth=0, loop=None)
 
@@ -144,8 +161,10 @@ class Kernel:
                     head = (f"for (unsigned {var} = 0; {var} < (unsigned)trips; "
                             f"++{var}) {{")
                 else:
-                    head = (f"for (unsigned {var} = (unsigned)"
-                            f"__hpvm__getNumNodeInstances_x(self) / 2u; "
+                    head = (f"for (unsigned {var} = (unsigned)("
+                            f"__hpvm__getNumNodeInstances_x(self) * "
+                            f"__hpvm__getNumNodeInstances_y(self) * "
+                            f"__hpvm__getNumNodeInstances_z(self)) / 2u; "
                             f"{var} > 0u; {var} >>= 1) {{")
                 out.append(pad + head)
                 out += self.c_block(body, indent + 2)
@@ -167,8 +186,18 @@ void {n}_leaf(unsigned *in, size_t bytes_in, unsigned *out, size_t bytes_out,
   __hpvm__hint(CPU_OR_GPU_TARGET);
   __hpvm__attributes(1, in, 1, out);
   void *self = __hpvm__getNode();
-  unsigned l = (unsigned)__hpvm__getNodeInstanceID_x(self);
-  unsigned g = (unsigned)__hpvm__getNodeInstanceID_x(__hpvm__getParentNode(self));
+  void *parent = __hpvm__getParentNode(self);
+  // Linear ids, x fastest.
+  unsigned l = (unsigned)((__hpvm__getNodeInstanceID_z(self) *
+                               __hpvm__getNumNodeInstances_y(self) +
+                           __hpvm__getNodeInstanceID_y(self)) *
+                              __hpvm__getNumNodeInstances_x(self) +
+                          __hpvm__getNodeInstanceID_x(self));
+  unsigned g = (unsigned)((__hpvm__getNodeInstanceID_z(parent) *
+                               __hpvm__getNumNodeInstances_y(parent) +
+                           __hpvm__getNodeInstanceID_y(parent)) *
+                              __hpvm__getNumNodeInstances_x(parent) +
+                          __hpvm__getNodeInstanceID_x(parent));
   unsigned v0 = in[g * {L}u + l], v1 = l * 7u + g, v2 = 12345u;
   A[l] = v0 ^ 0x55u;
   B[l] = v0 + l;
@@ -181,7 +210,7 @@ void {n}_group(unsigned *in, size_t bytes_in, unsigned *out,
                size_t bytes_out, int trips) {{
   void *a = __hpvm__createNodeND(0, {n}_memory);
   void *b = __hpvm__createNodeND(0, {n}_memory);
-  void *leaf = __hpvm__createNodeND(1, {n}_leaf, (long){L});
+  void *leaf = __hpvm__createNodeND({len(self.local)}, {n}_leaf, {extents(self.local)});
   for (int p = 0; p < 5; ++p)
     __hpvm__bindIn(leaf, p, p, 0);
   __hpvm__edge(a, leaf, 1, 0, 5, 0);
@@ -192,7 +221,7 @@ void {n}_group(unsigned *in, size_t bytes_in, unsigned *out,
 
 void {n}_root(unsigned *in, size_t bytes_in, unsigned *out, size_t bytes_out,
               int trips) {{
-  void *groups = __hpvm__createNodeND(1, {n}_group, (long){self.G});
+  void *groups = __hpvm__createNodeND({len(self.groups)}, {n}_group, {extents(self.groups)});
   for (int p = 0; p < 5; ++p)
     __hpvm__bindIn(groups, p, p, 0);
 }}
@@ -290,7 +319,7 @@ def program(seed, count):
             f"    __hpvm__wait(__hpvm__launch(0, {k.name}_root, &args));",
             f"    for (int i = 0; i < {n}; ++i)",
             "      if (out[i] != want[i] && bad++ < 20)",
-            f'        printf("{k.name} (L={k.L}, G={k.G}): out[%d] = %u, '
+            f'        printf("{k.name} (groups {k.groups} of {k.local}): out[%d] = %u, '
             'want %u\\n", i, out[i], want[i]);',
             "    free(out);",
             "  }"]
