@@ -17,8 +17,8 @@ of it, never both, so the program has no race and one meaning, which this
 script computes itself (every item of a group runs each stretch between
 barriers, one after another) and writes into the program as the expected
 output. The program is built with hpvm-clang (-O0, -O2 or -O3 by seed) and
-run on the CPU, and, where they are present, on Vulkan and OpenCL alone;
-each run checks every output word. A failing seed's program stays in the
+run on the CPU, and, where they are present, on Vulkan and OpenCL alone and
+mixed with the CPU (round-robin, heft); each run checks every output word. A failing seed's program stays in the
 work directory.
 """
 import argparse
@@ -357,17 +357,24 @@ def main():
                                env=dict(os.environ, HPVM_STATS="1"), timeout=300)
         found = next((line for line in probe.stderr.splitlines()
                       if "devices:" in line), "")
-        for device in ("cpu", "vulkan", "opencl"):
-            if f" {device}" not in found.split("devices:", 1)[-1]:
+        here = found.split("devices:", 1)[-1]
+        # Each device alone, then mixed: a policy may put one phase of a
+        # leaf on one device and the next on another.
+        runs = [(d, "hint") for d in ("cpu", "vulkan", "opencl")]
+        runs += [("cpu,vulkan", "round-robin"), ("cpu,opencl", "heft")]
+        for device, policy in runs:
+            missing = [d for d in device.split(",") if f" {d}" not in here]
+            if missing:
                 print(f"seed {seed} ({level}): {device} skipped: hpvm-rt finds "
-                      f"no {device} device here")
+                      f"no {missing[0]} device here")
                 continue
-            env = dict(os.environ, HPVM_DEVICES=device, HPVM_DEVICES_STRICT="1")
+            env = dict(os.environ, HPVM_DEVICES=device, HPVM_DEVICES_STRICT="1",
+                       HPVM_SCHEDULER=policy)
             run = subprocess.run([exe], capture_output=True, text=True, env=env,
                                  timeout=300)
             text = run.stdout + run.stderr
             status = "PASS" if run.returncode == 0 and "PASS" in text else "FAIL"
-            print(f"seed {seed} ({level}) on {device}: {status}")
+            print(f"seed {seed} ({level}) on {device} ({policy}): {status}")
             if status != "PASS":
                 print(text[-3000:])
                 ok = False
