@@ -129,6 +129,9 @@ private:
   TargetLibraryInfoImpl TLII;
   TargetLibraryInfo TLI;
   AssumptionCache AC;
+  /// LLVM's passes, set up once for every phase.
+  PipelineRunner Run;
+  FunctionPassManager Promote = Run.functionPipeline("sroa,early-cse");
   DominatorTree DT;
   LoopInfo LI;
   std::unique_ptr<ScalarEvolution> SE;
@@ -874,8 +877,8 @@ Function *Splitter::phase(const Plan &Step) {
   cast<BranchInst>(Entry->getTerminator())
       ->setSuccessor(0, cast<BasicBlock>(VMap[From]));
   removeUnreachableBlocks(*P);
-  PipelineRunner Run;
-  Run.functionPipeline("sroa,early-cse").run(*P, Run.functionAnalyses());
+  // The slots as SSA values again.
+  Promote.run(*P, Run.functionAnalyses());
   Known = P;
   PhaseList.push_back(P);
   return P;

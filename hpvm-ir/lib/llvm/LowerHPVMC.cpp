@@ -177,6 +177,19 @@ struct Buffer {
   SmallVector<unsigned, 1> Params;
 };
 
+/// B named in Buffers: once per pointer, read and written as all its
+/// namings together.
+void nameBuffer(std::vector<Buffer> &Buffers, const Buffer &B) {
+  auto Same = find_if(Buffers, [&](const Buffer &O) { return O.Ptr == B.Ptr; });
+  if (Same == Buffers.end()) {
+    Buffers.push_back(B);
+    return;
+  }
+  Same->Reads |= B.Reads;
+  Same->Writes |= B.Writes;
+  Same->Params.append(B.Params.begin(), B.Params.end());
+}
+
 /// One node of a launch, with everything at the launch site's values.
 struct Node {
   Function *F = nullptr;
@@ -748,16 +761,8 @@ bool HPVMCLowering::readInternal(Node &N, Instruction *CreatedAt) {
     }
   // An internal node names every buffer its children name.
   for (auto &Child : N.Children)
-    for (const Buffer &B : Child->Buffers) {
-      auto It =
-          find_if(N.Buffers, [&](const Buffer &O) { return O.Ptr == B.Ptr; });
-      if (It == N.Buffers.end()) {
-        N.Buffers.push_back(B);
-        continue;
-      }
-      It->Reads |= B.Reads;
-      It->Writes |= B.Writes;
-    }
+    for (const Buffer &B : Child->Buffers)
+      nameBuffer(N.Buffers, {B.Ptr, B.Bytes, B.Reads, B.Writes, {}});
   return true;
 }
 
@@ -893,15 +898,7 @@ bool HPVMCLowering::readLeaf(Node &N, Instruction *CreatedAt) {
       B.Reads = B.Writes = true;
     }
     B.Params.push_back(P);
-    auto Same =
-        find_if(N.Buffers, [&](const Buffer &O) { return O.Ptr == B.Ptr; });
-    if (Same == N.Buffers.end()) {
-      N.Buffers.push_back(B);
-      continue;
-    }
-    Same->Reads |= B.Reads;
-    Same->Writes |= B.Writes;
-    Same->Params.push_back(P);
+    nameBuffer(N.Buffers, B);
   }
   return true;
 }
@@ -1166,7 +1163,7 @@ bool HPVMCLowering::planPhases(Node &N) {
     N.Scratch = allocate(Bytes, N.Name + ".scratch");
     // The leaf and the nodes around it name the scratch.
     for (Node *A = &N; A; A = A->Parent)
-      A->Buffers.push_back({N.Scratch, Bytes, true, true, {}});
+      nameBuffer(A->Buffers, {N.Scratch, Bytes, true, true, {}});
   }
   N.Phases = std::move(Phases);
   return true;
