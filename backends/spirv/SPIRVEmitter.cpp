@@ -762,6 +762,7 @@ private:
   uint32_t fromMemory(uint32_t V, Type *From, Type *To);
   uint32_t scope(SyncScope::ID S);
   uint32_t semantics(AtomicOrdering O);
+  uint32_t accessSemantics(AtomicOrdering O);
   uint32_t atomicPointer(const Instruction &I, const Value *Ptr, Type *T);
   void noteStorage(Type *T);
   void patchPhis();
@@ -1377,10 +1378,10 @@ void Emitter::emitLoad(const LoadInst &I) {
     uint32_t V =
         op(spv::Op::OpAtomicLoad, MTy,
            {P, scope(I.getSyncScopeID()),
-            semantics(I.getOrdering() == AtomicOrdering::Monotonic ||
-                              I.getOrdering() == AtomicOrdering::Unordered
-                          ? AtomicOrdering::Monotonic
-                          : AtomicOrdering::Acquire)});
+            accessSemantics(I.getOrdering() == AtomicOrdering::Monotonic ||
+                                    I.getOrdering() == AtomicOrdering::Unordered
+                                ? AtomicOrdering::Monotonic
+                                : AtomicOrdering::Acquire)});
     define(&I, fromMemory(V, MT, T));
     return;
   }
@@ -1430,10 +1431,10 @@ void Emitter::emitStore(const StoreInst &I) {
       return;
     inst(spv::Op::OpAtomicStore,
          {P, scope(I.getSyncScopeID()),
-          semantics(I.getOrdering() == AtomicOrdering::Monotonic ||
-                            I.getOrdering() == AtomicOrdering::Unordered
-                        ? AtomicOrdering::Monotonic
-                        : AtomicOrdering::Release),
+          accessSemantics(I.getOrdering() == AtomicOrdering::Monotonic ||
+                                  I.getOrdering() == AtomicOrdering::Unordered
+                              ? AtomicOrdering::Monotonic
+                              : AtomicOrdering::Release),
           toMemory(V, T, MT)});
     return;
   }
@@ -1450,6 +1451,15 @@ uint32_t Emitter::scope(SyncScope::ID S) {
   return u32(static_cast<uint32_t>(S == SyncScope::SingleThread
                                        ? spv::Scope::Invocation
                                        : spv::Scope::Device));
+}
+
+/// The memory semantics of an atomic access of ordering O. In Vulkan none,
+/// as GLSL's atomic functions have: the instances of a leaf communicate only
+/// through atomics, whose operations commute (docs/backends.md), so ordering
+/// the other accesses around one adds nothing; and lavapipe (Mesa 22.3) loses
+/// loads and stores next to an acquire-release atomic in a loop.
+uint32_t Emitter::accessSemantics(AtomicOrdering O) {
+  return vulkan() ? u32(0) : semantics(O);
 }
 
 /// The memory semantics of an LLVM ordering, on the memory buffers live in.
@@ -1543,7 +1553,7 @@ void Emitter::emitAtomicRMW(const AtomicRMWInst &I) {
   if (!P)
     return;
   define(&I, op(Op, typeOf(T, &I),
-                {P, scope(I.getSyncScopeID()), semantics(I.getOrdering()),
+                {P, scope(I.getSyncScopeID()), accessSemantics(I.getOrdering()),
                  valueOf(I.getValOperand(), &I)}));
 }
 
@@ -1557,9 +1567,10 @@ void Emitter::emitCmpXchg(const AtomicCmpXchgInst &I) {
   AtomicOrdering Failure = I.getFailureOrdering();
   uint32_t Old =
       op(spv::Op::OpAtomicCompareExchange, typeOf(T, &I),
-         {P, scope(I.getSyncScopeID()), semantics(I.getSuccessOrdering()),
-          semantics(isAcquireOrStronger(Failure) ? AtomicOrdering::Acquire
-                                                 : AtomicOrdering::Monotonic),
+         {P, scope(I.getSyncScopeID()), accessSemantics(I.getSuccessOrdering()),
+          accessSemantics(isAcquireOrStronger(Failure)
+                              ? AtomicOrdering::Acquire
+                              : AtomicOrdering::Monotonic),
           valueOf(I.getNewValOperand(), &I), Expected});
   uint32_t Success = op(spv::Op::OpIEqual, B.boolType(), {Old, Expected});
   CmpXchgs[&I] = {Old, Success};

@@ -127,6 +127,23 @@ static void store_then_load(const uint32_t *in, uint32_t *out, long n) {
   }
 }
 
+// A sequentially consistent atomic in a loop (not unrolled), next to a load
+// the loop repeats: lavapipe returned 0 for the load after the first
+// iteration in a work-group with idle invocations while the atomic had
+// acquire-release semantics (found by the work-group form of HPVM-C's
+// barriers, whose phases are such loops).
+static void atomic_in_loop(const uint32_t *in, uint32_t *out, uint32_t *counts,
+                           long n) {
+#pragma hpvm parallel for name(atomic_in_loop) in(in [0:n])                    \
+    out(out [0:32 * n]) inout(counts [0:16])
+  for (long i = 0; i < n; i++)
+    for (int c = 0; c < 32; c++) {
+      if (c < 16)
+        __atomic_fetch_add(&counts[c], 1u, __ATOMIC_SEQ_CST);
+      out[32 * i + c] = in[i];
+    }
+}
+
 int main(int argc, char **argv) {
   long n = e2e_count(argc, argv, 1, 1000);
   if (n < 2)
@@ -220,6 +237,16 @@ int main(int argc, char **argv) {
     E2E_CHECK(uo[2 * i] == u[i] >> 3 && uo[2 * i + 1] == (u[i] >> 3) + 1,
               "store_then_load[%ld] = %u %u, expected %u %u", i, uo[2 * i],
               uo[2 * i + 1], u[i] >> 3, (u[i] >> 3) + 1);
+
+  uint32_t *wide = e2e_alloc(32 * n * sizeof *wide), counts[16] = {0};
+  atomic_in_loop(u, wide, counts, n);
+  for (long i = 0; i < 32 * n; i++)
+    E2E_CHECK(wide[i] == u[i / 32], "atomic_in_loop[%ld] = %u, expected %u", i,
+              wide[i], u[i / 32]);
+  for (int c = 0; c < 16; c++)
+    E2E_CHECK(counts[c] == (uint32_t)n,
+              "atomic_in_loop: counts[%d] = %u, expected %ld", c, counts[c], n);
+  e2e_free(wide, 32 * n * sizeof *wide, "wide");
 
   e2e_free(u, n * sizeof *u, "u");
   e2e_free(uo, 2 * n * sizeof *uo, "uo");

@@ -52,11 +52,13 @@ define internal void @hpvm.node.atom(ptr %hist, ptr %acc, ptr %in, i64 %n) {
 !7 = !{!"buffer", !"in", !"in", i64 4096}
 !8 = !{!"value", !"n", !"i64"}
 
+; Vulkan: every atomic access is relaxed (uint_0), whatever its ordering
+; (docs/backends.md, Atomics); fences keep theirs.
 ; CHECK:      %[[H:.*]] = OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint %pbin_i
 ; CHECK-NEXT: OpAtomicIAdd %uint %[[H]] %uint_1 %uint_0 %uint_1
-; CHECK:      OpAtomicUMax %uint %{{.*}} %uint_1 %uint_72 %v_i
-; CHECK:      OpAtomicExchange %uint %{{.*}} %uint_1 %uint_72 %m_i
-; CHECK:      %[[SEEN:.*]] = OpAtomicCompareExchange %uint %{{.*}} %uint_1 %uint_66 %uint_0 %x_i %uint_0
+; CHECK:      OpAtomicUMax %uint %{{.*}} %uint_1 %uint_0 %v_i
+; CHECK:      OpAtomicExchange %uint %{{.*}} %uint_1 %uint_0 %m_i
+; CHECK:      %[[SEEN:.*]] = OpAtomicCompareExchange %uint %{{.*}} %uint_1 %uint_0 %uint_0 %x_i %uint_0
 ; CHECK-NEXT: %ok_i = OpIEqual %bool %[[SEEN]] %uint_0
 ; The fadd: a first guess, then a loop of compare-and-swap (the loop's one
 ; block, and a continue target that only branches back).
@@ -71,10 +73,10 @@ define internal void @hpvm.node.atom(ptr %hist, ptr %acc, ptr %in, i64 %n) {
 ; CHECK-NEXT: OpBranch %[[LATCH]]
 ; CHECK-NEXT: %[[LATCH]] = OpLabel
 ; CHECK-NEXT: OpBranchConditional %atomic_done %[[END]] %[[LOOP]]
-; CHECK:      %[[LF:.*]] = OpAtomicLoad %uint %{{.*}} %uint_1 %uint_66
+; CHECK:      %[[LF:.*]] = OpAtomicLoad %uint %{{.*}} %uint_1 %uint_0
 ; CHECK-NEXT: %lf_i = OpBitcast %float %[[LF]]
 ; CHECK:      OpMemoryBarrier %uint_1 %uint_72
-; CHECK:      OpAtomicStore %{{.*}} %uint_1 %uint_68 %
+; CHECK:      OpAtomicStore %{{.*}} %uint_1 %uint_0 %
 
 ; CL:         OpAtomicIAdd %uint %{{.*}} %uint_1 %uint_0 %uint_1
 ; CL:         OpAtomicUMax %uint %{{.*}} %uint_1 %uint_528 %v_i
