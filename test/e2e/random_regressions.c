@@ -134,8 +134,8 @@ static void store_then_load(const uint32_t *in, uint32_t *out, long n) {
 // barriers, whose phases are such loops).
 static void atomic_in_loop(const uint32_t *in, uint32_t *out, uint32_t *counts,
                            long n) {
-#pragma hpvm parallel for name(atomic_in_loop) in(in [0:n])                    \
-    out(out [0:32 * n]) inout(counts [0:16])
+#pragma hpvm parallel for name(atomic_in_loop) in(in [0:n])out(out [0:32 * n]) \
+    inout(counts [0:16])
   for (long i = 0; i < n; i++)
     for (int c = 0; c < 32; c++) {
       if (c < 16)
