@@ -416,28 +416,47 @@ void WrapperBuilder::attachLoopMetadata() {
 
   MDNode *MustProgress =
       MDNode::get(Ctx, MDString::get(Ctx, "llvm.loop.mustprogress"));
+  // The properties of a loop whose iterations are independent instances: L's
+  // accesses tagged, and the mark the jamming and splitting passes look for.
+  auto InstanceLoop = [&](Loop &L, SmallVectorImpl<Metadata *> &Props) {
+    MDNode *AccessGroup = MDNode::getDistinct(Ctx, {});
+    tagParallelAccesses(*W, L, DT, AccessGroup);
+    Props.push_back(MDNode::get(
+        Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"), AccessGroup}));
+    Props.push_back(
+        MDNode::get(Ctx, {MDString::get(Ctx, InstanceLoopProperty)}));
+    // Only the innermost loop of the nest is vectorised; a leaf with a loop
+    // of its own would only earn a "loop not vectorized" warning.
+    if (L.isInnermost())
+      Props.push_back(MDNode::get(
+          Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.enable"),
+                ConstantAsMetadata::get(ConstantInt::getTrue(Ctx))}));
+  };
+  // A leaf split at its barriers runs once per work-group, the instances of
+  // the group in loops of its own (WorkItemsLoopProperty): those are the
+  // loops to vectorise, and the loop over the groups is not jammed.
+  SmallVector<Loop *, 8> WorkItems;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (findOptionMDForLoop(L, WorkItemsLoopProperty))
+      WorkItems.push_back(L);
   unsigned Depth = LatchBranches.size();
   for (unsigned D = 0; D < Depth; ++D) {
     SmallVector<Metadata *, 4> Props{MustProgress};
     Loop *L = LI.getLoopFor(LatchBranches[D]->getParent());
     // A leaf without dims runs once per call; it has no instances to run in
     // parallel.
-    if (D == Depth - 1 && !N.Dims.empty() && L) {
-      MDNode *AccessGroup = MDNode::getDistinct(Ctx, {});
-      tagParallelAccesses(*W, *L, DT, AccessGroup);
-      Props.push_back(
-          MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"),
-                            AccessGroup}));
-      Props.push_back(
-          MDNode::get(Ctx, {MDString::get(Ctx, InstanceLoopProperty)}));
-      // Only the innermost loop of the nest is vectorised; a leaf with a loop
-      // of its own would only earn a "loop not vectorized" warning.
-      if (L->isInnermost())
-        Props.push_back(MDNode::get(
-            Ctx, {MDString::get(Ctx, "llvm.loop.vectorize.enable"),
-                  ConstantAsMetadata::get(ConstantInt::getTrue(Ctx))}));
-    }
+    if (D == Depth - 1 && !N.Dims.empty() && L && WorkItems.empty())
+      InstanceLoop(*L, Props);
     LatchBranches[D]->setMetadata(LLVMContext::MD_loop, makeLoopID(Ctx, Props));
+  }
+  for (Loop *L : WorkItems) {
+    SmallVector<Metadata *, 4> Props{MustProgress};
+    // Only the innermost of a group's loops over its dims.
+    if (none_of(L->getSubLoops(), [](const Loop *Inner) {
+          return findOptionMDForLoop(Inner, WorkItemsLoopProperty);
+        }))
+      InstanceLoop(*L, Props);
+    L->setLoopID(makeLoopID(Ctx, Props));
   }
 }
 

@@ -2,12 +2,12 @@
 //
 // A barrier between the instances of a leaf (HPVM-C's __hpvm__barrier) means
 // that every instance finishes the code before it before any instance runs
-// the code after it. splitAtBarriers turns such a leaf into phases: leaves
-// of their own, run one after another over all instances, so every backend
-// runs them as it runs any leaf. What an instance computed before a barrier
+// the code after it. splitAtBarriers turns such a leaf into phases:
+// functions of an instance, each run over all the instances (of a
+// work-group) before the next. What an instance computed before a barrier
 // and uses after it is carried in scratch memory, a record per instance.
-// A barrier inside a loop makes the loop a node run in order around the
-// phases of its body, so its trip count must be known when the graph starts
+// A barrier inside a loop makes the loop a loop around the phases of its
+// body, whose trip count must be known before the phases run
 // (docs/hpvm-c.md, "Barriers").
 //
 //===----------------------------------------------------------------------===//

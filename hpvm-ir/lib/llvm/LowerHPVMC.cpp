@@ -32,8 +32,9 @@
 // one leaf is left out; a launch waited for at once is synchronous; outputs
 // and value edges carry values known when the graph starts; a streaming
 // launch becomes an hpvm-rt stream, each push a frame (hpvm_rt.h's
-// hpvmc_stream_*); a leaf with barriers runs as phases (BarrierPhases.h),
-// and node-local memory (__hpvm__malloc) is host memory made for the launch
+// hpvmc_stream_*); a leaf with barriers runs once per work-group, its
+// phases (BarrierPhases.h) in loops over the group's work-items, and
+// node-local memory (__hpvm__malloc) is host memory made for the launch
 // with a section per work-group. What is not supported yet (outputs
 // computed from memory or ids, barriers in streaming graphs) is reported as
 // rule "hpvm-c" at the call, as is misuse. Needs SSA form for node handles:
@@ -47,6 +48,7 @@
 
 #include "hpvm/ir/Diagnostics.h"
 #include "hpvm/ir/Graph.h"
+#include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
 
@@ -225,15 +227,16 @@ struct Node {
   /// What its phases get for each loop around barriers: the loop's
   /// iteration while emitting its body, its trip count elsewhere.
   SmallVector<Value *, 2> LoopIterations;
-  /// The dims a phase of a folded leaf runs over: its x split into the
-  /// folded node's and the leaf's, the other dims flattened into one
-  /// (planPhases): x is then the leaf's own id, so that the work-group's
-  /// memory is at addresses linear in it (vector code on the CPU).
-  SmallVector<Value *, 3> PhaseDims;
 
   bool isLeaf() const { return Children.empty(); }
   bool foldedLeaf() const { return Parent && Parent->Folded; }
+  /// The dims of N's region: a leaf with barriers runs once per work-group
+  /// (the instances of its folded parent, or one group of all its own
+  /// instances), its phases in loops over the group's instances inside.
   ArrayRef<Value *> regionDims() const {
+    if (Phases)
+      return foldedLeaf() ? ArrayRef<Value *>(Parent->Dims)
+                          : ArrayRef<Value *>();
     return foldedLeaf() ? ArrayRef<Value *>(FlatDims) : ArrayRef<Value *>(Dims);
   }
   unsigned depth() const { return Parent ? Parent->depth() + 1 : 0; }
@@ -301,10 +304,8 @@ private:
   void emitLoops(ArrayRef<Value *> Dims, Instruction *&Inside,
                  SmallVectorImpl<Value *> &Ids);
   void emit(Node &N, Instruction *Before, bool NoWait);
-  void emitPhases(Node &N, Instruction *Before, bool NoWait);
   void emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
-                 ArrayRef<Buffer> Buffers, Instruction *Before,
-                 unsigned &Count);
+                 Instruction *Before);
   Function *leafClone(Node &N, bool Indexed);
   void callLeaf(Node &N, Function &Body, Instruction *Before);
   bool lowerAtomic(CallInst *C, const Node &N);
@@ -1029,9 +1030,10 @@ bool HPVMCLowering::dropAllocations(Node &N) {
 /// whose leaf is replicated too (work-items), and the leaf computes its
 /// element from both ids. Run as written, each instance of the internal node
 /// would be a launch of the leaf; but the leaf's instances of all of them
-/// are independent (a leaf with barriers runs as phases, each of whose
-/// instances are: planPhases), so the leaf runs as one node over the product
-/// of the extents, in one launch, and finds both ids in its flat one. Several
+/// are independent, so the leaf runs as one node over the product of the
+/// extents, in one launch, and finds both ids in its flat one (a leaf with
+/// barriers runs over the folded node's instances instead, one per
+/// work-group: planPhases). Several
 /// leaves under one folded node each become a node of the folded node's parent,
 /// in the same order.
 void HPVMCLowering::foldTiles(Node &N,
@@ -1064,10 +1066,10 @@ void HPVMCLowering::foldTiles(Node &N,
   N.Children = std::move(Children);
 }
 
-/// A leaf with barriers (__hpvm__barrier) runs as phases, one after another
-/// over all its instances (BarrierPhases.h): the instances of a work-group
-/// wait for each other at a barrier, and so do all the others, which is
-/// one of the orders the barrier allows. The trip counts of loops around
+/// A leaf with barriers (__hpvm__barrier) runs once per work-group, the
+/// group's work-items phase by phase (BarrierPhases.h), each phase a loop
+/// over them (emitSteps): every work-item finishes the code before a barrier
+/// before any runs the code after it. The trip counts of loops around
 /// barriers and the scratch memory that carries values across them are
 /// computed in front of the launch.
 bool HPVMCLowering::planPhases(Node &N) {
@@ -1146,17 +1148,6 @@ bool HPVMCLowering::planPhases(Node &N) {
       for (Function *Phase : Phases->Functions)
         Phase->eraseFromParent();
     return false;
-  }
-  if (N.foldedLeaf() && !N.FlatDims.empty()) {
-    unsigned K = N.FlatDims.size();
-    if (K > 1) {
-      Value *Outer = N.FlatDims[0];
-      for (unsigned D = 1; D + 1 < K; ++D)
-        Outer = B.CreateMul(Outer, N.FlatDims[D]);
-      N.PhaseDims.push_back(Outer);
-    }
-    N.PhaseDims.push_back(N.Parent->hpvmExtent(0, Ctx));
-    N.PhaseDims.push_back(N.hpvmExtent(0, Ctx));
   }
   if (Phases->RecordBytes) {
     Value *Bytes = B.CreateMul(Instances, B.getInt64(Phases->RecordBytes));
@@ -1305,96 +1296,77 @@ void HPVMCLowering::emitLoops(ArrayRef<Value *> Dims, Instruction *&Inside,
 }
 
 void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
-  if (N.Phases)
-    return emitPhases(N, Before, NoWait);
   ArrayRef<Value *> Dims = N.regionDims();
-  if (noInstances(Dims))
+  if (noInstances(Dims) || (N.Phases && noInstances(N.Dims)))
     return;
   CallInst *Handle = beginRegion(N.Name, declaredDims(Dims), N.Buffers,
                                  N.isLeaf() ? N.Targets : std::nullopt,
                                  &N == TopNode && !N.isLeaf(), NoWait,
                                  /*Sequential=*/false, Before);
   Instruction *Inside = Before;
-  emitLoops(Dims, Inside, N.Ids);
-  if (!N.isLeaf()) {
-    for (auto &Child : N.Children)
-      emit(*Child, Inside, /*NoWait=*/false);
-  } else if (Function *Body = leafClone(N, /*Indexed=*/false)) {
-    callLeaf(N, *Body, Inside);
-    Body->eraseFromParent();
+  if (N.Phases) {
+    // The region runs over the work-groups: the folded parent's loops.
+    emitLoops(Dims, Inside, N.foldedLeaf() ? N.Parent->Ids : N.Ids);
+    emitSteps(N, N.Phases->Steps, Inside);
+    for (Function *Phase : N.Phases->Functions)
+      Phase->eraseFromParent();
+  } else {
+    emitLoops(Dims, Inside, N.Ids);
+    if (!N.isLeaf()) {
+      for (auto &Child : N.Children)
+        emit(*Child, Inside, /*NoWait=*/false);
+    } else if (Function *Body = leafClone(N, /*Indexed=*/false)) {
+      callLeaf(N, *Body, Inside);
+      Body->eraseFromParent();
+    }
   }
   endRegion(Handle, Before);
 }
 
-/// A leaf with barriers is a node whose children are its phases, in order,
-/// and loops run in order around the phases of their bodies.
-void HPVMCLowering::emitPhases(Node &N, Instruction *Before, bool NoWait) {
-  // A phase may write part of what the leaf writes: the rest must stay.
-  std::vector<Buffer> Buffers = N.Buffers;
-  for (Buffer &B : Buffers)
-    B.Reads |= B.Writes;
-
-  CallInst *Handle = beginRegion(N.Name, {}, Buffers, std::nullopt,
-                                 &N == TopNode, NoWait, false, Before);
-  unsigned Count = 0;
-  emitSteps(N, N.Phases->Steps, Buffers, Before, Count);
-  endRegion(Handle, Before);
-  for (Function *Phase : N.Phases->Functions)
-    Phase->eraseFromParent();
-}
-
-/// Whether Steps run any phase over any instance.
+/// Whether Steps run any phase.
 bool hasWork(ArrayRef<BarrierPhases::Step> Steps) {
   return any_of(Steps, [](const BarrierPhases::Step &S) {
     return S.Phase || (!isConstant(S.Trips, 0) && hasWork(S.Body));
   });
 }
 
+/// Marks the loop whose counter is Id as a loop over the instances of one
+/// work-group: its iterations run the same phase of different instances,
+/// which are independent between barriers (WorkItemsLoopProperty).
+void markWorkItems(PHINode *Id) {
+  LLVMContext &Ctx = Id->getContext();
+  Instruction *Latch = Id->getIncomingBlock(1)->getTerminator();
+  SmallVector<Metadata *, 3> Ops{
+      nullptr, MDNode::get(Ctx, MDString::get(Ctx, WorkItemsLoopProperty)),
+      // LLVM would unroll a group of a few instances at once; the CPU
+      // backend runs their loop as the vector loop it is.
+      MDNode::get(Ctx, MDString::get(Ctx, "llvm.loop.unroll.disable"))};
+  MDNode *LoopID = MDNode::getDistinct(Ctx, Ops);
+  LoopID->replaceOperandWith(0, LoopID);
+  Latch->setMetadata(LLVMContext::MD_loop, LoopID);
+}
+
+/// The phases of a work-group, in order, each in loops over the group's
+/// instances; loops around barriers are loops around the phases of their
+/// bodies.
 void HPVMCLowering::emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
-                              ArrayRef<Buffer> Buffers, Instruction *Before,
-                              unsigned &Count) {
+                              Instruction *Before) {
   for (const BarrierPhases::Step &S : Steps) {
-    Instruction *Inside = Before;
-    CallInst *Handle;
     if (S.Phase) {
-      // The buffers the phase uses: fewer parameters for its kernels.
-      unsigned ScratchArg = S.Phase->arg_size() - 1 - N.Phases->Loops;
-      auto Used = [&](unsigned Param) {
-        return !S.Phase->getArg(Param)->use_empty();
-      };
-      std::vector<Buffer> Uses;
-      for (const Buffer &B : Buffers)
-        if (any_of(B.Params, Used) || (B.Ptr == N.Scratch && Used(ScratchArg)))
-          Uses.push_back(B);
-      ArrayRef<Value *> Dims =
-          N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
-      if (noInstances(Dims))
-        continue;
-      Handle =
-          beginRegion(N.Name + ".phase" + Twine(Count++), declaredDims(Dims),
-                      Uses, N.Targets, false, false, false, Before);
+      Instruction *Inside = Before;
       N.Ids.clear();
-      emitLoops(Dims, Inside, N.Ids);
+      emitLoops(N.Dims, Inside, N.Ids);
+      for (Value *Id : N.Ids)
+        if (auto *Counter = dyn_cast<PHINode>(Id))
+          markWorkItems(Counter);
       callLeaf(N, *S.Phase, Inside);
-    } else if (isConstant(S.Trips, 0) || !hasWork(S.Body)) {
-      continue;
-    } else if (isConstant(S.Trips, 1)) {
-      // Its one iteration in place (a loop of one iteration is folded away).
-      Value *After = N.LoopIterations[S.Loop];
-      N.LoopIterations[S.Loop] = ConstantInt::get(S.Trips->getType(), 0);
-      emitSteps(N, S.Body, Buffers, Before, Count);
-      N.LoopIterations[S.Loop] = After;
-      continue;
-    } else {
-      Handle = beginRegion(N.Name + ".loop" + Twine(Count++), {S.Trips},
-                           Buffers, std::nullopt, false, false,
-                           /*Sequential=*/true, Before);
+    } else if (hasWork(S.Body) && !isConstant(S.Trips, 0)) {
+      Instruction *Inside = Before;
       Value *After = N.LoopIterations[S.Loop];
       N.LoopIterations[S.Loop] = wrapLoop(Inside, S.Trips, LaunchLoc, Inside);
-      emitSteps(N, S.Body, Buffers, Inside, Count);
+      emitSteps(N, S.Body, Inside);
       N.LoopIterations[S.Loop] = After;
     }
-    endRegion(Handle, Before);
   }
 }
 
@@ -1600,42 +1572,24 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
   // Per node from N up: (id, count) for x, y, z. A folded leaf's loop
   // counter counts the folded node's instances times the leaf's: the leaf's
   // id is what remains of a division by its extent, the folded node's the
-  // quotient.
+  // quotient. (A leaf with barriers has loops of both.)
   struct Level {
     const Node *Of;
     Value *Id[3], *Count[3];
   };
   SmallVector<Level, 4> Levels;
+  bool Flat = N.foldedLeaf() && !N.Phases;
   unsigned K = N.FlatDims.size();
-  // A folded leaf's flat id per dim (HPVM-C's x first), and for a phase
-  // whose x is split (PhaseDims), x's two ids.
-  SmallVector<Value *, 3> Flat;
-  Value *SplitIds[2] = {nullptr, nullptr}; // the folded node's, the leaf's
-  if (N.foldedLeaf() && !N.PhaseDims.empty()) {
-    unsigned Loops = N.Ids.size();
-    SplitIds[0] = N.Ids[Loops - 2];
-    SplitIds[1] = N.Ids[Loops - 1];
-    Flat.push_back(nullptr);
-    Value *Outer = Loops == 3 ? N.Ids[0] : Zero;
-    for (unsigned D = 1; D < K; ++D) {
-      Value *Extent = N.FlatDims[K - 1 - D];
-      Flat.push_back(D + 1 < K ? B.CreateURem(Outer, Extent) : Outer);
-      Outer = B.CreateUDiv(Outer, Extent);
-    }
-  } else if (N.foldedLeaf()) {
-    for (unsigned D = 0; D < K; ++D)
-      Flat.push_back(N.Ids[K - 1 - D]);
-  }
   for (const Node *A = &N; A; A = A->Parent) {
     Level L{A, {}, {}};
     for (unsigned D = 0; D < 3; ++D) {
       L.Count[D] = A->hpvmExtent(D, Ctx);
-      if (N.foldedLeaf() && (A == &N || A == N.Parent)) {
+      if (Flat && (A == &N || A == N.Parent)) {
         Value *Extent = N.hpvmExtent(D, Ctx);
-        L.Id[D] = D >= K                  ? Zero
-                  : D == 0 && SplitIds[0] ? SplitIds[A == &N ? 1 : 0]
-                  : A == &N               ? B.CreateURem(Flat[D], Extent)
-                                          : B.CreateUDiv(Flat[D], Extent);
+        Value *Id = D < K ? N.Ids[K - 1 - D] : nullptr;
+        L.Id[D] = !Id       ? Zero
+                  : A == &N ? B.CreateURem(Id, Extent)
+                            : B.CreateUDiv(Id, Extent);
       } else {
         unsigned Dims = A->Dims.size();
         L.Id[D] = D < Dims ? A->Ids[Dims - 1 - D] : Zero;
@@ -1687,20 +1641,11 @@ void HPVMCLowering::callLeaf(Node &N, Function &Body, Instruction *Before) {
   for (const Level &L : Levels)
     for (unsigned D = 0; D < 3; ++D)
       Args.append({L.Id[D], L.Count[D]});
-  // A phase: the instance's place in the scratch memory, counted as the
-  // loops around the phase count (neighbouring iterations of the innermost
-  // loop at neighbouring places: vector loads and stores on the CPU).
+  // A phase: the instance's place in the scratch memory, among all
+  // instances, x fastest (neighbouring iterations of the innermost loop at
+  // neighbouring places: vector loads and stores on the CPU).
   if (Body.arg_size() > Args.size()) {
-    Value *Index = Zero, *Count = B.getInt64(1);
-    const Node *Above = N.foldedLeaf() ? N.Parent->Parent : N.Parent;
-    if (Above)
-      std::tie(Index, Count) = IndexDownTo(Above);
-    ArrayRef<Value *> Dims =
-        N.PhaseDims.empty() ? N.regionDims() : ArrayRef<Value *>(N.PhaseDims);
-    for (auto [Id, Extent] : zip(N.Ids, Dims)) {
-      Index = Add(Mul(Index, Extent), Id);
-      Count = Mul(Count, Extent);
-    }
+    auto [Index, Count] = IndexDownTo(&N);
     Args.append({Index, Count,
                  N.Scratch ? static_cast<Value *>(N.Scratch)
                            : ConstantPointerNull::get(B.getPtrTy())});
@@ -1795,7 +1740,9 @@ bool HPVMCLowering::unfold(Function &Root, Value *ArgStruct, Instruction *At,
   if (Graph->Children.size() == 1 && Graph->Children.front()->isLeaf())
     Top = Graph->Children.front().get();
   std::function<void(const Node &)> Collect = [&](const Node &N) {
-    for (ArrayRef<Value *> Dims : {N.regionDims(), ArrayRef(N.PhaseDims)})
+    // (A leaf with barriers loops over its own dims inside its region.)
+    ArrayRef<Value *> Items = N.Phases ? ArrayRef(N.Dims) : ArrayRef<Value *>();
+    for (ArrayRef<Value *> Dims : {N.regionDims(), Items})
       for (Value *E : Dims)
         if (isa<Instruction>(E) && !is_contained(ComputedExtents, E))
           ComputedExtents.push_back(E);

@@ -1,14 +1,13 @@
-// __hpvm__barrier and __hpvm__malloc: a leaf with barriers becomes a node
-// of phases run in order, one per stretch between barriers, with a loop
-// around barriers a node run in order (SEQUENTIAL, 9) around the phases of
-// its body, its trip count computed in front of the launch. Node-local
-// memory from an allocation node and the scratch that carries values across
+// __hpvm__barrier and __hpvm__malloc: a leaf with barriers becomes a leaf
+// run once per work-group (over its folded parent's dims), whose body runs
+// the group's work-items phase by phase: the stretches between barriers, each
+// in a loop over the work-items marked hpvm.work_items (what the CPU backend
+// vectorises), and a loop around barriers a loop around the phases of its
+// body, its trip count computed in front of the launch. Node-local memory
+// from an allocation node and the scratch that carries values across
 // barriers are buffers made in front of the launch (allocate.local,
-// leaf.scratch) and freed once the launch has run: at once for a
-// synchronous launch, after the wait for one that runs in the background
-// (NOWAIT, 8). A phase names
-// only the buffers it uses, and runs over the work-groups and their
-// work-items as dims of their own ([groups, 16]: x is the work-item's id).
+// leaf.scratch) and freed once the launch has run: at once for a synchronous
+// launch, after the wait for one that runs in the background (NOWAIT, 8).
 // RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
 // RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s
 // RUN: %hpvm-clang -O1 -emit-hpvm-ir -S %s -o %t.g.ll
@@ -73,18 +72,21 @@ void host_later(Args *args, float *x) {
 // CHECK-LABEL: define {{.*}} @host(
 // CHECK:      %allocate.local = call ptr @malloc(
 // CHECK:      %leaf.scratch = call ptr @malloc(
-// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 4, ptr %allocate.local, {{.*}}, i32 4, ptr %leaf.scratch, {{[^)]*}}, i32 0)
-// CHECK:      %leaf.phase0.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
-// CHECK:      %leaf.loop1.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %{{.*}}, i32 9, i32 0)
-// The loop's first phase stores the carried value into local memory: it
-// uses no other buffer.
-// CHECK:      %leaf.phase2.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 2, i64 %{{[0-9a-z.]+}}, i64 16, i32 4, ptr %allocate.local, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
-// CHECK:      %leaf.phase3.node = call ptr (ptr, ...) @__hpvm_region_begin(
-// The step from one iteration to the next changes nothing that is kept (the
-// counter is recomputed, the sum shares its slot): no phase.
+// One region over the groups, with every buffer the leaf uses:
+// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %{{[0-9a-z.]+}}, i32 4, ptr %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 4, ptr %allocate.local, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
 // CHECK-NOT:  @__hpvm_region_begin
-// CHECK:      call void @__hpvm_region_end(ptr %leaf.loop1.node)
-// CHECK:      %leaf.phase4.node = call ptr
+// The first phase (the work-item's value), over the 16 work-items:
+// CHECK:      br label %[[P0:hpvmc.loop[0-9]+]], !llvm.loop ![[ITEMS0:[0-9]+]]
+// The loop around the barriers, with the two phases of its body; the step
+// from one iteration to the next changes nothing that is kept (the counter
+// is recomputed, the sum shares its slot): no third phase.
+// CHECK:      [[STEPS:hpvmc.loop[0-9]+]]:
+// CHECK:      br label %{{hpvmc.loop[0-9]+}}, !llvm.loop ![[ITEMS1:[0-9]+]]
+// CHECK:      br label %{{hpvmc.loop[0-9]+}}, !llvm.loop ![[ITEMS2:[0-9]+]]
+// CHECK-NOT:  !llvm.loop
+// CHECK:      br label %[[STEPS]]{{$}}
+// The last phase (the store of the result):
+// CHECK:      br label %{{hpvmc.loop[0-9]+}}, !llvm.loop ![[ITEMS3:[0-9]+]]
 // CHECK:      call void @__hpvm_region_end(ptr %leaf.node)
 // CHECK-NEXT: call void @free(ptr %allocate.local)
 // CHECK-NEXT: call void @free(ptr %leaf.scratch)
@@ -96,13 +98,13 @@ void host_later(Args *args, float *x) {
 // CHECK-NEXT: call void @free(ptr %allocate.local)
 // CHECK-NEXT: call void @free(ptr %leaf.scratch)
 
-// GRAPH:      internal leaf dims [] targets cpu,nvptx,spirv
-// GRAPH:        leaf leaf.phase0 dims {{\[}}[[GROUPS:[a-z0-9.]+]], 16{{\]}}
-// GRAPH:        internal leaf.loop1 dims {{\[.*\]}} in order
-// GRAPH:          leaf leaf.phase2 dims {{\[}}[[GROUPS]], 16{{\]}}
-// GRAPH-NEXT:       param allocate.local: buffer inout
-// GRAPH-NEXT:       param leaf.scratch: buffer inout
-// GRAPH:          leaf leaf.phase3 dims {{\[}}[[GROUPS]], 16{{\]}}
-// GRAPH-NOT:      leaf leaf.phase5
-// GRAPH:        leaf leaf.phase4 dims {{\[}}[[GROUPS]], 16{{\]}}
-// GRAPH-NEXT:     param a: buffer inout
+// CHECK:      ![[ITEMS0]] = distinct !{![[ITEMS0]], ![[WORKITEMS:[0-9]+]], ![[NOUNROLL:[0-9]+]]}
+// CHECK-NEXT: ![[WORKITEMS]] = !{!"hpvm.work_items"}
+// CHECK-NEXT: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+// CHECK:      ![[ITEMS1]] = distinct !{![[ITEMS1]], ![[WORKITEMS]], ![[NOUNROLL]]}
+
+// GRAPH:      leaf leaf dims [leaf.dim0] targets cpu,nvptx,spirv
+// GRAPH-NEXT:   param a: buffer inout
+// GRAPH-NEXT:   param allocate.local: buffer inout
+// GRAPH-NEXT:   param leaf.scratch: buffer inout
+// GRAPH-NOT:  leaf.phase

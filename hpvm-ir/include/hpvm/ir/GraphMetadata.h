@@ -40,6 +40,11 @@ constexpr const char *InstanceIdFunctionName = "hpvm.instance.id";
 /// treats the access as independent across instances even where the same
 /// buffer is written twice (the scratch of a leaf split at its barriers).
 constexpr const char *InstancePrivateMetadataName = "hpvm.instance.private";
+/// A loop property (an MDNode holding just this string) of a loop inside a
+/// leaf that runs one phase of each instance of a work-group (a leaf split
+/// at its barriers runs once per group): its iterations are independent, as
+/// instances are, and the CPU backend vectorises it as an instance loop.
+constexpr const char *WorkItemsLoopProperty = "hpvm.work_items";
 
 /// Replaces !hpvm.graphs with the encoding of Graphs.
 void writeGraphs(llvm::Module &M, const std::vector<const Graph *> &Graphs);
