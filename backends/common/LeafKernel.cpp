@@ -5,6 +5,7 @@
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Inlining.h"
+#include "hpvm/ir/WorkGroups.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Constants.h"
@@ -151,6 +152,7 @@ Expected<Function *> buildLeafKernel(Module &M, const LeafKernelJob &Job,
   inlineTransitively(Leaf, IFI.InlinedCallSites);
   if (!K->getSubprogram())
     stripDebugInfo(*K);
+  resolveWorkGroupForm(*K, Hooks.WorkGroups);
 
   if (Error E = replaceInstanceIds(*K, N, Job.AncestorDims, IC.Ids,
                                    Hooks.OuterId, Hooks.Unsupported))

@@ -23,6 +23,7 @@
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Inlining.h"
+#include "hpvm/ir/WorkGroups.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -588,6 +589,8 @@ Expected<Function *> WrapperBuilder::build(StringRef Name) {
   inlineTransitively(Leaf, IFI.InlinedCallSites);
   if (!W->getSubprogram())
     stripDebugInfo(*W);
+  // A work-group leaf's groups run their phases here.
+  resolveWorkGroupForm(*W, /*Native=*/false);
 
   if (Error E = replaceInstanceIds())
     return E;

@@ -286,6 +286,19 @@ TEST(GraphMetadata, SequentialNodeRoundTrips) {
   EXPECT_NE(Text.find("!\"sequential\", !\"true\""), std::string::npos) << Text;
 }
 
+TEST(GraphMetadata, WorkGroupLeafRoundTrips) {
+  Graph G = makePipeline();
+  Node *Leaf = G.root().Children[0].get();
+  while (!Leaf->isLeaf())
+    Leaf = Leaf->Children[0].get();
+  Leaf->Group = {Extent::constant(16)};
+  std::string Text;
+  std::vector<Graph> Back = roundTrip({&G}, &Text);
+  ASSERT_EQ(Back.size(), 1u);
+  EXPECT_TRUE(Back[0].equals(G)) << Text;
+  EXPECT_NE(Text.find("!\"group\", !"), std::string::npos) << Text;
+}
+
 TEST(GraphMetadata, SeveralGraphsKeepTheirOrder) {
   Graph A = makeVAdd();
   Graph B = makePipeline();

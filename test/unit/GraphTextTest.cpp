@@ -123,6 +123,20 @@ TEST(GraphText, SequentialIsWrittenAndCompared) {
   EXPECT_EQ(writeGraphText({&Other}).find("sequential"), std::string::npos);
 }
 
+TEST(GraphText, WorkGroupsAreWrittenAndCompared) {
+  Graph G = richGraph();
+  Node &Leaf = *G.root().Children[0];
+  ASSERT_TRUE(Leaf.isLeaf());
+  Leaf.Group = {Extent::constant(16), Extent::constant(8)};
+  std::string Text = writeGraphText({&G});
+  EXPECT_NE(Text.find("\n    group 16 8\n"), std::string::npos) << Text;
+  std::vector<Graph> Back = roundTrip({&G});
+  ASSERT_EQ(Back.size(), 1u);
+  EXPECT_TRUE(Back[0].equals(G)) << Text;
+  Graph Other = richGraph();
+  EXPECT_FALSE(Other.equals(G));
+}
+
 TEST(GraphText, NestingDeeperThanTheLimitIsAnError) {
   auto Nested = [](unsigned Depth) {
     std::string T = "hpvm-graphs 1\ngraph internal \"g\"\n";

@@ -291,6 +291,29 @@ TEST(GraphVerifierSequential, OnlyInternalNodesWithDims) {
   }
 }
 
+TEST(GraphVerifierGroup, OnlyLeavesOfAtMostThreeIntegerExtents) {
+  {
+    Pipeline P;
+    P.Mul->Group = {Extent::constant(16), Extent::param(2)};
+    EXPECT_TRUE(verifyGraph(*P.G).empty());
+  }
+  {
+    Pipeline P;
+    P.Stage->Group = {Extent::constant(16)};
+    expectOnly(*P.G, "group", "pipe/stage", {"only a leaf's instances"});
+  }
+  {
+    Pipeline P;
+    P.Mul->Group.assign(4, Extent::constant(2));
+    expectOnly(*P.G, "group", "pipe/stage/mul", {"4 dims", "at most 3"});
+  }
+  {
+    Pipeline P;
+    P.Mul->Group = {Extent::param(0)}; // a buffer
+    expectOnly(*P.G, "group", "pipe/stage/mul", {"work-group extent 0"});
+  }
+}
+
 TEST(GraphVerifierLeafFunction, LeafWithoutFunction) {
   Pipeline P;
   P.Acc->Function.clear();

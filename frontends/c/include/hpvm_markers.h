@@ -37,6 +37,10 @@
  *   HPVM_TAG_SEQUENTIAL (none)               with DIMS around child nodes:
  *                                            the iterations run in order
  *                                            (a time-step loop)
+ *   HPVM_TAG_GROUP  count, count extents     a leaf whose instances are
+ *                                            work-groups of that many
+ *                                            work-items (HPVM-C's barriers;
+ *                                            hpvm-clang writes it)
  *
  * Markers nest: a node whose markers enclose other nodes is an internal node.
  * The buffers of an internal node must include its children's buffers (the
@@ -68,7 +72,8 @@ enum hpvm_tag {
   HPVM_TAG_TARGET = 6,
   HPVM_TAG_AFTER = 7,
   HPVM_TAG_NOWAIT = 8,
-  HPVM_TAG_SEQUENTIAL = 9
+  HPVM_TAG_SEQUENTIAL = 9,
+  HPVM_TAG_GROUP = 10
 };
 
 /* Target bits for HPVM_TAG_TARGET: hpvm/abi/targets.h's, spelled again so that

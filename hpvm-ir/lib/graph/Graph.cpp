@@ -351,7 +351,7 @@ Node *Node::findChild(std::string_view ChildName) const {
 
 bool Node::equals(const Node &O) const {
   if (NodeKind != O.NodeKind || Name != O.Name || Dims != O.Dims ||
-      Sequential != O.Sequential || Params != O.Params ||
+      Group != O.Group || Sequential != O.Sequential || Params != O.Params ||
       Outputs != O.Outputs || Targets != O.Targets || Function != O.Function ||
       Edges != O.Edges || Bindings != O.Bindings ||
       OutputBindings != O.OutputBindings ||

@@ -68,10 +68,18 @@ std::string derivedString(const Node &N, const DerivedExtent &D) {
 }
 
 std::string dimsString(const Node &N) {
-  std::string S = "[";
-  for (size_t I = 0, E = N.Dims.size(); I != E; ++I)
-    S += (I ? ", " : "") + extentString(N, N.Dims[I]);
-  return S + (N.Sequential ? "] in order" : "]");
+  auto List = [&](const std::vector<Extent> &Extents) {
+    std::string S = "[";
+    for (size_t I = 0, E = Extents.size(); I != E; ++I)
+      S += (I ? ", " : "") + extentString(N, Extents[I]);
+    return S + "]";
+  };
+  std::string S = List(N.Dims);
+  if (N.Sequential)
+    S += " in order";
+  if (!N.Group.empty())
+    S += " groups of " + List(N.Group);
+  return S;
 }
 
 // The shortest spelling that reads back as the same double, marked as

@@ -125,6 +125,12 @@ void writeNode(std::string &Out, const Node &N, unsigned Depth) {
   }
   if (N.Sequential)
     Line("sequential");
+  if (!N.Group.empty()) {
+    std::string S = "group";
+    for (const Extent &E : N.Group)
+      S += " " + extentText(E);
+    Line(S);
+  }
   Line("targets " + targetsText(N.Targets));
   for (const Param &P : N.Params) {
     if (P.isBuffer())
@@ -190,7 +196,8 @@ public:
     std::vector<Node *> Open;
     // Per open node: which once-only statements it has had.
     struct Seen {
-      bool Function = false, Dims = false, Sequential = false, Targets = false;
+      bool Function = false, Dims = false, Sequential = false, Targets = false,
+           Group = false;
     };
     std::vector<Seen> OpenSeen;
 
@@ -256,6 +263,10 @@ public:
         once(S.Dims, "dims");
         while (!atEnd())
           N.Dims.push_back(extent("a dim"));
+      } else if (Keyword == "group") {
+        once(S.Group, "group");
+        while (!atEnd())
+          N.Group.push_back(extent("a work-group extent"));
       } else if (Keyword == "sequential") {
         once(S.Sequential, "sequential");
         N.Sequential = true;

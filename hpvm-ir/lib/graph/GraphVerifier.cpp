@@ -105,6 +105,21 @@ private:
       if (!Problem.empty())
         report(N, "dims", "dim " + std::to_string(I) + " " + Problem);
     }
+    if (N.Group.size() > 3)
+      report(N, "group",
+             "a work-group has " + std::to_string(N.Group.size()) +
+                 " dims; at most 3 are allowed");
+    if (!N.Group.empty() && !N.isLeaf())
+      report(N, "group",
+             "only a leaf's instances can be work-groups of work-items");
+    for (size_t I = 0, E = N.Group.size(); I != E; ++I) {
+      if (!N.Group[I].isParam())
+        continue;
+      std::string Problem = extentProblem(N, N.Group[I].paramIndex());
+      if (!Problem.empty())
+        report(N, "group",
+               "work-group extent " + std::to_string(I) + " " + Problem);
+    }
     // A leaf's instances are independent by contract: running them in
     // order would promise an order nothing keeps.
     if (N.Sequential && (N.isLeaf() || N.Dims.empty()))

@@ -176,6 +176,8 @@ void Extractor::hoistExtents(Region &R, Region &Root) {
   if (&R != &Root) {
     for (Value *D : R.Dims)
       Hoist(D);
+    for (Value *G : R.Group)
+      Hoist(G);
     for (RegionBuffer &B : R.Buffers)
       Hoist(B.Bytes);
   }
@@ -364,6 +366,8 @@ std::unique_ptr<NodeState> Extractor::buildNode(Region &R, Node &N,
   for (unsigned K = 0; K < R.Dims.size(); ++K)
     Dims.push_back(extentFor(*S, R.Dims[K], "dim" + std::to_string(K)));
   N.setDims(std::move(Dims));
+  for (unsigned K = 0; K < R.Group.size(); ++K)
+    N.Group.push_back(extentFor(*S, R.Group[K], "group" + std::to_string(K)));
 
   StringSet<> ChildNames;
   for (auto &C : R.Children) {

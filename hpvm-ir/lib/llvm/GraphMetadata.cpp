@@ -38,6 +38,7 @@ static constexpr const char *KeyParams = "params";
 static constexpr const char *KeyOutputs = "outputs";
 static constexpr const char *KeyTargets = "targets";
 static constexpr const char *KeySequential = "sequential"; // "true" when set
+static constexpr const char *KeyGroup = "group";           // list of extents
 static constexpr const char *KeyChildren = "children";
 static constexpr const char *KeyEdges = "edges";
 static constexpr const char *KeyBindings = "bindings";
@@ -302,6 +303,7 @@ private:
       Ops.push_back(str(KeySequential));
       Ops.push_back(str("true"));
     }
+    addList(Ops, KeyGroup, N.Group, [&](const Extent &E) { return extent(E); });
     addList(Ops, KeyParams, N.Params, [&](const Param &P) { return param(P); });
     addList(Ops, KeyOutputs, N.Outputs, [&](const Output &O) -> Metadata * {
       return MDTuple::get(Ctx, {str(O.Name), str(toString(O.Type))});
@@ -433,9 +435,9 @@ private:
                    "number of operands");
 
     static constexpr const char *Keys[] = {
-        KeyName,   KeyKind,     KeyFunction,       KeyDims,
-        KeyParams, KeyOutputs,  KeyTargets,        KeyChildren,
-        KeyEdges,  KeyBindings, KeyOutputBindings, KeySequential};
+        KeyName,           KeyKind,       KeyFunction, KeyDims,  KeyParams,
+        KeyOutputs,        KeyTargets,    KeyChildren, KeyEdges, KeyBindings,
+        KeyOutputBindings, KeySequential, KeyGroup};
     NodeFields Result;
     const MDString *Name = nullptr, *Kind = nullptr;
     for (unsigned I = 1, E = T->getNumOperands(); I < E; I += 2) {
@@ -814,6 +816,8 @@ private:
       return readFunction(MD, N, Path);
     if (Key == KeyDims)
       return readList(MD, Key, Path, N.Dims, &GraphReader::readExtent);
+    if (Key == KeyGroup)
+      return readList(MD, Key, Path, N.Group, &GraphReader::readExtent);
     if (Key == KeyParams)
       return readList(MD, Key, Path, N.Params, &GraphReader::readParam);
     if (Key == KeyOutputs)

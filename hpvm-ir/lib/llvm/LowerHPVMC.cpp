@@ -299,13 +299,17 @@ private:
   CallInst *beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
                         ArrayRef<Buffer> Buffers,
                         std::optional<TargetMask> Targets, bool Top,
-                        bool NoWait, bool Sequential, Instruction *Before);
+                        bool NoWait, bool Sequential, Instruction *Before,
+                        ArrayRef<Value *> Group = {});
   void endRegion(CallInst *Handle, Instruction *Before);
   void emitLoops(ArrayRef<Value *> Dims, Instruction *&Inside,
                  SmallVectorImpl<Value *> &Ids);
   void emit(Node &N, Instruction *Before, bool NoWait);
   void emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
                  Instruction *Before);
+  void emitWorkItem(Node &N, Instruction *Before);
+  FunctionCallee workGroupFunction(StringRef Name, Type *Result,
+                                   ArrayRef<Type *> Params);
   Function *leafClone(Node &N, bool Indexed);
   void callLeaf(Node &N, Function &Body, Instruction *Before);
   bool lowerAtomic(CallInst *C, const Node &N);
@@ -1219,7 +1223,8 @@ CallInst *HPVMCLowering::beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
                                      ArrayRef<Buffer> Buffers,
                                      std::optional<TargetMask> Targets,
                                      bool Top, bool NoWait, bool Sequential,
-                                     Instruction *Before) {
+                                     Instruction *Before,
+                                     ArrayRef<Value *> Group) {
   IRBuilder<> B(Before);
   B.SetCurrentDebugLocation(LaunchLoc);
   Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
@@ -1247,6 +1252,10 @@ CallInst *HPVMCLowering::beginRegion(const Twine &Name, ArrayRef<Value *> Dims,
       Ops.append({Tag(marker::Value), E});
   if (Sequential)
     Ops.push_back(Tag(marker::Sequential));
+  if (!Group.empty()) {
+    Ops.append({Tag(marker::Group), Tag(Group.size())});
+    Ops.append(Group.begin(), Group.end());
+  }
   if (NoWait)
     Ops.push_back(Tag(marker::NoWait));
   Ops.push_back(Tag(marker::End));
@@ -1299,15 +1308,28 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   ArrayRef<Value *> Dims = N.regionDims();
   if (noInstances(Dims) || (N.Phases && noInstances(N.Dims)))
     return;
-  CallInst *Handle = beginRegion(N.Name, declaredDims(Dims), N.Buffers,
-                                 N.isLeaf() ? N.Targets : std::nullopt,
-                                 &N == TopNode && !N.isLeaf(), NoWait,
-                                 /*Sequential=*/false, Before);
+  // A leaf with barriers runs work-groups of its own extents.
+  CallInst *Handle = beginRegion(
+      N.Name, declaredDims(Dims), N.Buffers,
+      N.isLeaf() ? N.Targets : std::nullopt, &N == TopNode && !N.isLeaf(),
+      NoWait, /*Sequential=*/false, Before,
+      N.Phases ? ArrayRef<Value *>(N.Dims) : ArrayRef<Value *>());
   Instruction *Inside = Before;
   if (N.Phases) {
     // The region runs over the work-groups: the folded parent's loops.
     emitLoops(Dims, Inside, N.foldedLeaf() ? N.Parent->Ids : N.Ids);
-    emitSteps(N, N.Phases->Steps, Inside);
+    // A GPU backend may run a group as a device work-group, a thread per
+    // work-item: the leaf as written, its barriers the device's. Everything
+    // else runs the phases (WorkGroupNativeFunctionName).
+    IRBuilder<> B(Inside);
+    B.SetCurrentDebugLocation(LaunchLoc);
+    Instruction *WorkItem, *Phases;
+    SplitBlockAndInsertIfThenElse(
+        B.CreateCall(
+            workGroupFunction(WorkGroupNativeFunctionName, B.getInt1Ty(), {})),
+        Inside, &WorkItem, &Phases);
+    emitWorkItem(N, WorkItem);
+    emitSteps(N, N.Phases->Steps, Phases);
     for (Function *Phase : N.Phases->Functions)
       Phase->eraseFromParent();
   } else {
@@ -1321,6 +1343,45 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
     }
   }
   endRegion(Handle, Before);
+}
+
+/// The declaration of one of the functions a work-group leaf calls
+/// (GraphMetadata.h); the barrier is convergent, as a GPU's is.
+FunctionCallee HPVMCLowering::workGroupFunction(StringRef Name, Type *Result,
+                                                ArrayRef<Type *> Params) {
+  FunctionCallee F =
+      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
+  auto *Fn = cast<Function>(F.getCallee());
+  Fn->addFnAttr(Attribute::NoUnwind);
+  if (Name == BarrierFunctionName)
+    Fn->addFnAttr(Attribute::Convergent);
+  return F;
+}
+
+/// One work-item of a group at Before: the leaf as written, its ids the
+/// work-item's (WorkItemIdFunctionName) and its group's (the region's loop
+/// counters), each __hpvm__barrier the device's (BarrierFunctionName).
+void HPVMCLowering::emitWorkItem(Node &N, Instruction *Before) {
+  Function *Body = leafClone(N, /*Indexed=*/false);
+  if (!Body)
+    return;
+  FunctionCallee Barrier =
+      workGroupFunction(BarrierFunctionName, Type::getVoidTy(Ctx), {});
+  for (Instruction &I : make_early_inc_range(instructions(*Body)))
+    if (classify(I).K == Call::Barrier) {
+      CallInst::Create(Barrier, "", I.getIterator())
+          ->setDebugLoc(I.getDebugLoc());
+      I.eraseFromParent();
+    }
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(LaunchLoc);
+  FunctionCallee ItemId = workGroupFunction(WorkItemIdFunctionName,
+                                            B.getInt64Ty(), {B.getInt32Ty()});
+  N.Ids.clear();
+  for (unsigned D = 0; D < N.Dims.size(); ++D)
+    N.Ids.push_back(B.CreateCall(ItemId, {B.getInt32(D)}, "work.item"));
+  callLeaf(N, *Body, Before);
+  Body->eraseFromParent();
 }
 
 /// Whether Steps run any phase.

@@ -53,7 +53,7 @@ namespace {
 struct Marker {
   CallInst *Begin = nullptr;
   Value *Name = nullptr;
-  SmallVector<Value *, 3> Dims;
+  SmallVector<Value *, 3> Dims, Group;
   bool HasDims = false;
   SmallVector<Value *, 4> Buffers[3]; // in, out, inout: pairs
   SmallVector<Value *, 4> Values;
@@ -150,6 +150,8 @@ static const char *tagName(uint64_t Tag) {
     return "NOWAIT";
   case marker::Sequential:
     return "SEQUENTIAL";
+  case marker::Group:
+    return "GROUP";
   default:
     return "?";
   }
@@ -209,16 +211,21 @@ bool MarkerLowering::decode(Marker &M) {
       return true;
     }
     switch (Tag) {
-    case marker::Dims: {
-      if (M.HasDims) {
-        error(Where + "DIMS appears more than once", Call);
+    case marker::Dims:
+    case marker::Group: {
+      SmallVectorImpl<Value *> &Extents =
+          Tag == marker::Dims ? M.Dims : M.Group;
+      std::string Name = tagName(Tag);
+      if (Tag == marker::Dims ? M.HasDims : !M.Group.empty()) {
+        error(Where + Name + " appears more than once", Call);
         return false;
       }
       if (!Need(1, Tag))
         return false;
       auto *Count = dyn_cast<ConstantInt>(Call->getArgOperand(I));
       if (!Count || Count->getZExtValue() < 1 || Count->getZExtValue() > 3) {
-        error(Where + "DIMS must be followed by a constant count 1 to 3", Call);
+        error(Where + Name + " must be followed by a constant count 1 to 3",
+              Call);
         return false;
       }
       unsigned C = Count->getZExtValue();
@@ -233,9 +240,9 @@ bool MarkerLowering::decode(Marker &M) {
                 Call);
           return false;
         }
-        M.Dims.push_back(V);
+        Extents.push_back(V);
       }
-      M.HasDims = true;
+      M.HasDims |= Tag == marker::Dims;
       break;
     }
     case marker::In:
@@ -435,6 +442,9 @@ void MarkerLowering::rewrite() {
       Bundles.emplace_back(tag::NoWait, std::vector<Value *>{});
     if (M.Sequential)
       Bundles.emplace_back(tag::Sequential, std::vector<Value *>{});
+    if (!M.Group.empty())
+      Bundles.emplace_back(
+          tag::Group, std::vector<Value *>(M.Group.begin(), M.Group.end()));
     M.Entry =
         CallInst::Create(EntryFn, {}, Bundles, "", M.Begin->getIterator());
     M.Entry->setDebugLoc(M.Begin->getDebugLoc());

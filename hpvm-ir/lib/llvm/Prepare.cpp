@@ -336,10 +336,15 @@ private:
     // Extents are computed before the entry: the bundles name them and the
     // loops test them, so they must dominate both. "hpvm.dims" takes any
     // integer, so a dim is the parameter itself, as EXTRACT expects.
-    SmallVector<Value *, 3> Dims;
+    auto ExtentValue = [&](const Extent &E) {
+      return E.isConstant() ? ConstantInt::get(I64, E.value())
+                            : Args[E.paramIndex()];
+    };
+    SmallVector<Value *, 3> Dims, Group;
     for (const Extent &E : N.Dims)
-      Dims.push_back(E.isConstant() ? ConstantInt::get(I64, E.value())
-                                    : Args[E.paramIndex()]);
+      Dims.push_back(ExtentValue(E));
+    for (const Extent &E : N.Group)
+      Group.push_back(ExtentValue(E));
     // Buffer bundles come in the order in which their access modes first
     // occur among the parameters: EXTRACT numbers buffers in bundle order,
     // so a graph it produced (buffers grouped by mode) comes back unchanged.
@@ -366,6 +371,9 @@ private:
                            std::vector<Value *>(Dims.begin(), Dims.end()));
     if (N.Sequential)
       Bundles.emplace_back(tag::Sequential, std::vector<Value *>{});
+    if (!Group.empty())
+      Bundles.emplace_back(tag::Group,
+                           std::vector<Value *>(Group.begin(), Group.end()));
     const char *BufferTags[] = {tag::In, tag::Out, tag::InOut};
     static_assert(static_cast<unsigned>(Access::In) == 0 &&
                       static_cast<unsigned>(Access::Out) == 1 &&

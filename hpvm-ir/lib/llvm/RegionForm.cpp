@@ -185,35 +185,41 @@ bool RegionParser::parseBundles(Region &R) {
     }
     if (Tag == tag::Node)
       continue;
-    if (Tag == tag::Dims) {
+    if (Tag == tag::Dims || Tag == tag::Group) {
+      // The same rules (rule "dims" or "group") for both lists of extents.
+      bool Dims = Tag == tag::Dims;
+      const char *Rule = Dims ? "dims" : "group";
       if (B.Inputs.empty()) {
-        error("marker", "'hpvm.dims' needs 1 to 3 extents", Entry, R.Name);
+        error("marker", "'" + Tag.str() + "' needs 1 to 3 extents", Entry,
+              R.Name);
         OK = false;
       } else if (B.Inputs.size() > 3) {
-        error("dims",
-              "node has " + std::to_string(B.Inputs.size()) +
-                  " dims; at most 3 are allowed",
+        error(Rule,
+              Dims ? "node has " + std::to_string(B.Inputs.size()) +
+                         " dims; at most 3 are allowed"
+                   : "a work-group has " + std::to_string(B.Inputs.size()) +
+                         " dims; at most 3 are allowed",
               Entry, R.Name);
         OK = false;
       }
       for (Value *V : B.Inputs) {
         if (!V->getType()->isIntegerTy() ||
             V->getType()->getIntegerBitWidth() > 64) {
-          error("dims",
+          error(Rule,
                 "extent " + describe(V) +
                     " is not an integer of at most 64 "
                     "bits",
                 Entry, R.Name);
           OK = false;
         } else if (auto *C = dyn_cast<ConstantInt>(V); C && C->isNegative()) {
-          error("dims",
+          error(Rule,
                 "extent " + describe(V) +
                     " is negative; extents are read as signed integers of "
                     "their width",
                 Entry, R.Name);
           OK = false;
         }
-        R.Dims.push_back(V);
+        (Dims ? R.Dims : R.Group).push_back(V);
       }
     } else if (Tag == tag::In) {
       OK &= parseBuffers(R, B, Access::In);
@@ -435,6 +441,13 @@ bool RegionParser::nest(std::vector<std::unique_ptr<Region>> &All,
   // Only child graphs can run one iteration after another; a leaf's
   // instances are independent.
   std::function<void(Region &)> CheckSequential = [&](Region &R) {
+    if (!R.Group.empty() && !R.Children.empty()) {
+      error("group",
+            "'hpvm.group' on a region with child regions: only a leaf's "
+            "instances are work-groups of work-items",
+            R.Entry, R.Name);
+      OK = false;
+    }
     if (R.Sequential && (R.Dims.empty() || R.Children.empty())) {
       error("marker",
             R.Dims.empty()

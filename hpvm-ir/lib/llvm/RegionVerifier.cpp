@@ -254,6 +254,7 @@ void Verifier::checkIndirectBranches(const Region &R) {
 
 void Verifier::checkExtents(const Region &R, const Region &Root) {
   SmallVector<Value *, 8> Extents(R.Dims.begin(), R.Dims.end());
+  append_range(Extents, R.Group);
   for (const RegionBuffer &B : R.Buffers)
     Extents.push_back(B.Bytes);
   for (Value *Extent : Extents) {

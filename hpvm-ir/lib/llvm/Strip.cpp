@@ -10,6 +10,7 @@
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
+#include "hpvm/ir/WorkGroups.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -105,6 +106,14 @@ unsigned stripRegions(Module &M) {
   for (Function *Marker : {EntryFn, ExitFn})
     if (Marker && Marker->use_empty())
       Marker->eraseFromParent();
+  // The sequential program runs a work-group's phases.
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      resolveWorkGroupForm(F, /*Native=*/false);
+  for (const char *Name : {WorkGroupNativeFunctionName, WorkItemIdFunctionName,
+                           BarrierFunctionName})
+    if (Function *F = M.getFunction(Name); F && F->use_empty())
+      F->eraseFromParent();
   for (GlobalVariable *GV : NameStrings) {
     GV->removeDeadConstantUsers();
     if (GV->use_empty() && GV->isDiscardableIfUnused())

@@ -8,6 +8,8 @@
 // barriers are buffers made in front of the launch (allocate.local,
 // leaf.scratch) and freed once the launch has run: at once for a synchronous
 // launch, after the wait for one that runs in the background (NOWAIT, 8).
+// Beside the phases, the region holds the leaf as written for one work-item,
+// for a GPU that runs a group as its own work-group (hpvm.work_group.native).
 // RUN: %clang -O1 -Xclang -disable-llvm-passes -D__HPVM__=1 -I %S/../../../frontends/c/include -S -emit-llvm %s -o %t.ll
 // RUN: %hpvm-opt --lower-hpvm-c -S %t.ll -o - | FileCheck %s
 // RUN: %hpvm-clang -O1 -emit-hpvm-ir -S %s -o %t.g.ll
@@ -72,10 +74,18 @@ void host_later(Args *args, float *x) {
 // CHECK-LABEL: define {{.*}} @host(
 // CHECK:      %allocate.local = call ptr @malloc(
 // CHECK:      %leaf.scratch = call ptr @malloc(
-// One region over the groups, with every buffer the leaf uses:
-// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %{{[0-9a-z.]+}}, i32 4, ptr %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 4, ptr %allocate.local, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 0)
+// One region over the groups (GROUP, 10: of 16 work-items), with every
+// buffer the leaf uses:
+// CHECK:      %leaf.node = call ptr (ptr, ...) @__hpvm_region_begin({{.*}}, i32 1, i32 1, i64 %{{[0-9a-z.]+}}, i32 4, ptr %{{[0-9]+}}, i64 %{{[0-9]+}}, i32 4, ptr %allocate.local, i64 %{{[0-9]+}}, i32 4, ptr %leaf.scratch, i64 %{{[0-9]+}}, i32 6, i32 7, i32 10, i32 1, i64 16, i32 0)
 // CHECK-NOT:  @__hpvm_region_begin
-// The first phase (the work-item's value), over the 16 work-items:
+// A group as a GPU's work-group runs it: the leaf as written for one
+// work-item, its barriers the device's...
+// CHECK:      call i1 @hpvm.work_group.native()
+// CHECK:      %work.item = call i64 @hpvm.work_item.id(i32 0)
+// CHECK:      call void @hpvm.barrier()
+// CHECK:      call void @hpvm.barrier()
+// ... and as every device can, its phases. The first (the work-item's
+// value), over the 16 work-items:
 // CHECK:      br label %[[P0:hpvmc.loop[0-9]+]], !llvm.loop ![[ITEMS0:[0-9]+]]
 // The loop around the barriers, with the two phases of its body; the step
 // from one iteration to the next changes nothing that is kept (the counter
@@ -98,12 +108,12 @@ void host_later(Args *args, float *x) {
 // CHECK-NEXT: call void @free(ptr %allocate.local)
 // CHECK-NEXT: call void @free(ptr %leaf.scratch)
 
-// CHECK:      ![[ITEMS0]] = distinct !{![[ITEMS0]], ![[WORKITEMS:[0-9]+]], ![[NOUNROLL:[0-9]+]]}
-// CHECK-NEXT: ![[WORKITEMS]] = !{!"hpvm.work_items"}
-// CHECK-NEXT: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
-// CHECK:      ![[ITEMS1]] = distinct !{![[ITEMS1]], ![[WORKITEMS]], ![[NOUNROLL]]}
+// CHECK-DAG:  ![[ITEMS0]] = distinct !{![[ITEMS0]], ![[WORKITEMS:[0-9]+]], ![[NOUNROLL:[0-9]+]]}
+// CHECK-DAG:  ![[WORKITEMS]] = !{!"hpvm.work_items"}
+// CHECK-DAG:  ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+// CHECK-DAG:  ![[ITEMS1]] = distinct !{![[ITEMS1]], ![[WORKITEMS]], ![[NOUNROLL]]}
 
-// GRAPH:      leaf leaf dims [leaf.dim0] targets cpu,nvptx,spirv
+// GRAPH:      leaf leaf dims [leaf.dim0] groups of [16] targets cpu,nvptx,spirv
 // GRAPH-NEXT:   param a: buffer inout
 // GRAPH-NEXT:   param allocate.local: buffer inout
 // GRAPH-NEXT:   param leaf.scratch: buffer inout

@@ -126,6 +126,10 @@ struct KernelHooks {
   llvm::function_ref<llvm::Error(const llvm::Instruction *At,
                                  const llvm::Twine &What)>
       Unsupported;
+  /// The kernel runs a work-group leaf's groups as device work-groups, a
+  /// thread per work-item (WorkGroups.h): the leaf's work-item code is kept,
+  /// its phases go. Otherwise a thread runs a whole group's phases.
+  bool WorkGroups = false;
 };
 
 /// Adds `void @<Job.EntryName>` of type Ty (whose first parameters are

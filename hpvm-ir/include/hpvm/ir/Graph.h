@@ -228,6 +228,15 @@ public:
   /// order, each child graph finished before the next starts (a time-step
   /// loop around child nodes), instead of in parallel.
   bool Sequential = false;
+  /// Leaves: each instance is a work-group of this many work-items,
+  /// outermost first (at most 3; none: not a work-group leaf). The leaf
+  /// function runs a whole group, its work-items in loops of its own, the
+  /// stretches between barriers one after another (HPVM-C's barriers,
+  /// docs/hpvm-c.md). A GPU backend may compile, beside it, a work-group
+  /// kernel that runs each work-item on a device thread of its own, the
+  /// group one device work-group, with the device's barriers between them
+  /// (docs/ir.md, "Work-group leaves").
+  std::vector<Extent> Group;
   std::vector<Param> Params;
   std::vector<Output> Outputs;
   TargetMask Targets = AllTargets;

@@ -40,6 +40,19 @@ constexpr const char *InstanceIdFunctionName = "hpvm.instance.id";
 /// treats the access as independent across instances even where the same
 /// buffer is written twice (the scratch of a leaf split at its barriers).
 constexpr const char *InstancePrivateMetadataName = "hpvm.instance.private";
+/// i1 @hpvm.work_group.native(), in the function of a work-group leaf
+/// (Node::Group): true where the leaf runs as a device work-group, a device
+/// thread per work-item (a GPU backend's work-group kernel); false
+/// everywhere else (the CPU, a GPU kernel of a thread per group), which runs
+/// the phases. The code it guards runs one work-item: WorkItemIdFunctionName
+/// gives its ids, BarrierFunctionName waits for the rest of the group.
+constexpr const char *WorkGroupNativeFunctionName = "hpvm.work_group.native";
+/// i64 @hpvm.work_item.id(i32 dim): the work-item's id in its work-group
+/// along dim of Node::Group (outermost first).
+constexpr const char *WorkItemIdFunctionName = "hpvm.work_item.id";
+/// void @hpvm.barrier(), convergent: every work-item of the group reaches
+/// it before any goes on, and then sees what the others wrote before it.
+constexpr const char *BarrierFunctionName = "hpvm.barrier";
 /// A loop property (an MDNode holding just this string) of a loop inside a
 /// leaf that runs one phase of each instance of a work-group (a leaf split
 /// at its barriers runs once per group): its iterations are independent, as

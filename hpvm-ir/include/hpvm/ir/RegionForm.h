@@ -51,6 +51,7 @@ enum Tag : uint32_t {
   After = 7,      // handle of an earlier sibling
   NoWait = 8,     // no operands: the launch goes on in the background
   Sequential = 9, // no operands: the instances run in order
+  Group = 10,     // count, then count extents: a leaf of work-groups
 };
 } // namespace marker
 
@@ -71,6 +72,7 @@ constexpr const char *Target = "hpvm.target";         // (i32 mask)
 constexpr const char *After = "hpvm.after";           // (token sibling)...
 constexpr const char *NoWait = "hpvm.nowait";         // () top-level only
 constexpr const char *Sequential = "hpvm.sequential"; // () with hpvm.dims
+constexpr const char *Group = "hpvm.group"; // (i64 n0[, n1[, n2]]) leaves only
 } // namespace tag
 
 struct RegionBuffer {
@@ -95,6 +97,8 @@ struct Region {
   bool NoWait = false;
   /// The instances run in order (Node::Sequential).
   bool Sequential = false;
+  /// A leaf whose instances are work-groups of these extents (Node::Group).
+  llvm::SmallVector<llvm::Value *, 3> Group;
 
   Region *Parent = nullptr;
   /// Child regions in program order.
