@@ -26,6 +26,7 @@
 #include "NVPTXInternal.h"
 
 #include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/rt/hpvm_rt.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -56,6 +57,9 @@ namespace {
 struct KernelJob : gpu::LeafKernelJob {
   /// The kernel also has the grid-mapped launch form.
   bool GridForm = false;
+  /// The node's work-group kernel (nvptxWorkGroups): a block per instance
+  /// of a work-group leaf, a thread per work-item, bar.sync as barriers.
+  bool WorkGroups = false;
   /// The kernel function in the shared copy (its name there may differ
   /// from EntryName when nodes share a leaf function).
   Function *K = nullptr;
@@ -109,8 +113,8 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
   // OuterIds[l - 1][d]: the id of the ancestor at level l, dim d.
   SmallVector<SmallVector<Value *, 3>, 4> OuterIds;
 
-  auto BuildInstances = [&](Function &K, IRBuilder<> &B) {
-    gpu::InstanceCode IC;
+  // The leaf's arguments: buffers in the generic address space, bools i1.
+  auto addLeafArgs = [&](Function &K, IRBuilder<> &B, gpu::InstanceCode &IC) {
     for (auto [I, P] : enumerate(N.Params)) {
       Argument *A = K.getArg(I);
       Value *V = A;
@@ -120,6 +124,30 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
         V = B.CreateICmpNE(A, B.getInt8(0), P.Name);
       IC.LeafArgs.push_back(V);
     }
+  };
+  // A work-group kernel: the instance is the block, every one in bounds;
+  // the ancestors' ids are parameters.
+  auto BuildWorkGroups = [&](Function &K, IRBuilder<> &B) {
+    gpu::InstanceCode IC;
+    addLeafArgs(K, B, IC);
+    for (auto [L, Dims] : enumerate(Job.AncestorDims)) {
+      OuterIds.emplace_back();
+      for (unsigned D = 0; D < Dims; ++D)
+        OuterIds.back().push_back(K.getArg(NumParams + 3 * L + D));
+    }
+    for (unsigned D = 0; D < NumDims; ++D)
+      IC.Ids.push_back(
+          read(B, CTAid, nvptxIdComponent(NumDims, D), "block" + Twine(D)));
+    IC.Body = B.GetInsertBlock();
+    BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", &K);
+    B.CreateBr(Exit);
+    B.SetInsertPoint(Exit);
+    B.CreateRetVoid();
+    return IC;
+  };
+  auto BuildInstances = [&](Function &K, IRBuilder<> &B) {
+    gpu::InstanceCode IC;
+    addLeafArgs(K, B, IC);
     Argument *Form = K.getArg(K.arg_size() - 1);
     Form->setName("form");
     Value *Grid =
@@ -224,8 +252,36 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
   auto Unsupported = [&](const Instruction *At, const Twine &What) {
     return unsupported(N, At, What);
   };
-  return gpu::buildLeafKernel(M, Job, kernelType(Job, *Leaf),
-                              {BuildInstances, OuterId, Unsupported});
+  if (!Job.WorkGroups)
+    return gpu::buildLeafKernel(M, Job, kernelType(Job, *Leaf),
+                                {BuildInstances, OuterId, Unsupported});
+  auto K = gpu::buildLeafKernel(M, Job, kernelType(Job, *Leaf),
+                                {BuildWorkGroups, OuterId, Unsupported, true});
+  if (!K)
+    return K;
+  // The work-item's ids are the thread's; a barrier is bar.sync 0.
+  if (Function *ItemId = M.getFunction(WorkItemIdFunctionName))
+    for (User *U : make_early_inc_range(ItemId->users())) {
+      auto *C = dyn_cast<CallInst>(U);
+      if (!C || C->getFunction() != *K)
+        continue;
+      auto *Dim = dyn_cast<ConstantInt>(C->getArgOperand(0));
+      if (!Dim || Dim->getZExtValue() >= N.Group.size())
+        return unsupported(N, C, "a malformed work-item id");
+      IRBuilder<> B(C);
+      C->replaceAllUsesWith(
+          read(B, Tid, nvptxIdComponent(N.Group.size(), Dim->getZExtValue()),
+               "work.item"));
+      C->eraseFromParent();
+    }
+  if (Function *Barrier = M.getFunction(BarrierFunctionName))
+    for (User *U : make_early_inc_range(Barrier->users()))
+      if (auto *C = dyn_cast<CallInst>(U); C && C->getFunction() == *K) {
+        IRBuilder<> B(C);
+        B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+        C->eraseFromParent();
+      }
+  return K;
 }
 
 //===--------------------------------------------------------------------===//
@@ -531,22 +587,31 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
   std::vector<KernelJob> Jobs;
   SmallPtrSet<Function *, 16> Mapped;
   for (const gpu::LeafKernelJob &Leaf : Leaves->Jobs) {
-    KernelJob Job;
-    static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
-    Job.GridForm = nvptxHasGridForm(*Job.N);
-    // Nodes sharing a leaf function get one kernel each, under a name
-    // unique in the copy (each module gets the entry name).
-    std::string Entry = Job.EntryName;
-    if (M->getNamedValue(Entry))
-      Job.EntryName += ".for." + std::to_string(Jobs.size());
-    auto K = buildKernelFunction(*M, Job);
-    if (!K)
-      return K.takeError();
-    Job.K = *K;
-    Job.EntryName = Entry;
-    if (Error E = prepareReached(Job, Mapped))
-      return E;
-    Jobs.push_back(std::move(Job));
+    // A work-group leaf also gets its work-group kernel (the block size is
+    // the group's, given at launch).
+    for (bool Native : {false, true}) {
+      if (Native && !nvptxWorkGroups(*Leaf.N))
+        break;
+      KernelJob Job;
+      static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
+      Job.GridForm = !Native && nvptxHasGridForm(*Job.N);
+      Job.WorkGroups = Native;
+      // Nodes sharing a leaf function get one kernel each, under a name
+      // unique in the copy (each module gets the entry name).
+      std::string Entry =
+          Job.EntryName + (Native ? HPVM_WORK_GROUP_ENTRY_SUFFIX : "");
+      Job.EntryName = Entry;
+      if (M->getNamedValue(Entry))
+        Job.EntryName += ".for." + std::to_string(Jobs.size());
+      auto K = buildKernelFunction(*M, Job);
+      if (!K)
+        return K.takeError();
+      Job.K = *K;
+      Job.EntryName = Entry;
+      if (Error E = prepareReached(Job, Mapped))
+        return E;
+      Jobs.push_back(std::move(Job));
+    }
   }
 
   // libdevice, once, if any kernel calls into it; errors name the first
@@ -597,6 +662,7 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
     Out.PTX = std::move(*PTX);
     Out.BlockSize = nvptxBlockSize(Job.N->Dims.size());
     Out.HasGridForm = Job.GridForm;
+    Out.WorkGroups = Job.WorkGroups;
     Out.UsesLibdevice = UsedLibdevice && UsesLibdevice;
     Kernels.push_back(std::move(Out));
   }

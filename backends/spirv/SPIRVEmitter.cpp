@@ -30,6 +30,7 @@
 #include "SPIRVModuleBuilder.h"
 
 #include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/GraphMetadata.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -527,9 +528,10 @@ std::string unsupportedCall(const CallInst &I) {
   StringRef Name = Callee->getName();
   Intrinsic::ID ID = Callee->getIntrinsicID();
   if (Name == GlobalIdFunctionName || Name == OuterIdFunctionName ||
-      Name == LoopStatusFunctionName || Name == LoopReportFunctionName ||
-      isIgnoredIntrinsic(ID) || isIdentityIntrinsic(ID) ||
-      classifyMath(I) != MathOp::None)
+      Name == GroupIdFunctionName || Name == LocalIdFunctionName ||
+      Name == BarrierFunctionName || Name == LoopStatusFunctionName ||
+      Name == LoopReportFunctionName || isIgnoredIntrinsic(ID) ||
+      isIdentityIntrinsic(ID) || classifyMath(I) != MathOp::None)
     return "";
   if (ID == Intrinsic::trap || ID == Intrinsic::debugtrap ||
       ID == Intrinsic::ubsantrap)
@@ -726,8 +728,9 @@ private:
                         std::vector<uint8_t> &Bytes);
   uint32_t slotType(unsigned Slot);
   uint32_t pushConstantSlot(unsigned Slot);
-  void loadGlobalInvocationId();
-  uint32_t globalInvocationId(unsigned Component);
+  void loadIdBuiltins(const Function &F);
+  uint32_t idComponent(spv::BuiltIn Id, unsigned Component);
+  void emitBarrier();
   uint32_t slotValue(unsigned Slot);
   uint32_t fromSlot(uint32_t Raw, Type *T);
   void emitParameters();
@@ -803,7 +806,9 @@ private:
   uint32_t ParamBlock = 0;
   std::vector<uint32_t> SlotTypes;
   std::vector<uint32_t> KernelArgs;
-  uint32_t GlobalIdVar = 0, GlobalIdLoaded = 0;
+  /// The id builtins the kernel reads (global invocation id; work-group and
+  /// local invocation ids in a work-group kernel), loaded in the entry.
+  DenseMap<unsigned, uint32_t> IdsLoaded;
   std::vector<uint32_t> Interface;
 
   struct PendingPhi {
@@ -1284,30 +1289,64 @@ void Emitter::emitParameters() {
   }
 }
 
-void Emitter::loadGlobalInvocationId() {
-  // Vulkan defines the builtin as 32-bit; OpenCL as size_t (64-bit with
+/// The id builtin behind each placeholder.
+struct IdBuiltin {
+  const char *Placeholder;
+  spv::BuiltIn Id;
+  const char *Name;
+};
+constexpr IdBuiltin IdBuiltins[] = {
+    {GlobalIdFunctionName, spv::BuiltIn::GlobalInvocationId, "hpvm.global.id"},
+    {GroupIdFunctionName, spv::BuiltIn::WorkgroupId, "hpvm.group.id"},
+    {LocalIdFunctionName, spv::BuiltIn::LocalInvocationId, "hpvm.local.id"}};
+
+void Emitter::loadIdBuiltins(const Function &F) {
+  // Vulkan defines the builtins as 32-bit; OpenCL as size_t (64-bit with
   // Physical64).
   unsigned Bits = vulkan() ? 32 : 64;
   uint32_t Vec = B.vectorType(B.intType(Bits), 3);
-  GlobalIdVar = B.globalVariable(B.pointerType(spv::StorageClass::Input, Vec),
-                                 spv::StorageClass::Input);
-  B.decorate(GlobalIdVar, spv::Decoration::BuiltIn,
-             {static_cast<uint32_t>(spv::BuiltIn::GlobalInvocationId)});
-  if (!vulkan())
-    B.decorate(GlobalIdVar, spv::Decoration::Constant);
-  B.name(GlobalIdVar, "hpvm.global.id");
-  Interface.push_back(GlobalIdVar);
-  GlobalIdLoaded = op(spv::Op::OpLoad, Vec, {GlobalIdVar});
+  for (const IdBuiltin &Id : IdBuiltins) {
+    Function *Placeholder = F.getParent()->getFunction(Id.Placeholder);
+    if (!Placeholder || none_of(Placeholder->users(), [&](const User *U) {
+          auto *I = dyn_cast<Instruction>(U);
+          return I && I->getFunction() == &F;
+        }))
+      continue;
+    uint32_t Var = B.globalVariable(
+        B.pointerType(spv::StorageClass::Input, Vec), spv::StorageClass::Input);
+    B.decorate(Var, spv::Decoration::BuiltIn, {static_cast<uint32_t>(Id.Id)});
+    if (!vulkan())
+      B.decorate(Var, spv::Decoration::Constant);
+    B.name(Var, Id.Name);
+    Interface.push_back(Var);
+    IdsLoaded[static_cast<unsigned>(Id.Id)] = op(spv::Op::OpLoad, Vec, {Var});
+  }
 }
 
-uint32_t Emitter::globalInvocationId(unsigned Component) {
+uint32_t Emitter::idComponent(spv::BuiltIn Id, unsigned Component) {
   unsigned Bits = vulkan() ? 32 : 64;
-  if (!GlobalIdLoaded)
-    return fail(nullptr, "internal error: the global id is read before the "
-                         "entry block loaded it");
-  uint32_t C = op(spv::Op::OpCompositeExtract, B.intType(Bits),
-                  {GlobalIdLoaded, Component});
+  auto It = IdsLoaded.find(static_cast<unsigned>(Id));
+  if (It == IdsLoaded.end())
+    return fail(nullptr, "internal error: an id is read before the entry "
+                         "block loaded it");
+  uint32_t C =
+      op(spv::Op::OpCompositeExtract, B.intType(Bits), {It->second, Component});
   return Bits == 64 ? C : op(spv::Op::OpUConvert, u64Type(), {C});
+}
+
+/// A work-group kernel's barrier: every work-item of the group waits, and
+/// then sees what the others wrote before it, in buffers as in work-group
+/// memory (Vulkan's groupMemoryBarrier plus barrier; OpenCL's
+/// barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)).
+void Emitter::emitBarrier() {
+  using Sem = spv::MemorySemanticsMask;
+  uint32_t Order = static_cast<uint32_t>(
+      vulkan() ? Sem::AcquireRelease : Sem::SequentiallyConsistent);
+  uint32_t Memory = static_cast<uint32_t>(
+      Sem::WorkgroupMemory |
+      (vulkan() ? Sem::UniformMemory : Sem::CrossWorkgroupMemory));
+  uint32_t Workgroup = u32(static_cast<uint32_t>(spv::Scope::Workgroup));
+  inst(spv::Op::OpControlBarrier, {Workgroup, Workgroup, u32(Order | Memory)});
 }
 
 //===--------------------------------------------------------------------===//
@@ -2123,7 +2162,12 @@ void Emitter::emitCall(const CallInst &I) {
     return;
   }
   StringRef Name = Callee->getName();
-  if (Name == GlobalIdFunctionName || Name == OuterIdFunctionName) {
+  if (Name == BarrierFunctionName) {
+    emitBarrier();
+    return;
+  }
+  if (Name == GlobalIdFunctionName || Name == OuterIdFunctionName ||
+      Name == GroupIdFunctionName || Name == LocalIdFunctionName) {
     SmallVector<uint64_t, 2> Args;
     for (const Use &A : I.args()) {
       auto *C = dyn_cast<ConstantInt>(A.get());
@@ -2133,8 +2177,14 @@ void Emitter::emitCall(const CallInst &I) {
       }
       Args.push_back(C->getZExtValue());
     }
-    if (Name == GlobalIdFunctionName) {
-      define(&I, globalInvocationId(spirvIdComponent(N.Dims.size(), Args[0])));
+    if (Name == GlobalIdFunctionName || Name == GroupIdFunctionName) {
+      define(&I, idComponent(Name == GlobalIdFunctionName
+                                 ? spv::BuiltIn::GlobalInvocationId
+                                 : spv::BuiltIn::WorkgroupId,
+                             spirvIdComponent(N.Dims.size(), Args[0])));
+    } else if (Name == LocalIdFunctionName) {
+      define(&I, idComponent(spv::BuiltIn::LocalInvocationId,
+                             spirvIdComponent(N.Group.size(), Args[0])));
     } else {
       unsigned Slot = N.Params.size() + 3 * (Args[0] - 1) + Args[1];
       define(&I, slotValue(Slot));
@@ -2523,12 +2573,7 @@ void Emitter::emitBlock(const BasicBlock &BB, bool Entry) {
           B.name(O->Var, O->Root->getName());
       }
     emitParameters();
-    if (Function *Id = F.getParent()->getFunction(GlobalIdFunctionName))
-      if (any_of(Id->users(), [&](const User *U) {
-            auto *I = dyn_cast<Instruction>(U);
-            return I && I->getFunction() == &F;
-          }))
-        loadGlobalInvocationId();
+    loadIdBuiltins(F);
   }
   for (const Instruction &I : BB) {
     if (failed())
@@ -2638,7 +2683,9 @@ Expected<SPIRVKernel> Emitter::run() {
   K.NodePath = N.path();
   K.EntryName = Job.EntryName;
   K.Flavour = Job.Flavour;
-  K.LocalSize = spirvLocalSize(N.Dims.size());
+  K.WorkGroups = Job.WorkGroups;
+  K.LocalSize =
+      Job.WorkGroups ? *spirvWorkGroupSize(N) : spirvLocalSize(N.Dims.size());
   K.Words = B.finish(Fn, Job.EntryName, Interface, K.LocalSize);
   K.Capabilities = B.capabilities();
   return K;

@@ -23,6 +23,8 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,14 @@ constexpr const char *GlobalIdFunctionName = "hpvm.spirv.global.id";
 /// i64 @hpvm.spirv.outer.id(i32 level, i32 dim): an ancestor's id, read from
 /// its push-constant slot (Vulkan) or kernel argument (OpenCL).
 constexpr const char *OuterIdFunctionName = "hpvm.spirv.outer.id";
+/// In a work-group kernel (a device work-group per instance of a work-group
+/// leaf, a thread per work-item: docs/ir.md §3.4): i64
+/// @hpvm.spirv.group.id(i32 dim), the instance id of the node's dim `dim`,
+/// one component of the work-group id; and i64 @hpvm.spirv.local.id(i32
+/// dim), the work-item's id along group dim `dim`, one component of the
+/// local invocation id.
+constexpr const char *GroupIdFunctionName = "hpvm.spirv.group.id";
+constexpr const char *LocalIdFunctionName = "hpvm.spirv.local.id";
 /// i64 @hpvm.spirv.loop.status(): specialization constant
 /// SPIRVLoopStatusSpecId, the address of the loop guard's status word
 /// (Vulkan; hpvm/abi/SPIRVABI.h).
@@ -53,10 +63,20 @@ using gpu::makeError;
 /// One leaf to compile.
 struct KernelJob : gpu::LeafKernelJob {
   SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;
+  /// The node's work-group kernel (spirvWorkGroupSize): a device work-group
+  /// per instance, a thread per work-item, the device's barriers.
+  bool WorkGroups = false;
 };
 
 /// "node 'p': message"
 llvm::Error nodeError(const KernelJob &Job, const llvm::Twine &Message);
+
+/// The work-group size (x, y, z) of the work-group kernel of N, a
+/// work-group leaf: its group extents, x the last (as node dims map). None
+/// where an extent is not a constant (the size is the module's LocalSize)
+/// or the group has more than 1024 work-items, which no device runs; such a
+/// leaf gets no work-group kernel, and a thread runs each of its groups.
+std::optional<std::array<uint32_t, 3>> spirvWorkGroupSize(const Node &N);
 
 /// The diagnostic for IR the backend cannot compile: names the node, the
 /// leaf function, what is unsupported and the instruction (with its source

@@ -10,6 +10,7 @@
 
 #include "hpvm/backends/LeafKernel.h"
 #include "hpvm/ir/GraphMetadata.h"
+#include "hpvm/rt/hpvm_rt.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
@@ -86,34 +87,54 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     return Error::success();
   };
   for (auto [Index, Leaf] : enumerate(Leaves->Jobs)) {
-    KernelJob Job;
-    static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
-    Job.Flavour = Opts.Flavour;
-    // Nodes sharing a leaf function get one kernel each, with distinct
-    // names in the copy (the entry point's name is set when emitting).
-    std::string Entry = Job.EntryName;
-    if (M->getNamedValue(Entry))
-      Job.EntryName = Entry + ".for." + std::to_string(Index);
-    auto F = buildKernelFunction(*M, Job);
-    if (!F)
-      return F.takeError();
-    PreparedKernel PK;
-    if (Error E = prepareKernel(**F, Job, PK)) {
-      if (Error Fatal = Unsupported(std::move(E)))
-        return Fatal;
-      continue;
+    // A work-group leaf of a constant group size also gets its work-group
+    // kernel, after the kernel every leaf has (a thread per instance).
+    bool WorkGroups = spirvWorkGroupSize(*Leaf.N).has_value();
+    for (bool Native : {false, true}) {
+      if (Native && !WorkGroups)
+        break;
+      KernelJob Job;
+      static_cast<gpu::LeafKernelJob &>(Job) = Leaf;
+      Job.Flavour = Opts.Flavour;
+      Job.WorkGroups = Native;
+      std::string Entry =
+          Job.EntryName + (Native ? HPVM_WORK_GROUP_ENTRY_SUFFIX : "");
+      // Nodes sharing a leaf function get one kernel each, with distinct
+      // names in the copy (the entry point's name is set when emitting).
+      Job.EntryName = Entry;
+      if (M->getNamedValue(Entry))
+        Job.EntryName = Entry + ".for." + std::to_string(Index);
+      auto F = buildKernelFunction(*M, Job);
+      if (!F)
+        return F.takeError();
+      // The work-group kernel is optional: where the flavour cannot express
+      // it, the groups run a thread each, and the other kernel says why
+      // when it cannot either.
+      auto Drop = [&](Error E) -> Error {
+        if (Native) {
+          consumeError(std::move(E));
+          return Error::success();
+        }
+        return Unsupported(std::move(E));
+      };
+      PreparedKernel PK;
+      if (Error E = prepareKernel(**F, Job, PK)) {
+        if (Error Fatal = Drop(std::move(E)))
+          return Fatal;
+        break;
+      }
+      Job.EntryName = Entry;
+      auto K = emitKernel(PK, Job);
+      if (!K) {
+        if (Error Fatal = Drop(K.takeError()))
+          return Fatal;
+        break;
+      }
+      if (Opts.Validate)
+        if (Error E = validateSPIRV(K->Words, Opts.Flavour))
+          return nodeError(Job, "internal error: " + toString(std::move(E)));
+      Kernels.push_back(std::move(*K));
     }
-    Job.EntryName = Entry;
-    auto K = emitKernel(PK, Job);
-    if (!K) {
-      if (Error Fatal = Unsupported(K.takeError()))
-        return Fatal;
-      continue;
-    }
-    if (Opts.Validate)
-      if (Error E = validateSPIRV(K->Words, Opts.Flavour))
-        return nodeError(Job, "internal error: " + toString(std::move(E)));
-    Kernels.push_back(std::move(*K));
   }
   return Kernels;
 }

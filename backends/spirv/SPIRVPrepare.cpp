@@ -83,6 +83,24 @@ Error nodeError(const KernelJob &Job, const Twine &Message) {
   return gpu::nodeError(*Job.N, Message);
 }
 
+std::optional<std::array<uint32_t, 3>> spirvWorkGroupSize(const Node &N) {
+  if (N.Group.empty() || N.Group.size() > 3)
+    return std::nullopt;
+  std::array<uint32_t, 3> Size = {1, 1, 1};
+  uint64_t Items = 1;
+  size_t G = N.Group.size();
+  for (size_t A = 0; A != G; ++A) {
+    const Extent &E = N.Group[G - 1 - A];
+    if (!E.isConstant() || E.value() < 1 || E.value() > 1024)
+      return std::nullopt;
+    Size[A] = static_cast<uint32_t>(E.value());
+    Items *= E.value();
+  }
+  if (Items > 1024)
+    return std::nullopt;
+  return Size;
+}
+
 Error unsupported(const KernelJob &Job, const Instruction *At,
                   const Twine &What) {
   return gpu::unsupportedIn(
@@ -1217,15 +1235,20 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
       FunctionType::get(Type::getVoidTy(M.getContext()),
                         Leaf->getFunctionType()->params(), false);
   // Ids from the global invocation id, `id < extent` for every dim around
-  // the leaf (the dispatch is rounded up to whole work groups).
+  // the leaf (the dispatch is rounded up to whole work groups). A
+  // work-group kernel runs one work-group per instance: its ids are the
+  // work-group's, all of them in bounds.
   auto BuildInstances = [&](Function &K, IRBuilder<> &B) {
     gpu::InstanceCode IC;
     append_range(IC.LeafArgs, make_pointer_range(K.args()));
-    Function *GlobalId = getPlaceholder(M, GlobalIdFunctionName, 1);
+    Function *GlobalId = getPlaceholder(
+        M, Job.WorkGroups ? GroupIdFunctionName : GlobalIdFunctionName, 1);
     Value *InBounds = nullptr;
     for (auto [D, E] : enumerate(N.Dims)) {
       Value *Id = B.CreateCall(GlobalId, {B.getInt32(D)}, "id" + Twine(D));
       IC.Ids.push_back(Id);
+      if (Job.WorkGroups)
+        continue;
       Value *In = B.CreateICmpSLT(Id, gpu::extentAsI64(B, E, IC.LeafArgs),
                                   "in" + Twine(D));
       InBounds = InBounds ? B.CreateAnd(InBounds, In) : In;
@@ -1252,8 +1275,17 @@ Expected<Function *> buildKernelFunction(Module &M, const KernelJob &Job) {
   auto Unsupported = [&](const Instruction *At, const Twine &What) {
     return unsupported(Job, At, What);
   };
-  return gpu::buildLeafKernel(M, Job, Ty,
-                              {BuildInstances, OuterId, Unsupported});
+  auto K = gpu::buildLeafKernel(
+      M, Job, Ty, {BuildInstances, OuterId, Unsupported, Job.WorkGroups});
+  if (K && Job.WorkGroups)
+    if (Function *ItemId = M.getFunction(WorkItemIdFunctionName)) {
+      // The work-item's ids: the local invocation id.
+      Function *LocalId = getPlaceholder(M, LocalIdFunctionName, 1);
+      for (User *U : make_early_inc_range(ItemId->users()))
+        if (auto *C = dyn_cast<CallInst>(U); C && C->getFunction() == *K)
+          C->setCalledFunction(LocalId);
+    }
+  return K;
 }
 
 Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {

@@ -178,6 +178,11 @@ public:
     return T.Handle && Completions.add(T.Handle, Done, Ctx);
   }
   bool canLaunchGrid(const KernelLaunch &L) const override;
+  bool fitsWorkGroup(const uint64_t *Group) const override {
+    // CUDA's block limits: x and y at most 1024, z at most 64.
+    static const uint64_t MaxSize[3] = {1024, 1024, 64};
+    return fitsWorkGroupLimits(Group, uint64_t(MaxBlockThreads), MaxSize);
+  }
   // Pinned copies over PCIe 4 x16, about what staging sustains.
   std::string description() const override;
 
@@ -934,10 +939,12 @@ void CudaDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   CudaLaunchShape Shape;
   const Node *Parent = Leaf.parent();
   std::string Why =
-      L.Grid ? cudaGridMappedShape(Leaf.Dims.size(),
+      L.Grid        ? cudaGridMappedShape(Leaf.Dims.size(),
                                    Parent ? Parent->Dims.size() : 0,
-                                   L.ParentDims, Limits, Shape)
-             : cudaFlatShape(Leaf.Dims.size(), L.Dims, Limits, Shape);
+                                          L.ParentDims, Limits, Shape)
+      : L.WorkGroup ? cudaWorkGroupShape(Leaf.Dims.size(), L.Dims, L.GroupDims,
+                                         Limits, Shape)
+                    : cudaFlatShape(Leaf.Dims.size(), L.Dims, Limits, Shape);
   if (!Why.empty())
     fail(Where() + Why);
 

@@ -57,6 +57,26 @@ std::string hpvm::rt::cudaFlatShape(size_t NumDims, const uint64_t Dims[3],
   return "";
 }
 
+std::string hpvm::rt::cudaWorkGroupShape(size_t NumDims, const uint64_t Dims[3],
+                                         const uint64_t Group[3],
+                                         const CudaGridLimits &Limits,
+                                         CudaLaunchShape &Out) {
+  Out = CudaLaunchShape();
+  for (unsigned C = 0; C != 3; ++C)
+    Out.Block[C] = static_cast<uint32_t>(Group[C]);
+  size_t D = std::min<size_t>(NumDims, 3);
+  for (unsigned Dim = 0; Dim != D; ++Dim) {
+    unsigned C = nvptxIdComponent(D, Dim);
+    uint64_t Extent = Dims[Dim];
+    if (Extent > Limits.Max[C])
+      return "dim " + std::to_string(Dim) + " has " + std::to_string(Extent) +
+             " work-groups, more blocks along " + ComponentName[C] +
+             " than the device allows (" + std::to_string(Limits.Max[C]) + ")";
+    Out.Grid[C] = static_cast<uint32_t>(std::max<uint64_t>(Extent, 1));
+  }
+  return "";
+}
+
 std::string hpvm::rt::cudaGridMappedShape(size_t LeafNumDims,
                                           size_t ParentNumDims,
                                           const uint64_t ParentDims[3],

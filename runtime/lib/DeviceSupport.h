@@ -35,6 +35,20 @@
 
 namespace hpvm::rt {
 
+/// Whether work-groups of Group[0] x Group[1] x Group[2] work-items (along
+/// x, y, z) fit a device's limits: at most MaxItems work-items, and at most
+/// MaxSize[A] along axis A.
+inline bool fitsWorkGroupLimits(const uint64_t *Group, uint64_t MaxItems,
+                                const uint64_t *MaxSize) {
+  uint64_t Items = 1;
+  for (unsigned A = 0; A != 3; ++A) {
+    if (!Group[A] || Group[A] > MaxSize[A])
+      return false;
+    Items *= Group[A];
+  }
+  return Items <= MaxItems;
+}
+
 /// Runs a device kind's discovery, which never fails: whatever goes wrong
 /// (a driver call that throws, a device that cannot be opened) is the
 /// reason there is no device.

@@ -339,6 +339,24 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
       Sched->finished(Q, Choice, 0);
     return LeafRun::Declined;
   }
+  // A work-group leaf runs each group as a device work-group, a thread per
+  // work-item, where the device has its work-group kernel and the group
+  // fits; otherwise the other artifact runs each group on one thread.
+  L.WorkGroup = false;
+  const char *Variant = nullptr;
+  if (!L.Grid && Instances && !P.WorkGroupKernels.empty())
+    if (const hpvm_artifact *Kernel = P.workGroupKernel(C.Artifact->target)) {
+      uint64_t Group[3] = {1, 1, 1}; // x, y, z: the last extent is x
+      size_t G = P.N->Group.size();
+      for (size_t A = 0; A != G; ++A)
+        Group[A] = extentOf(P, P.N->Group[G - 1 - A], Args);
+      L.WorkGroup = D.fitsWorkGroup(Group);
+      if (L.WorkGroup) {
+        L.Artifact = Kernel;
+        std::copy(Group, Group + 3, L.GroupDims);
+      }
+      Variant = L.WorkGroup ? "work-groups" : "a thread per group";
+    }
 
   if (Untimable && takeUntimed(*C.History, Instances)) {
     L.SerialNanos = C.History->serialNanos(Instances);
@@ -404,7 +422,6 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
 
     // The device may run the leaf's streaming-store variant instead, by
     // how much data the launch touches.
-    const char *Variant = nullptr;
     if (Instances && P.StreamingVariant &&
         C.Artifact->target == HPVM_TARGET_CPU) {
       // A grid launch takes the whole of every buffer (FillUses).

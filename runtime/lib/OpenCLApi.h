@@ -58,6 +58,9 @@ constexpr Bitfield DeviceTypeAccelerator = 1 << 3;
 
 // clGetDeviceInfo
 constexpr Uint DeviceType = 0x1000;
+constexpr Uint DeviceMaxWorkItemDimensions = 0x1003;
+constexpr Uint DeviceMaxWorkGroupSize = 0x1004;
+constexpr Uint DeviceMaxWorkItemSizes = 0x1005;
 constexpr Uint DeviceAddressBits = 0x100D;
 constexpr Uint DeviceMaxMemAllocSize = 0x1010;
 constexpr Uint DeviceAvailable = 0x1027;

@@ -151,6 +151,8 @@ struct Probe {
   std::string Extensions;
   bool FP64 = false;
   uint64_t MaxAlloc = 0;
+  /// The largest work-group: work-items in all, and along x, y, z.
+  uint64_t MaxGroupItems = 0, MaxGroupSize[3] = {0, 0, 0};
   /// clCreateProgramWithIL, or the platform's clCreateProgramWithILKHR.
   cl::CreateProgramWithILFn CreateWithIL = nullptr;
 };
@@ -204,6 +206,13 @@ Probe probe(const cl::Library &CL, cl::PlatformId P,
   R.Extensions = deviceString(CL, D, cl::DeviceExtensions);
   R.FP64 = deviceValue<cl::Bitfield>(CL, D, cl::DeviceDoubleFpConfig, 0) != 0;
   R.MaxAlloc = deviceValue<cl::Ulong>(CL, D, cl::DeviceMaxMemAllocSize, 0);
+  R.MaxGroupItems = deviceValue<size_t>(CL, D, cl::DeviceMaxWorkGroupSize, 0);
+  if (deviceValue<cl::Uint>(CL, D, cl::DeviceMaxWorkItemDimensions, 0) >= 3) {
+    size_t Sizes[3] = {0, 0, 0};
+    if (CL.clGetDeviceInfo(D, cl::DeviceMaxWorkItemSizes, sizeof Sizes, Sizes,
+                           nullptr) == cl::Success)
+      std::copy(Sizes, Sizes + 3, R.MaxGroupSize);
+  }
   I.ILVersions = ilVersions(CL, D);
 
   std::vector<std::string> Missing;
@@ -305,6 +314,9 @@ public:
   void wait(LaunchToken &T) override;
   bool whenDone(LaunchToken &T, void (*Done)(void *), void *Ctx) override;
   std::string description() const override;
+  bool fitsWorkGroup(const uint64_t *Group) const override {
+    return fitsWorkGroupLimits(Group, P.MaxGroupItems, P.MaxGroupSize);
+  }
 
   Counters counters() const override;
   const OpenCLDeviceInfo &info() const override { return P.Info; }
@@ -753,8 +765,15 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   for (unsigned A = 0; A != 3; ++A) {
     uint64_t Extent = A < D ? L.Dims[D - 1 - A] : 1;
     LocalSize[A] = Local[A];
-    Global[A] =
-        static_cast<size_t>((Extent + Local[A] - 1) / Local[A] * Local[A]);
+    // A work-group kernel runs one work-group per instance; its required
+    // work-group size is the group the executor checked (fitsWorkGroup).
+    if (L.WorkGroup && (!B.Info.HasLocalSize || Local[A] != L.GroupDims[A]))
+      throw RtError(HPVM_ERR_BAD_PROGRAM,
+                    Where() + "the work-groups of its work-group kernel are "
+                              "not the node's");
+    Global[A] = static_cast<size_t>(L.WorkGroup ? Extent * Local[A]
+                                                : (Extent + Local[A] - 1) /
+                                                      Local[A] * Local[A]);
   }
   if (!Instances)
     return; // nothing to run; T.Handle stays null

@@ -57,6 +57,15 @@ struct NodePlan {
   /// The CPU artifact's streaming-store variant (HPVM_CPU_STREAMING_ENTRY),
   /// or null; not among Artifacts.
   const hpvm_artifact *StreamingVariant = nullptr;
+  /// A work-group leaf's work-group kernels (HPVM_WORK_GROUP_ENTRY_SUFFIX),
+  /// one per target at most; not among Artifacts.
+  std::vector<const hpvm_artifact *> WorkGroupKernels;
+  const hpvm_artifact *workGroupKernel(uint32_t Target) const {
+    for (const hpvm_artifact *A : WorkGroupKernels)
+      if (A->target == Target)
+        return A;
+    return nullptr;
+  }
   /// (artifact, device) pairs for the runtime's current devices.
   std::vector<Candidate> Candidates;
   /// "; <device> cannot run it: <why>" for each device that has the

@@ -6,6 +6,7 @@
 #include "hpvm/ir/GraphText.h"
 #include "hpvm/ir/GraphVerifier.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -31,6 +32,21 @@ constexpr uint32_t KnownArtifactTargets = AllTargets | HPVM_TARGET_OPENCL;
 /// The node targets an artifact of Target needs its leaf to allow.
 uint32_t nodeTargetsFor(uint32_t Target) {
   return Target == HPVM_TARGET_OPENCL ? uint32_t(TargetSPIRV) : Target;
+}
+
+/// Of two artifacts of one node and target, the work-group kernel: the one
+/// whose entry is the other's followed by HPVM_WORK_GROUP_ENTRY_SUFFIX; null
+/// when neither is.
+const hpvm_artifact *workGroupKernelOf(const hpvm_artifact &A,
+                                       const hpvm_artifact &B) {
+  if (!A.entry || !B.entry)
+    return nullptr;
+  std::string Suffix = HPVM_WORK_GROUP_ENTRY_SUFFIX;
+  if (std::string(A.entry) + Suffix == B.entry)
+    return &B;
+  if (std::string(B.entry) + Suffix == A.entry)
+    return &A;
+  return nullptr;
 }
 
 } // namespace
@@ -162,10 +178,27 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
       continue;
     }
     auto [Prev, New] = Seen.emplace(std::make_pair(&Leaf, A.target), I);
-    if (!New)
-      bad(Which + " is a second " + artifactTargetName(A.target) +
-          " artifact for the node (the first is #" +
-          std::to_string(Prev->second) + ")");
+    if (!New) {
+      // A work-group leaf's work-group kernel is a second artifact of a
+      // target, not a candidate of its own: the device runs it in place of
+      // the other when the group fits.
+      const hpvm_artifact &First = D.artifacts[Prev->second];
+      const hpvm_artifact *Kernel =
+          A.target == HPVM_TARGET_CPU ? nullptr : workGroupKernelOf(First, A);
+      if (!Kernel || Leaf.workGroupKernel(A.target))
+        bad(Which + " is a second " + artifactTargetName(A.target) +
+            " artifact for the node (the first is #" +
+            std::to_string(Prev->second) + ")");
+      if (Leaf.N->Group.empty())
+        bad(Which + " is a work-group kernel (entry \"" + Kernel->entry +
+            "\"), but the node has no work-groups");
+      if (Kernel == &First) {
+        *std::find(Leaf.Artifacts.begin(), Leaf.Artifacts.end(), &First) = &A;
+        Prev->second = I;
+      }
+      Leaf.WorkGroupKernels.push_back(Kernel);
+      continue;
+    }
     Leaf.Artifacts.push_back(&A);
     ArtifactTargets |= A.target;
   }

@@ -183,6 +183,9 @@ public:
   std::string cannotRun(const Node &Leaf, unsigned OuterLevels) const override {
     return paramsTooBig(Leaf.Params.size(), OuterLevels);
   }
+  bool fitsWorkGroup(const uint64_t *Group) const override {
+    return fitsWorkGroupLimits(Group, MaxGroupItems, MaxGroupSize);
+  }
   uint32_t maxWorkGroups(unsigned Axis) const override {
     return Axis < 3 ? MaxGroups[Axis] : 0;
   }
@@ -202,6 +205,8 @@ private:
   VkPhysicalDeviceMemoryProperties MemProps{};
   uint32_t MaxPush = 0;
   uint32_t MaxGroups[3] = {0, 0, 0};
+  /// The largest work-group: work-items in all, and along x, y, z.
+  uint64_t MaxGroupItems = 0, MaxGroupSize[3] = {0, 0, 0};
   bool Staging = false;
   /// How long a wait polls a fence before it blocks (VulkanOptions).
   uint64_t SpinNanos = 0;
@@ -328,8 +333,11 @@ void VulkanDeviceImpl::init(const Probe &P, const VulkanOptions &O) {
   IF.vkGetPhysicalDeviceProperties(Phys, &Props);
   IF.vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
   MaxPush = std::min(Props.limits.maxPushConstantsSize, PushLimit) & ~3u;
-  for (unsigned A = 0; A != 3; ++A)
+  for (unsigned A = 0; A != 3; ++A) {
     MaxGroups[A] = Props.limits.maxComputeWorkGroupCount[A];
+    MaxGroupSize[A] = Props.limits.maxComputeWorkGroupSize[A];
+  }
+  MaxGroupItems = Props.limits.maxComputeWorkGroupInvocations;
   TimestampPeriod = Props.limits.timestampPeriod;
 
   // A queue that computes; one without graphics may run beside a display
@@ -1204,9 +1212,17 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       {1, 1, 1}, {64, 1, 1}, {8, 8, 1}, {4, 4, 4}};
   const uint32_t *Local =
       P.Info.HasLocalSize ? P.Info.LocalSize : Defaults[std::min<size_t>(D, 3)];
+  if (L.WorkGroup)
+    for (unsigned A = 0; A != 3; ++A)
+      if (!P.Info.HasLocalSize || P.Info.LocalSize[A] != L.GroupDims[A])
+        throw RtError(HPVM_ERR_BAD_PROGRAM,
+                      Where() + "the work-groups of its work-group kernel "
+                                "are not the node's");
   uint64_t Groups[3];
   for (unsigned A = 0; A != 3; ++A) {
-    Groups[A] = (Extent[A] + Local[A] - 1) / Local[A];
+    // A work-group kernel runs one work-group per instance; its LocalSize
+    // is the group the executor checked (fitsWorkGroup).
+    Groups[A] = L.WorkGroup ? Extent[A] : (Extent[A] + Local[A] - 1) / Local[A];
     // Invocation ids are 32-bit in SPIR-V's GlobalInvocationId.
     if (Groups[A] * Local[A] > (uint64_t(1) << 32))
       throw RtError(HPVM_ERR_DEVICE,

@@ -2,7 +2,8 @@
 # [-DNODES=n1|n2] [-DVARIANT=<name>] [-DMAX_BYTES=<n>] -P RunE2E.cmake, with
 # HPVM_STATS=1 in the environment. With VARIANT, the program runs with
 # HPVM_TRACE set, and every node in NODES must have run in that form of its
-# leaf (the trace events' args.variant, "streaming-stores" or "normal"), and
+# leaf (the trace events' args.variant: "streaming-stores" or "normal", or
+# "work-groups" or "a thread per group" for a work-group leaf), and
 # no node in another. With MAX_BYTES, hpvm-rt may have moved at most that
 # many bytes between memory spaces (the statistics' "coherence: N bytes
 # moved"): what data regions save. With IN_FLIGHT, the trace must show two

@@ -99,6 +99,13 @@ static cl::opt<std::string> SPIRVNode(
              "without -S when there are several kernels"),
     cl::value_desc("path"), cl::cat(Category));
 
+static cl::opt<bool> SPIRVWorkGroup(
+    "spirv-work-group",
+    cl::desc("With --spirv-node: the node's work-group kernel (a device "
+             "work-group per instance of a work-group leaf) instead of its "
+             "other kernel"),
+    cl::cat(Category));
+
 static cl::opt<std::string>
     NVPTXSM("nvptx-sm",
             cl::desc("GPU architecture of the PTX (default: sm_80)"),
@@ -159,7 +166,8 @@ static int writeSPIRV(const Module &M) {
     return fail(toString(Kernels.takeError()));
   std::vector<const hpvm::SPIRVKernel *> Chosen;
   for (const hpvm::SPIRVKernel &K : *Kernels)
-    if (SPIRVNode.empty() || K.NodePath == SPIRVNode)
+    if (SPIRVNode.empty() ||
+        (K.NodePath == SPIRVNode && K.WorkGroups == SPIRVWorkGroup))
       Chosen.push_back(&K);
   if (!SPIRVNode.empty() && Chosen.empty())
     return fail("no spirv kernel for node '" + SPIRVNode + "'");
@@ -228,7 +236,8 @@ static int writeNVPTX(const Module &M) {
       std::string File = K->NodePath;
       std::replace(File.begin(), File.end(), '/', '.');
       SmallString<256> Path(NVPTXDir);
-      sys::path::append(Path, File + ".ptx");
+      sys::path::append(Path,
+                        File + (K->WorkGroups ? ".work_group" : "") + ".ptx");
       std::error_code EC;
       ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
       if (EC)

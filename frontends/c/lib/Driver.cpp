@@ -1087,7 +1087,8 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
     for (const hpvm::NVPTXKernel &K : Program->NVPTXKernels) {
       std::string Node = K.NodePath;
       std::replace(Node.begin(), Node.end(), '/', '.');
-      std::string Path = Stem + "." + Node + ".ptx";
+      std::string Path =
+          Stem + "." + Node + (K.WorkGroups ? ".work_group" : "") + ".ptx";
       std::error_code EC;
       ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
       if (EC) {

@@ -1063,6 +1063,28 @@ TEST(CudaLaunchShape, ExtentsBeyondTheGridLimitsAreErrors) {
   EXPECT_NE(rt::cudaFlatShape(1, Four, Small, S), "");
 }
 
+TEST(CudaLaunchShape, WorkGroupKernelsRunABlockPerInstance) {
+  rt::CudaGridLimits Limits;
+  rt::CudaLaunchShape S;
+  // Instances [3, 70000] (x the last), work-groups of 16 x 8 x 2 (x, y, z).
+  uint64_t Dims[3] = {3, 70000, 1}, Group[3] = {16, 8, 2};
+  EXPECT_EQ(rt::cudaWorkGroupShape(2, Dims, Group, Limits, S), "");
+  EXPECT_EQ(S.Grid[0], 70000u);
+  EXPECT_EQ(S.Grid[1], 3u);
+  EXPECT_EQ(S.Grid[2], 1u);
+  EXPECT_EQ(S.Block[0], 16u);
+  EXPECT_EQ(S.Block[1], 8u);
+  EXPECT_EQ(S.Block[2], 2u);
+  // One instance: one block.
+  uint64_t One[3] = {1, 1, 1};
+  EXPECT_EQ(rt::cudaWorkGroupShape(0, One, Group, Limits, S), "");
+  EXPECT_EQ(S.Grid[0] * S.Grid[1] * S.Grid[2], 1u);
+  uint64_t Tall[3] = {65536, 4, 1};
+  EXPECT_EQ(rt::cudaWorkGroupShape(2, Tall, Group, Limits, S),
+            "dim 0 has 65536 work-groups, more blocks along y than the device "
+            "allows (65535)");
+}
+
 TEST(CudaLaunchShape, GridMappedFormTakesTheParentsExtents) {
   rt::CudaGridLimits Limits;
   rt::CudaLaunchShape S;

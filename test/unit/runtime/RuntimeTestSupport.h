@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -196,8 +197,14 @@ public:
     std::this_thread::sleep_for(CompileDelay);
     return true;
   }
+  /// Work-groups of at most MaxGroupItems work-items fit (0: none).
+  bool fitsWorkGroup(const uint64_t *Group) const override {
+    return Group[0] * Group[1] * Group[2] <= MaxGroupItems;
+  }
   void launch(const rt::KernelLaunch &L, rt::LaunchToken &T) override {
     ++Launches;
+    LastWorkGroup = L.WorkGroup;
+    std::copy(L.GroupDims, L.GroupDims + 3, LastGroupDims);
     T.Value = 42;
     L.Artifact->cpu_fn(L.Args, L.Outs, L.Dims, L.OuterIds, 0, L.Dims[0]);
     if (Delay.count())
@@ -228,6 +235,10 @@ public:
   double bytesPerSecond() const override { return StatedBytesPerSecond; }
 
   std::atomic<uint64_t> Launches{0}, Allocations{0}, Frees{0};
+  uint64_t MaxGroupItems = 0;
+  /// What the last launch said of work-groups (KernelLaunch::WorkGroup).
+  bool LastWorkGroup = false;
+  uint64_t LastGroupDims[3] = {0, 0, 0};
   bool ReportsDone = false;
   size_t HoldUntil = 1;
   bool FailWaits = false;

@@ -37,6 +37,12 @@
 //    leaf's instances. Lets the runtime run a whole replicated parent whose
 //    only child is this leaf as one launch instead of one per instance.
 //
+// A work-group leaf (docs/ir.md §3.4; nvptxWorkGroups) also has a second
+// kernel, its entry followed by hpvm_rt.h's HPVM_WORK_GROUP_ENTRY_SUFFIX,
+// with the same parameters (the form ignored): gridDim = the node's extents
+// (mapped as above), blockDim = its group extents (the last is x); each
+// block is one instance, each thread one work-item, barriers bar.sync 0.
+//
 // Extents must fit the grid limits (x < 2^31 blocks, y and z < 2^16); the
 // runtime reports a launch that does not.
 //
@@ -93,6 +99,13 @@ inline std::array<uint32_t, 3> nvptxBlockSize(size_t NumDims) {
 /// The thread/block id component a node dim uses (idComponent).
 inline unsigned nvptxIdComponent(size_t NumDims, unsigned Dim) {
   return idComponent(NumDims, Dim);
+}
+
+/// Whether leaf N has a work-group kernel: it is a work-group leaf of at
+/// most 3 group extents (CUDA takes the block size at launch, so they may be
+/// parameters; the runtime checks the device's limits).
+inline bool nvptxWorkGroups(const Node &N) {
+  return N.isLeaf() && !N.Group.empty() && N.Group.size() <= 3;
 }
 
 /// Whether leaf N's kernel also has the grid-mapped form.

@@ -76,6 +76,18 @@ typedef struct hpvm_artifact {
  * (NULL by convention). */
 #define HPVM_CPU_STREAMING_ENTRY "hpvm.streaming_stores"
 
+/* The entry suffix of a work-group leaf's work-group kernel (a node with
+ * `group`: docs/ir.md §3.4): of two HPVM_TARGET_SPIRV, HPVM_TARGET_OPENCL
+ * or HPVM_TARGET_NVPTX artifacts of the node, the one whose entry is the
+ * other's followed by this (a PTX identifier's characters) runs one device
+ * work-group per instance of the node and
+ * one device thread per work-item, the group's extents being the work-group
+ * size, with the device's barriers; same parameters, same results. The
+ * device runs it instead of the node's other artifact of that target (a
+ * thread per group) where the group fits the device's work-group limits.
+ * Optional, and only next to that artifact. */
+#define HPVM_WORK_GROUP_ENTRY_SUFFIX "_work_group"
+
 /* A program: graphs plus every artifact of every leaf. hpvm-clang emits one
  * as a constant in the executable; the Python binding builds one in memory. */
 typedef struct hpvm_program_desc {

@@ -63,6 +63,9 @@ struct NVPTXKernel {
   bool HasGridForm = false;
   /// Whether libdevice was linked in.
   bool UsesLibdevice = false;
+  /// The node's work-group kernel (NVPTXABI.h, nvptxWorkGroups), beside
+  /// the one every leaf has.
+  bool WorkGroups = false;
 };
 
 /// Checks that LLVM's NVPTX target knows the SM and can write the PTX

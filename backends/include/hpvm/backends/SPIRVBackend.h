@@ -71,6 +71,9 @@ struct SPIRVKernel {
   /// Every OpCapability of the module (spv::Capability values, ascending):
   /// what the device must support, e.g. Int8 or Float64.
   std::vector<uint32_t> Capabilities;
+  /// The node's work-group kernel (docs/ir.md §3.4): a device work-group
+  /// per instance, LocalSize the group's, beside the kernel every leaf has.
+  bool WorkGroups = false;
 };
 
 /// Compiles every leaf whose targets include spirv, of every graph of

@@ -60,6 +60,16 @@ struct CudaGridLimits {
 std::string cudaFlatShape(size_t NumDims, const uint64_t Dims[3],
                           const CudaGridLimits &Limits, CudaLaunchShape &Out);
 
+/// The launch of a work-group kernel (NVPTXABI.h) for a leaf with NumDims
+/// dims and extents Dims (outermost first, missing ones 1) whose
+/// work-groups have Group work-items (along x, y, z): a block per instance,
+/// a thread per work-item. Returns why not when the instances need more
+/// blocks than Limits allow.
+std::string cudaWorkGroupShape(size_t NumDims, const uint64_t Dims[3],
+                               const uint64_t Group[3],
+                               const CudaGridLimits &Limits,
+                               CudaLaunchShape &Out);
+
 /// The grid-mapped form: one block per instance of the parent (ParentDims,
 /// ParentNumDims of them, mapped to components as the leaf's are), block
 /// nvptxBlockSize(LeafNumDims). Returns why not when the leaf has no dims,

@@ -53,6 +53,13 @@ struct KernelLaunch {
   /// whose canLaunchGrid accepted it.
   bool Grid = false;
   uint64_t ParentDims[3] = {1, 1, 1};
+  /// A work-group launch: Artifact is the leaf's work-group kernel
+  /// (hpvm_rt.h, HPVM_WORK_GROUP_ENTRY_SUFFIX), one device work-group of
+  /// GroupDims work-items (along x, y, z: the group's last extent is x,
+  /// missing ones 1) per instance.
+  /// Only issued to devices whose fitsWorkGroup accepted the group.
+  bool WorkGroup = false;
+  uint64_t GroupDims[3] = {1, 1, 1};
   /// The bytes of all the leaf's buffer arguments; set only for a leaf with
   /// a streaming-store variant, for useStreamingVariant.
   uint64_t FootprintBytes = 0;
@@ -147,6 +154,12 @@ public:
   /// The executor asks before it moves any data; when the answer is no, it
   /// launches the leaf once per parent instance instead.
   virtual bool canLaunchGrid(const KernelLaunch &) const { return false; }
+
+  /// Whether launch() can run a work-group kernel (KernelLaunch::WorkGroup)
+  /// whose work-groups have GroupDims work-items (along x, y, z, as
+  /// KernelLaunch::GroupDims): within the device's work-group limits. When not,
+  /// the executor launches the leaf's other artifact, a thread per group.
+  virtual bool fitsWorkGroup(const uint64_t *GroupDims) const { return false; }
 
   /// Whether L should run its leaf's streaming-store variant (hpvm_rt.h,
   /// HPVM_CPU_STREAMING_ENTRY) instead of L.Artifact; asked only for a CPU
