@@ -847,6 +847,10 @@ void Extractor::extractGraph(Region &Root) {
 }
 
 unsigned Extractor::run() {
+  // Each launch replaced deletes the blocks it leaves unreachable; blocks
+  // that are so already would go with the first, under the regions of the
+  // launches after it.
+  removeUnreachableBlocks(F);
   unsigned ParseErrors = 0;
   RegionForest Forest = parseRegions(F, ParseErrors);
   if (ParseErrors)
