@@ -2684,8 +2684,14 @@ Expected<SPIRVKernel> Emitter::run() {
   K.EntryName = Job.EntryName;
   K.Flavour = Job.Flavour;
   K.WorkGroups = Job.WorkGroups;
-  K.LocalSize =
-      Job.WorkGroups ? *spirvWorkGroupSize(N) : spirvLocalSize(N.Dims.size());
+  K.LocalSize = spirvLocalSize(N.Dims.size());
+  if (Job.WorkGroups) {
+    // The group's size, or one the runtime gives: specialisation constants
+    // in Vulkan, the enqueue's local size in OpenCL (no LocalSize).
+    K.LocalSize = spirvWorkGroupSize(N).value_or(std::array<uint32_t, 3>{});
+    if (!K.LocalSize[0] && vulkan())
+      B.specializableWorkgroupSize(SPIRVWorkGroupSizeSpecId);
+  }
   K.Words = B.finish(Fn, Job.EntryName, Interface, K.LocalSize);
   K.Capabilities = B.capabilities();
   return K;

@@ -72,11 +72,16 @@ struct KernelJob : gpu::LeafKernelJob {
 llvm::Error nodeError(const KernelJob &Job, const llvm::Twine &Message);
 
 /// The work-group size (x, y, z) of the work-group kernel of N, a
-/// work-group leaf: its group extents, x the last (as node dims map). None
-/// where an extent is not a constant (the size is the module's LocalSize)
-/// or the group has more than 1024 work-items, which no device runs; such a
-/// leaf gets no work-group kernel, and a thread runs each of its groups.
+/// work-group leaf: its group extents, x the last (as node dims map); the
+/// module's LocalSize. None where an extent is not a constant, or the group
+/// has more than 1024 work-items, which no device runs.
 std::optional<std::array<uint32_t, 3>> spirvWorkGroupSize(const Node &N);
+
+/// Whether N, a work-group leaf, gets a work-group kernel: its group has
+/// at most 3 extents, and those that are constants allow at most 1024
+/// work-items. A size known only at run time is specialised then
+/// (SPIRVWorkGroupSizeSpecId).
+bool spirvHasWorkGroupKernel(const Node &N);
 
 /// The diagnostic for IR the backend cannot compile: names the node, the
 /// leaf function, what is unsupported and the instruction (with its source

@@ -87,9 +87,9 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     return Error::success();
   };
   for (auto [Index, Leaf] : enumerate(Leaves->Jobs)) {
-    // A work-group leaf of a constant group size also gets its work-group
-    // kernel, after the kernel every leaf has (a thread per instance).
-    bool WorkGroups = spirvWorkGroupSize(*Leaf.N).has_value();
+    // A work-group leaf also gets its work-group kernel, after the kernel
+    // every leaf has (a thread per instance).
+    bool WorkGroups = spirvHasWorkGroupKernel(*Leaf.N);
     for (bool Native : {false, true}) {
       if (Native && !WorkGroups)
         break;

@@ -155,6 +155,23 @@ uint32_t ModuleBuilder::specConstantU64(uint32_t SpecId) {
   return Id;
 }
 
+void ModuleBuilder::specializableWorkgroupSize(uint32_t FirstSpecId) {
+  uint32_t U32 = intType(32);
+  uint32_t Components[3];
+  for (unsigned A = 0; A != 3; ++A) {
+    Components[A] = newId();
+    emitInst(Globals, spv::Op::OpSpecConstant, {U32, Components[A], 1});
+    decorate(Components[A], spv::Decoration::SpecId, {FirstSpecId + A});
+  }
+  uint32_t Size = newId();
+  emitInst(
+      Globals, spv::Op::OpSpecConstantComposite,
+      {vectorType(U32, 3), Size, Components[0], Components[1], Components[2]});
+  decorate(Size, spv::Decoration::BuiltIn,
+           {static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)});
+  name(Size, "hpvm.work_group.size");
+}
+
 uint32_t ModuleBuilder::constInt(unsigned Bits, uint64_t V) {
   uint32_t Type = intType(Bits);
   if (Bits < 64)
@@ -274,9 +291,11 @@ Words ModuleBuilder::finish(uint32_t EntryFunction, StringRef EntryName,
   appendString(Entry, EntryName);
   Entry.insert(Entry.end(), Interface.begin(), Interface.end());
   emitInst(M, spv::Op::OpEntryPoint, Entry);
-  emitInst(M, spv::Op::OpExecutionMode,
-           {EntryFunction, static_cast<uint32_t>(spv::ExecutionMode::LocalSize),
-            LocalSize[0], LocalSize[1], LocalSize[2]});
+  if (LocalSize[0])
+    emitInst(M, spv::Op::OpExecutionMode,
+             {EntryFunction,
+              static_cast<uint32_t>(spv::ExecutionMode::LocalSize),
+              LocalSize[0], LocalSize[1], LocalSize[2]});
   for (unsigned Bits : FloatWidths)
     emitInst(
         M, spv::Op::OpExecutionMode,

@@ -68,6 +68,9 @@ public:
   uint32_t constNull(uint32_t Type);
   /// A 64-bit unsigned specialization constant, 0 unless specialised.
   uint32_t specConstantU64(uint32_t SpecId);
+  /// The WorkgroupSize built-in as three 32-bit specialization constants of
+  /// ids FirstSpecId, +1, +2 (x, y, z), 1 unless specialised.
+  void specializableWorkgroupSize(uint32_t FirstSpecId);
   uint32_t undef(uint32_t Type);
 
   /// A module-scope OpVariable (Init = 0: none).
@@ -85,8 +88,8 @@ public:
   Words &functions() { return Functions; }
 
   /// The whole module: header, capabilities, memory model, one entry point
-  /// (with its interface and LocalSize), debug names, decorations, types and
-  /// globals, functions.
+  /// (with its interface and LocalSize; none where LocalSize is all 0),
+  /// debug names, decorations, types and globals, functions.
   Words finish(uint32_t EntryFunction, llvm::StringRef EntryName,
                llvm::ArrayRef<uint32_t> Interface,
                const std::array<uint32_t, 3> &LocalSize);

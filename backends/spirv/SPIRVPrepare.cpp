@@ -101,6 +101,19 @@ std::optional<std::array<uint32_t, 3>> spirvWorkGroupSize(const Node &N) {
   return Size;
 }
 
+bool spirvHasWorkGroupKernel(const Node &N) {
+  if (N.Group.empty() || N.Group.size() > 3)
+    return false;
+  uint64_t Items = 1;
+  for (const Extent &E : N.Group)
+    if (E.isConstant()) {
+      if (E.value() < 1 || E.value() > 1024)
+        return false;
+      Items *= E.value();
+    }
+  return Items <= 1024;
+}
+
 Error unsupported(const KernelJob &Job, const Instruction *At,
                   const Twine &What) {
   return gpu::unsupportedIn(

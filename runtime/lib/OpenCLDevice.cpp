@@ -765,13 +765,16 @@ void OpenCLDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
   for (unsigned A = 0; A != 3; ++A) {
     uint64_t Extent = A < D ? L.Dims[D - 1 - A] : 1;
     LocalSize[A] = Local[A];
-    // A work-group kernel runs one work-group per instance; its required
-    // work-group size is the group the executor checked (fitsWorkGroup).
-    if (L.WorkGroup && (!B.Info.HasLocalSize || Local[A] != L.GroupDims[A]))
+    // A work-group kernel runs one work-group per instance, of the group
+    // the executor checked (fitsWorkGroup): the one the module requires,
+    // or, where it requires none, the enqueue's.
+    if (L.WorkGroup && !B.Info.HasLocalSize)
+      LocalSize[A] = L.GroupDims[A];
+    else if (L.WorkGroup && Local[A] != L.GroupDims[A])
       throw RtError(HPVM_ERR_BAD_PROGRAM,
                     Where() + "the work-groups of its work-group kernel are "
                               "not the node's");
-    Global[A] = static_cast<size_t>(L.WorkGroup ? Extent * Local[A]
+    Global[A] = static_cast<size_t>(L.WorkGroup ? Extent * LocalSize[A]
                                                 : (Extent + Local[A] - 1) /
                                                       Local[A] * Local[A]);
   }

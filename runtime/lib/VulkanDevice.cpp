@@ -55,8 +55,11 @@ hpvm::rt::discoverVulkanDevices(const DiscoveryContext &, const VulkanOptions &,
 #else
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -151,6 +154,9 @@ struct Submission {
 
 struct Pipeline : SpirvModule {
   VkPipeline Handle = VK_NULL_HANDLE;
+  /// A work-group kernel whose size is specialised: one pipeline per size.
+  std::mutex SizedM;
+  std::map<std::array<uint32_t, 3>, VkPipeline> Sized;
 };
 
 class VulkanDeviceImpl final : public VulkanDevice {
@@ -302,6 +308,10 @@ private:
   }
 
   Pipeline &pipeline(const KernelLaunch &L, bool *Created = nullptr);
+  VkPipeline createPipeline(const Pipeline &P, const uint32_t *GroupSize,
+                            const std::string &Where);
+  VkPipeline sizedPipeline(Pipeline &P, const uint64_t *GroupSize,
+                           const std::string &Where);
   void init(const Probe &P, const VulkanOptions &O);
   void destroy();
 };
@@ -532,8 +542,11 @@ void VulkanDeviceImpl::destroy() {
   Completions.stop();
   // Whatever is still queued must finish before its objects go.
   F.vkDeviceWaitIdle(Dev);
-  Pipelines.clear(
-      [&](Pipeline &P) { F.vkDestroyPipeline(Dev, P.Handle, nullptr); });
+  Pipelines.clear([&](Pipeline &P) {
+    F.vkDestroyPipeline(Dev, P.Handle, nullptr);
+    for (auto &[Size, Handle] : P.Sized)
+      F.vkDestroyPipeline(Dev, Handle, nullptr);
+  });
   if (Cache)
     F.vkDestroyPipelineCache(Dev, Cache, nullptr);
   if (Layout)
@@ -1109,36 +1122,71 @@ Pipeline &VulkanDeviceImpl::pipeline(const KernelLaunch &L, bool *Created) {
       *L.Artifact, SpirvEntryModel::GLCompute, MissingCapabilities,
       [&] { return Name + ": " + Where(); },
       [&](Pipeline &P) {
-        VkShaderModuleCreateInfo MI{};
-        MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-        MI.codeSize = P.Words.size() * 4;
-        MI.pCode = P.Words.data();
-        VkShaderModule Module;
-        check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
-              "vkCreateShaderModule", Where() + "entry '" + P.Entry + "'");
-        VkComputePipelineCreateInfo CI{};
-        CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-        // Grids larger than maxComputeWorkGroupCount run as several
-        // dispatches with base offsets.
-        CI.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
-        CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        CI.stage.module = Module;
-        CI.stage.pName = P.Entry.c_str();
-        VkSpecializationMapEntry Entry{SPIRVLoopStatusSpecId, 0,
-                                       sizeof LoopStatusAddress};
-        VkSpecializationInfo Spec{1, &Entry, sizeof LoopStatusAddress,
-                                  &LoopStatusAddress};
-        if (LoopStatus)
-          CI.stage.pSpecializationInfo = &Spec;
-        CI.layout = Layout;
-        VkResult R =
-            F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &P.Handle);
-        F.vkDestroyShaderModule(Dev, Module, nullptr);
-        check(R, "vkCreateComputePipelines",
-              Where() + "entry '" + P.Entry + "'");
+        P.Handle =
+            createPipeline(P, nullptr, Where() + "entry '" + P.Entry + "'");
       },
       Created);
+}
+
+/// A compute pipeline of P's module; with GroupSize (x, y, z), its
+/// work-group size specialised to it (SpirvEntryInfo::SizeSpecIds).
+VkPipeline VulkanDeviceImpl::createPipeline(const Pipeline &P,
+                                            const uint32_t *GroupSize,
+                                            const std::string &Where) {
+  VkShaderModuleCreateInfo MI{};
+  MI.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  MI.codeSize = P.Words.size() * 4;
+  MI.pCode = P.Words.data();
+  VkShaderModule Module;
+  check(F.vkCreateShaderModule(Dev, &MI, nullptr, &Module),
+        "vkCreateShaderModule", Where);
+  VkComputePipelineCreateInfo CI{};
+  CI.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  // Grids larger than maxComputeWorkGroupCount run as several
+  // dispatches with base offsets.
+  CI.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
+  CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  CI.stage.module = Module;
+  CI.stage.pName = P.Entry.c_str();
+  // The loop guard's status word (lavapipe), then the work-group size.
+  struct {
+    uint64_t Status;
+    uint32_t Size[3];
+  } Data{LoopStatusAddress, {0, 0, 0}};
+  VkSpecializationMapEntry Entries[4];
+  uint32_t NumEntries = 0;
+  if (LoopStatus)
+    Entries[NumEntries++] = {SPIRVLoopStatusSpecId, 0, sizeof Data.Status};
+  if (GroupSize)
+    for (unsigned A = 0; A != 3; ++A) {
+      Data.Size[A] = GroupSize[A];
+      Entries[NumEntries++] = {
+          P.Info.SizeSpecIds[A],
+          static_cast<uint32_t>(offsetof(decltype(Data), Size) + 4 * A), 4};
+    }
+  VkSpecializationInfo Spec{NumEntries, Entries, sizeof Data, &Data};
+  if (NumEntries)
+    CI.stage.pSpecializationInfo = &Spec;
+  CI.layout = Layout;
+  VkPipeline Handle = VK_NULL_HANDLE;
+  VkResult R = F.vkCreateComputePipelines(Dev, Cache, 1, &CI, nullptr, &Handle);
+  F.vkDestroyShaderModule(Dev, Module, nullptr);
+  check(R, "vkCreateComputePipelines", Where);
+  return Handle;
+}
+
+VkPipeline VulkanDeviceImpl::sizedPipeline(Pipeline &P,
+                                           const uint64_t *GroupSize,
+                                           const std::string &Where) {
+  std::array<uint32_t, 3> Size;
+  for (unsigned A = 0; A != 3; ++A)
+    Size[A] = static_cast<uint32_t>(GroupSize[A]);
+  std::lock_guard<std::mutex> Lock(P.SizedM);
+  VkPipeline &Handle = P.Sized[Size];
+  if (!Handle)
+    Handle = createPipeline(P, Size.data(), Where);
+  return Handle;
 }
 
 void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
@@ -1212,7 +1260,11 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       {1, 1, 1}, {64, 1, 1}, {8, 8, 1}, {4, 4, 4}};
   const uint32_t *Local =
       P.Info.HasLocalSize ? P.Info.LocalSize : Defaults[std::min<size_t>(D, 3)];
-  if (L.WorkGroup)
+  // A work-group kernel's size is the group's: specialised, or checked.
+  VkPipeline Handle = P.Handle;
+  if (L.WorkGroup && P.Info.SpecializableSize)
+    Handle = sizedPipeline(P, L.GroupDims, Where() + "entry '" + P.Entry + "'");
+  else if (L.WorkGroup)
     for (unsigned A = 0; A != 3; ++A)
       if (!P.Info.HasLocalSize || P.Info.LocalSize[A] != L.GroupDims[A])
         throw RtError(HPVM_ERR_BAD_PROGRAM,
@@ -1243,7 +1295,7 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
     uint64_t Instances = L.Dims[0] * L.Dims[1] * L.Dims[2];
     S->Instances = Instances;
     barrier(S->Cmd, WorkStages, WorkWrites, WorkStages, WorkAccess);
-    F.vkCmdBindPipeline(S->Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, P.Handle);
+    F.vkCmdBindPipeline(S->Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Handle);
     if (Slots * 8 <= SPIRVMinPushBytes) {
       F.vkCmdPushConstants(S->Cmd, Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            static_cast<uint32_t>(Slots * 8), Push);

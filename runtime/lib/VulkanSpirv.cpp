@@ -26,6 +26,7 @@ constexpr uint32_t ExecutionModelKernel = 6;
 constexpr uint32_t ExecutionModeLocalSize = 17;
 constexpr uint32_t ExecutionModeLocalSizeId = 38;
 constexpr uint32_t DecorationBuiltIn = 11;
+constexpr uint32_t DecorationSpecId = 1;
 constexpr uint32_t BuiltInWorkgroupSize = 25;
 
 /// The nul-terminated literal string starting at Words[0], at most N words.
@@ -68,6 +69,7 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
   std::unordered_map<uint32_t, std::pair<bool, std::vector<uint32_t>>> Sizes;
   std::unordered_map<uint32_t, uint32_t> Constants;
   std::unordered_map<uint32_t, std::vector<uint32_t>> Composites;
+  std::unordered_map<uint32_t, uint32_t> SpecIds;
   uint32_t WorkgroupSizeId = 0;
 
   for (size_t At = 5; At < NumWords;) {
@@ -113,6 +115,8 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
       if (Count >= 4 && I[2] == DecorationBuiltIn &&
           I[3] == BuiltInWorkgroupSize)
         WorkgroupSizeId = I[1];
+      if (Count >= 4 && I[2] == DecorationSpecId)
+        SpecIds[I[1]] = I[3];
       break;
     default:
       break;
@@ -154,8 +158,16 @@ std::string hpvm::rt::inspectSpirv(const uint32_t *Words, size_t NumWords,
   // "WorkgroupSize ... takes precedence over LocalSize").
   if (WorkgroupSizeId) {
     auto It = Composites.find(WorkgroupSizeId);
-    if (It != Composites.end() && Resolve(It->second))
+    if (It != Composites.end() && Resolve(It->second)) {
       Info.HasLocalSize = true;
+      Info.SpecializableSize = true;
+      for (unsigned D = 0; D != 3; ++D) {
+        auto Spec = SpecIds.find(It->second[D]);
+        Info.SpecializableSize &= Spec != SpecIds.end();
+        if (Spec != SpecIds.end())
+          Info.SizeSpecIds[D] = Spec->second;
+      }
+    }
   }
   if (!Info.HasLocalSize) {
     auto It = Sizes.find(Function);

@@ -24,6 +24,11 @@ struct SpirvEntryInfo {
   /// for the node's dimensions applies).
   bool HasLocalSize = false;
   uint32_t LocalSize[3] = {1, 1, 1};
+  /// The work-group size is the WorkgroupSize built-in made of
+  /// specialization constants, of these ids (x, y, z); LocalSize holds
+  /// their defaults.
+  bool SpecializableSize = false;
+  uint32_t SizeSpecIds[3] = {0, 0, 0};
   /// The module's OpCapability operands, so that the device can name a
   /// feature it lacks instead of leaving the driver to reject (or worse)
   /// the module.

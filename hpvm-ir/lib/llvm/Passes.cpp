@@ -53,6 +53,28 @@ static unsigned checkMarkerUses(Module &M) {
                       typeString(Exit->getFunctionType()) + "'");
       ++Errors;
     }
+  // The functions EXTRACT and the lowering of HPVM-C call: declared by the
+  // program with another type, their calls would not be valid IR.
+  Type *Ptr = PointerType::get(Ctx, 0), *I32 = Type::getInt32Ty(Ctx),
+       *I64 = Type::getInt64Ty(Ctx), *I1 = Type::getInt1Ty(Ctx);
+  const std::pair<const char *, FunctionType *> Reserved[] = {
+      {LaunchFunctionName, FunctionType::get(Void, {Ptr}, true)},
+      {InstanceIdFunctionName, FunctionType::get(I64, {I32, I32}, false)},
+      {WorkGroupNativeFunctionName, FunctionType::get(I1, false)},
+      {WorkItemIdFunctionName, FunctionType::get(I64, {I32}, false)},
+      {BarrierFunctionName, FunctionType::get(Void, false)}};
+  for (auto [Name, Type] : Reserved)
+    if (GlobalValue *G = M.getNamedValue(Name)) {
+      auto *F = dyn_cast<Function>(G);
+      if (F && F->getFunctionType() == Type)
+        continue;
+      reportError(Ctx, "marker",
+                  std::string("'") + Name + "' is HPVM's; it must be " +
+                      (F ? "declared '" + typeString(Type) + "', not '" +
+                               typeString(F->getFunctionType()) + "'"
+                         : std::string("a function")));
+      ++Errors;
+    }
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
       auto *CB = dyn_cast<CallBase>(&I);

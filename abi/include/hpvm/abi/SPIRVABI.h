@@ -72,6 +72,13 @@ namespace hpvm {
 /// with the status word's address, and the iterations per invocation after
 /// which lavapipe ends loops early.
 constexpr uint32_t SPIRVLoopStatusSpecId = 0;
+
+/// A work-group kernel (hpvm_rt.h, HPVM_WORK_GROUP_ENTRY_SUFFIX) whose
+/// group's size is known only at run time: in Vulkan its WorkgroupSize
+/// built-in is made of 32-bit specialization constants of these ids, x then
+/// y then z (1 unless specialised); in OpenCL it has no LocalSize and takes
+/// the size at enqueue.
+constexpr uint32_t SPIRVWorkGroupSizeSpecId = 1;
 constexpr uint64_t SPIRVLoopLimit = 65535;
 
 /// Which SPIR-V environment a module is made for.

@@ -66,7 +66,8 @@ struct SPIRVKernel {
   /// The module, a whole SPIR-V binary (header included).
   std::vector<uint32_t> Words;
   SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;
-  /// The LocalSize execution mode (spirvLocalSize of the node's dims).
+  /// The LocalSize execution mode (spirvLocalSize of the node's dims; a
+  /// work-group kernel's group, or 0s where that is known at run time only).
   std::array<uint32_t, 3> LocalSize = {1, 1, 1};
   /// Every OpCapability of the module (spv::Capability values, ascending):
   /// what the device must support, e.g. Int8 or Float64.
