@@ -151,8 +151,10 @@ struct Probe {
   std::string Extensions;
   bool FP64 = false;
   uint64_t MaxAlloc = 0;
-  /// The largest work-group: work-items in all, and along x, y, z.
+  /// The largest work-group: work-items in all, and along x, y, z; and
+  /// whether the device runs work-group kernels (OpenCLOptions).
   uint64_t MaxGroupItems = 0, MaxGroupSize[3] = {0, 0, 0};
+  bool WorkGroups = false;
   /// clCreateProgramWithIL, or the platform's clCreateProgramWithILKHR.
   cl::CreateProgramWithILFn CreateWithIL = nullptr;
 };
@@ -315,7 +317,8 @@ public:
   bool whenDone(LaunchToken &T, void (*Done)(void *), void *Ctx) override;
   std::string description() const override;
   bool fitsWorkGroup(const uint64_t *Group) const override {
-    return fitsWorkGroupLimits(Group, P.MaxGroupItems, P.MaxGroupSize);
+    return P.WorkGroups &&
+           fitsWorkGroupLimits(Group, P.MaxGroupItems, P.MaxGroupSize);
   }
 
   Counters counters() const override;
@@ -937,6 +940,8 @@ OpenCLOptions OpenCLOptions::fromEnvironment() {
     O.Loader = V;
   if (const char *V = env("HPVM_OPENCL_DEVICE"))
     O.Select = V;
+  if (const char *V = env("HPVM_OPENCL_CPU_WORK_GROUPS"))
+    O.CpuWorkGroups = std::string(V) == "1";
   return O;
 }
 
@@ -1035,6 +1040,7 @@ std::string discover(const DiscoveryContext &Ctx, const OpenCLOptions &O,
   int Pick = chooseOpenCLDevice(Infos, O.Select, Why);
   if (Pick < 0)
     return Why;
+  Probes[Pick].WorkGroups = Probes[Pick].Info.Type != "cpu" || O.CpuWorkGroups;
   Out.push_back(std::make_unique<OpenCLDeviceImpl>(Lib, Probes[Pick], Ctx));
 
   std::string Note;

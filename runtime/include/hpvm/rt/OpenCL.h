@@ -31,6 +31,11 @@ struct OpenCLOptions {
   /// its platform's name; empty picks the best usable device (gpu >
   /// accelerator > cpu > other).
   std::string Select;
+  /// HPVM_OPENCL_CPU_WORK_GROUPS=1: a CPU device runs work-group kernels
+  /// (docs/runtime.md §4) too. By default it runs a work-group leaf's
+  /// phases, a thread per group: what a CPU runtime makes of barriers
+  /// anyway, without its barrier passes (Intel's crashed on some kernels).
+  bool CpuWorkGroups = false;
 
   static OpenCLOptions fromEnvironment();
 };
