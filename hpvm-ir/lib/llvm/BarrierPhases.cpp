@@ -670,8 +670,9 @@ bool Splitter::carry() {
         return false;
       }
       if (I.getType()->isPointerTy()) {
-        // An address is carried as an offset into its buffer: the next phase
-        // may run on another device, whose copy of the buffer is elsewhere.
+        // An address is carried as an offset into its buffer. (Phases once ran
+        // as nodes of their own, the next maybe on another device; now a
+        // group's phases run in one kernel, and a raw address would do.)
         SmallVector<const Value *, 4> Objects;
         getUnderlyingObjects(&I, Objects, nullptr, 0);
         auto *Base = Objects.size() == 1

@@ -133,23 +133,47 @@ FunctionType *getLeafFunctionType(const Node &N, LLVMContext &Ctx) {
   return FunctionType::get(Ret, ParamTypes, /*isVarArg=*/false);
 }
 
-Function *getLaunchFunction(Module &M) {
-  LLVMContext &Ctx = M.getContext();
+FunctionType *hpvmFunctionType(StringRef Name, LLVMContext &Ctx) {
+  Type *Void = Type::getVoidTy(Ctx), *I32 = Type::getInt32Ty(Ctx),
+       *I64 = Type::getInt64Ty(Ctx);
   // Variadic so that one declaration serves every graph's root signature.
-  FunctionType *FT = FunctionType::get(
-      Type::getVoidTy(Ctx), {PointerType::get(Ctx, 0)}, /*isVarArg=*/true);
-  // Null only when the name is taken by something that is not a function.
+  if (Name == LaunchFunctionName)
+    return FunctionType::get(Void, {PointerType::get(Ctx, 0)}, true);
+  if (Name == InstanceIdFunctionName)
+    return FunctionType::get(I64, {I32, I32}, false);
+  if (Name == WorkGroupNativeFunctionName)
+    return FunctionType::get(Type::getInt1Ty(Ctx), false);
+  if (Name == WorkItemIdFunctionName)
+    return FunctionType::get(I64, {I32}, false);
+  if (Name == BarrierFunctionName)
+    return FunctionType::get(Void, false);
+  return nullptr;
+}
+
+/// Name's declaration; null only when the name is taken by something that
+/// is not a function.
+static Function *declare(Module &M, StringRef Name) {
   return dyn_cast<Function>(
-      M.getOrInsertFunction(LaunchFunctionName, FT).getCallee());
+      M.getOrInsertFunction(Name, hpvmFunctionType(Name, M.getContext()))
+          .getCallee());
+}
+
+Function *getLaunchFunction(Module &M) {
+  return declare(M, LaunchFunctionName);
+}
+
+Function *getWorkGroupFunction(Module &M, StringRef Name) {
+  Function *F = declare(M, Name);
+  if (!F)
+    return nullptr;
+  F->setDoesNotThrow();
+  if (Name == BarrierFunctionName)
+    F->addFnAttr(Attribute::Convergent);
+  return F;
 }
 
 Function *getInstanceIdFunction(Module &M) {
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionType *FT =
-      FunctionType::get(Type::getInt64Ty(Ctx), {I32, I32}, /*isVarArg=*/false);
-  auto *F = dyn_cast<Function>(
-      M.getOrInsertFunction(InstanceIdFunctionName, FT).getCallee());
+  Function *F = declare(M, InstanceIdFunctionName);
   if (!F)
     return nullptr;
   // The id is fixed for the whole run of an instance, so LLVM may hoist, CSE

@@ -308,8 +308,6 @@ private:
   void emitSteps(Node &N, ArrayRef<BarrierPhases::Step> Steps,
                  Instruction *Before);
   void emitWorkItem(Node &N, Instruction *Before);
-  FunctionCallee workGroupFunction(StringRef Name, Type *Result,
-                                   ArrayRef<Type *> Params);
   Function *leafClone(Node &N, bool Indexed);
   void callLeaf(Node &N, Function &Body, Instruction *Before);
   bool lowerAtomic(CallInst *C, const Node &N);
@@ -1325,8 +1323,7 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
     B.SetCurrentDebugLocation(LaunchLoc);
     Instruction *WorkItem, *Phases;
     SplitBlockAndInsertIfThenElse(
-        B.CreateCall(
-            workGroupFunction(WorkGroupNativeFunctionName, B.getInt1Ty(), {})),
+        B.CreateCall(getWorkGroupFunction(M, WorkGroupNativeFunctionName)),
         Inside, &WorkItem, &Phases);
     emitWorkItem(N, WorkItem);
     emitSteps(N, N.Phases->Steps, Phases);
@@ -1345,19 +1342,6 @@ void HPVMCLowering::emit(Node &N, Instruction *Before, bool NoWait) {
   endRegion(Handle, Before);
 }
 
-/// The declaration of one of the functions a work-group leaf calls
-/// (GraphMetadata.h); the barrier is convergent, as a GPU's is.
-FunctionCallee HPVMCLowering::workGroupFunction(StringRef Name, Type *Result,
-                                                ArrayRef<Type *> Params) {
-  FunctionCallee F =
-      M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
-  auto *Fn = cast<Function>(F.getCallee());
-  Fn->addFnAttr(Attribute::NoUnwind);
-  if (Name == BarrierFunctionName)
-    Fn->addFnAttr(Attribute::Convergent);
-  return F;
-}
-
 /// One work-item of a group at Before: the leaf as written, its ids the
 /// work-item's (WorkItemIdFunctionName) and its group's (the region's loop
 /// counters), each __hpvm__barrier the device's (BarrierFunctionName).
@@ -1365,8 +1349,7 @@ void HPVMCLowering::emitWorkItem(Node &N, Instruction *Before) {
   Function *Body = leafClone(N, /*Indexed=*/false);
   if (!Body)
     return;
-  FunctionCallee Barrier =
-      workGroupFunction(BarrierFunctionName, Type::getVoidTy(Ctx), {});
+  Function *Barrier = getWorkGroupFunction(M, BarrierFunctionName);
   for (Instruction &I : make_early_inc_range(instructions(*Body)))
     if (classify(I).K == Call::Barrier) {
       CallInst::Create(Barrier, "", I.getIterator())
@@ -1375,8 +1358,7 @@ void HPVMCLowering::emitWorkItem(Node &N, Instruction *Before) {
     }
   IRBuilder<> B(Before);
   B.SetCurrentDebugLocation(LaunchLoc);
-  FunctionCallee ItemId = workGroupFunction(WorkItemIdFunctionName,
-                                            B.getInt64Ty(), {B.getInt32Ty()});
+  Function *ItemId = getWorkGroupFunction(M, WorkItemIdFunctionName);
   N.Ids.clear();
   for (unsigned D = 0; D < N.Dims.size(); ++D)
     N.Ids.push_back(B.CreateCall(ItemId, {B.getInt32(D)}, "work.item"));

@@ -55,16 +55,11 @@ static unsigned checkMarkerUses(Module &M) {
     }
   // The functions EXTRACT and the lowering of HPVM-C call: declared by the
   // program with another type, their calls would not be valid IR.
-  Type *Ptr = PointerType::get(Ctx, 0), *I32 = Type::getInt32Ty(Ctx),
-       *I64 = Type::getInt64Ty(Ctx), *I1 = Type::getInt1Ty(Ctx);
-  const std::pair<const char *, FunctionType *> Reserved[] = {
-      {LaunchFunctionName, FunctionType::get(Void, {Ptr}, true)},
-      {InstanceIdFunctionName, FunctionType::get(I64, {I32, I32}, false)},
-      {WorkGroupNativeFunctionName, FunctionType::get(I1, false)},
-      {WorkItemIdFunctionName, FunctionType::get(I64, {I32}, false)},
-      {BarrierFunctionName, FunctionType::get(Void, false)}};
-  for (auto [Name, Type] : Reserved)
+  for (const char *Name :
+       {LaunchFunctionName, InstanceIdFunctionName, WorkGroupNativeFunctionName,
+        WorkItemIdFunctionName, BarrierFunctionName})
     if (GlobalValue *G = M.getNamedValue(Name)) {
+      FunctionType *Type = hpvmFunctionType(Name, Ctx);
       auto *F = dyn_cast<Function>(G);
       if (F && F->getFunctionType() == Type)
         continue;

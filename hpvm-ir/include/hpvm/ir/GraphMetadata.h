@@ -79,9 +79,18 @@ std::optional<ScalarType> fromLLVMType(const llvm::Type *T);
 /// output's type with one, and a literal struct of their types with several.
 llvm::FunctionType *getLeafFunctionType(const Node &N, llvm::LLVMContext &Ctx);
 
+/// The type of one of HPVM's functions (@hpvm.launch, @hpvm.instance.id, and
+/// a work-group leaf's WorkGroupNativeFunctionName, WorkItemIdFunctionName
+/// and BarrierFunctionName); null for any other name.
+llvm::FunctionType *hpvmFunctionType(llvm::StringRef Name,
+                                     llvm::LLVMContext &Ctx);
+
 /// The declarations of @hpvm.launch and @hpvm.instance.id, created on demand.
 llvm::Function *getLaunchFunction(llvm::Module &M);
 llvm::Function *getInstanceIdFunction(llvm::Module &M);
+/// The declaration of one of a work-group leaf's functions, created on
+/// demand; the barrier is convergent, as a GPU's is.
+llvm::Function *getWorkGroupFunction(llvm::Module &M, llvm::StringRef Name);
 
 /// The graph a launch call starts (the string its first operand points to),
 /// or an empty string when Call is not a well-formed launch.
