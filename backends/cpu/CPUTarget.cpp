@@ -92,6 +92,19 @@ bool fullSpeedAVX512(const TargetMachine &TM) {
          CPU.starts_with("diamondrapids") || CPU.starts_with("znver");
 }
 
+/// Whether CPU is an Intel processor whose vector gathers the microcode
+/// fix for Gather Data Sampling (2023) made several times slower, while
+/// LLVM's tuning still counts them fast: Skylake to Tiger and Rocket Lake.
+/// A leaf whose jammed instances load one element each of a row apart
+/// (syrk's A[j][k] for four j) ran 3.5 times as fast on a Cascade Lake
+/// with scalar loads as with vgatherqps (docs/backends.md).
+bool slowGathers(StringRef CPU) {
+  return CPU == "skylake" || CPU == "skylake-avx512" || CPU == "cascadelake" ||
+         CPU == "cooperlake" || CPU == "cannonlake" ||
+         CPU.starts_with("icelake") || CPU == "tigerlake" ||
+         CPU == "rocketlake";
+}
+
 } // namespace
 
 void setTargetAttributes(Module &M, const TargetMachine &TM,
@@ -148,6 +161,11 @@ createCPUTargetMachine(const CPUOptions &Opts) {
     return makeError("target '" + TT.str() + "' has no subtarget information");
   if (!Native && !STI->isCPUStringValid(CPU))
     return makeError("unknown CPU '" + CPU + "' for target '" + TT.str() + "'");
+  // Before the user's features, which may take these back.
+  if (TT.isX86() && cpu::slowGathers(CPU)) {
+    Features.AddFeature("prefer-no-gather");
+    Features.AddFeature("prefer-no-scatter");
+  }
   SmallVector<StringRef, 8> UserFeatures;
   StringRef(Opts.Features).split(UserFeatures, ',', -1, false);
   for (StringRef F : UserFeatures) {

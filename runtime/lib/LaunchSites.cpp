@@ -93,8 +93,8 @@ uint64_t LaunchSites::inPlaceLimit(const NodeStats &History, const Device &D,
 }
 
 uint64_t LaunchSites::budget(uint64_t NanosEach) {
-  return std::clamp<uint64_t>(100000 / std::max<uint64_t>(NanosEach, 1), 16,
-                              4096);
+  return std::clamp<uint64_t>(1000000 / std::max<uint64_t>(NanosEach, 1), 16,
+                              65536);
 }
 
 void LaunchSites::disarmAll() {
