@@ -498,7 +498,7 @@ bool Executor::takeUntimed(NodeStats &History, uint64_t Instances) {
 
 void Executor::allowUntimed(NodeStats &History, const Device &D,
                             double NanosBefore, uint64_t Instances) {
-  // As a launch site is armed (Runtime::armSite), for about 100 us of
+  // As a launch site is armed (Runtime::armSite), for about 1 ms of
   // launches.
   uint64_t Limit = LaunchSites::inPlaceLimit(History, D, NanosBefore);
   if (!Limit || Limit < Instances)

@@ -25,9 +25,9 @@ class LaunchSites {
 public:
   /// How many launches of NanosEach one arming allows before the next
   /// goes through the runtime again, which then learns from it: about
-  /// 100 us of them, so that the runtime's launch costs a fraction of a
+  /// 1 ms of them, so that the runtime's launch costs a fraction of a
   /// percent more, and a node whose work per instance grows is noticed
-  /// within about 100 us (times the growth) of direct launches.
+  /// within about 1 ms (times the growth) of direct launches.
   static uint64_t budget(uint64_t NanosEach);
   /// The most instances an armed site lets through (so that the generated
   /// code can multiply three extents without overflow).
