@@ -11,6 +11,7 @@
 #include "hpvm/backends/CPUBackend.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/ValueMap.h"
@@ -104,11 +105,25 @@ llvm::Function *makeStreamingVariant(llvm::Function &W,
                                      llvm::ArrayRef<unsigned> WriteOnly,
                                      llvm::StringRef Name);
 
-/// In a streaming-store variant, peels the innermost instance loop until a
-/// store to a write-only buffer is 64-byte aligned, and makes that alignment
-/// provable to the loop vectoriser's output. Runs where the vectorisers
-/// start.
-struct StreamingPeelPass : llvm::PassInfoMixin<StreamingPeelPass> {
+/// The values of wrapper W's pointer parameters, with their indices: each
+/// `load (load (args + K * ptrsize))` as WrapperBuilder loads it, wherever
+/// the optimiser has moved it.
+llvm::SmallVector<std::pair<unsigned, llvm::Value *>, 8>
+wrapperPointerParams(llvm::Function &W);
+
+/// The buffers a streaming-store variant may write with non-temporal
+/// stores: the values of the parameters its attribute lists.
+llvm::SmallPtrSet<llvm::Value *, 4> streamedBuffers(llvm::Function &F);
+
+/// Whether Ptr points into one of Buffers (and nothing else).
+bool intoBuffers(const llvm::Value *Ptr,
+                 const llvm::SmallPtrSetImpl<llvm::Value *> &Buffers);
+
+/// Peels a wrapper's innermost instance loop until one of its stores to a
+/// buffer parameter (in a streaming-store variant: to a write-only buffer)
+/// is 64-byte aligned, and makes that alignment provable to the loop
+/// vectoriser's output. Runs where the vectorisers start.
+struct AlignStoresPass : llvm::PassInfoMixin<AlignStoresPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
 };
@@ -119,6 +134,10 @@ struct StreamingPeelPass : llvm::PassInfoMixin<StreamingPeelPass> {
 struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+
+/// What a loop pass that changed nothing but, where Changed, the shape of
+/// the loop (simplifyLoop: a preheader, dedicated exits) keeps valid.
+llvm::PreservedAnalyses preservedAfterLoopSimplify(bool Changed);
 
 /// Whether L is a wrapper's instance loop (it has InstanceLoopProperty).
 bool isInstanceLoop(const llvm::Loop &L);

@@ -218,7 +218,7 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
                          "hpvm-instance-increment");
   PIC.addClassToPassName(InstanceJamPass::name(), "hpvm-instance-jam");
   PIC.addClassToPassName(InstanceSplitPass::name(), "hpvm-instance-split");
-  PIC.addClassToPassName(StreamingPeelPass::name(), "hpvm-streaming-peel");
+  PIC.addClassToPassName(AlignStoresPass::name(), "hpvm-align-stores");
   PIC.addClassToPassName(StreamingStoresPass::name(), "hpvm-streaming-stores");
   PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
   if (PTO.SLPVectorization) {
@@ -236,7 +236,7 @@ void optimiseModule(Module &M, TargetMachine &TM, const CPUOptions &Opts) {
         [](FunctionPassManager &FPM, OptimizationLevel) {
           FPM.addPass(InstanceIncrementPass());
           FPM.addPass(InstanceJamPass());
-          FPM.addPass(StreamingPeelPass());
+          FPM.addPass(AlignStoresPass());
         });
     PB.registerOptimizerLastEPCallback(
         [](ModulePassManager &MPM, OptimizationLevel) {

@@ -347,13 +347,7 @@ PreservedAnalyses InstanceJamPass::run(Function &F,
     bool Folded = false;
     if (jam(*L, VF, SE, ORE, Folded))
       return PreservedAnalyses::none();
-    if (!Simplified && !Folded)
-      return PreservedAnalyses::all();
-    PreservedAnalyses PA;
-    PA.preserve<DominatorTreeAnalysis>();
-    PA.preserve<LoopAnalysis>();
-    PA.preserve<ScalarEvolutionAnalysis>();
-    return PA;
+    return preservedAfterLoopSimplify(Simplified || Folded);
   }
   return PreservedAnalyses::all();
 }

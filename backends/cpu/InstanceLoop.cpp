@@ -1,7 +1,8 @@
 //===- InstanceLoop.cpp - What the CPU passes know of instance loops ------===//
 //
 // The loop over a leaf's instances in a wrapper (WrapperBuilder marks it),
-// as InstanceJam.cpp and StreamingStores.cpp both find and split it.
+// as InstanceJam.cpp, InstanceSplit.cpp and AlignStores.cpp find and split
+// it.
 //
 //===----------------------------------------------------------------------===//
 #include "CPUInternal.h"
@@ -9,6 +10,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -18,6 +20,16 @@
 using namespace llvm;
 
 namespace hpvm::cpu {
+
+PreservedAnalyses preservedAfterLoopSimplify(bool Changed) {
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA;
+  PA.preserve<DominatorTreeAnalysis>();
+  PA.preserve<LoopAnalysis>();
+  PA.preserve<ScalarEvolutionAnalysis>();
+  return PA;
+}
 
 bool isInstanceLoop(const Loop &L) {
   return findOptionMDForLoop(&L, InstanceLoopProperty) != nullptr;

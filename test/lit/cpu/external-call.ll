@@ -62,9 +62,10 @@ for2.end:
 ; CHECK:         call float @my_transfer_function(float
 ; CHECK:         ret void
 ; CHECK-LABEL: define void @hpvm.cpu.root(
+; CHECK:         ret void
 ; CHECK:       vector.body:
 ; CHECK:         call <8 x float> @llvm.sqrt.v8f32(<8 x float>
-; CHECK:         ret void
+; CHECK:       }
 
 ; WARN-NOT: error
 ; WARN: hpvm-backend: note: {{.*}}loop not vectorized: call instruction cannot be vectorized

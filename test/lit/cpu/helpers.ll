@@ -71,9 +71,9 @@ for.end:
 ; CHECK-LABEL: define void @hpvm.cpu.poly(
 ; CHECK-NOT:     @square
 ; CHECK-NOT:     @poly2
+; CHECK:         ret void
 ; CHECK:       vector.body:
 ; CHECK:         fmul <8 x float>
-; CHECK:         ret void
 ; The streaming-store variant (the leaf only writes its output buffer).
 ; CHECK-LABEL: define void @hpvm.cpu.poly.stream(
 ; CHECK-NOT:     @square

@@ -97,7 +97,10 @@ void guarded_columns(long n, long m, const float *a, const float *x,
 // CHECK-LABEL: define {{.*}}@hpvm.cpu.stencil(
 // CHECK:         store double {{.*}}!llvm.access.group
 // CHECK-NOT:   vector.memcheck
+// The interior is also the loop whose stores AlignStores.cpp aligns: its
+// vector loop comes after that peel.
 // CHECK-LABEL: define {{.*}}@hpvm.cpu.gradient(
+// CHECK:       {{^}}align.main:
 // CHECK:       {{^}}vector.body{{[0-9]*}}:
 // CHECK-NOT:   {{^[a-z]}}
 // CHECK:         load <8 x float>

@@ -76,7 +76,7 @@ b.end:
 ; CHECK:         add <8 x i32>
 ; CHECK:         store <8 x i32>
 ; CHECK-NOT:     %outer_ids
-; CHECK:         ret void
+; CHECK:       }
 
 ; O0-LABEL: define void @hpvm.cpu.blocks.threads(
 ; O0:       instances:

@@ -12,7 +12,7 @@
 // RUN: %hpvm-backend --target=cpu -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 %t.g.ll -filetype=asm -o - | FileCheck %s --check-prefix=ASM
 // The peel, before the vectoriser runs.
 // RUN: %hpvm-backend --target=cpu -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 %t.g.ll -S -o /dev/null \
-// RUN:   -print-after=hpvm-streaming-peel -filter-print-funcs=hpvm.cpu.jacobi.stream 2>&1 | FileCheck %s --check-prefix=PEEL
+// RUN:   -print-after=hpvm-align-stores -filter-print-funcs=hpvm.cpu.jacobi.stream 2>&1 | FileCheck %s --check-prefix=PEEL
 // RUN: %hpvm-backend --target=cpu -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 -O1 %t.g.ll -S -o - | FileCheck %s --check-prefix=NONE
 // RUN: sed -e '/^target triple/d' %t.g.ll > %t.any.ll
 // RUN: %hpvm-backend --target=cpu -mtriple=aarch64-unknown-linux-gnu %t.any.ll -S -o - | FileCheck %s --check-prefix=NONE
@@ -89,7 +89,7 @@ void some(long n, const float *x, float *y) {
 // CHECK:         store float {{.*}}, align 4
 // CHECK-NOT:     !nontemporal
 // CHECK:         br i1 {{.*}}, !llvm.loop [[PEELLOOP:![0-9]+]]
-// CHECK:         %stream.base = tail call align 64 ptr @llvm.ptrmask.p0.i64(ptr %stream.aligned, i64 -64)
+// CHECK:         %align.base = tail call align 64 ptr @llvm.ptrmask.p0.i64(ptr %align.aligned, i64 -64)
 // CHECK:       vector.body:
 // CHECK:         store <16 x float> {{.*}}, align 64, !nontemporal [[NT:![0-9]+]]
 // CHECK:       }
@@ -119,14 +119,14 @@ void some(long n, const float *x, float *y) {
 // Before vectorisation: iterations up to the first aligned store run in the
 // peel; the loop after it stores at base + an offset counted from 0.
 // PEEL-LABEL: define void @hpvm.cpu.jacobi.stream(
-// PEEL:         %stream.to.line = and i64 %{{.*}}, 63
-// PEEL:         %stream.peel = call i64 @llvm.umin.i64(
-// PEEL:         %stream.offset = phi i64 [ 0, %stream.main ], [ %stream.offset.next, %{{.*}} ]
-// PEEL:         %stream.addr = getelementptr inbounds i8, ptr %stream.base, i64 %stream.offset
-// PEEL-NEXT:    store float %{{.*}}, ptr %stream.addr, align 4
-// PEEL:         %stream.offset.next = add nuw i64 %stream.offset, 4
-// PEEL:       stream.main:
-// PEEL:         %stream.base = call ptr @llvm.ptrmask.p0.i64(ptr %stream.aligned, i64 -64)
+// PEEL:         %align.to.line = and i64 %{{.*}}, 63
+// PEEL:         %align.peel = call i64 @llvm.umin.i64(
+// PEEL:         %align.offset = phi i64 [ 0, %align.main ], [ %align.offset.next, %{{.*}} ]
+// PEEL:         %align.addr = getelementptr inbounds i8, ptr %align.base, i64 %align.offset
+// PEEL-NEXT:    store float %{{.*}}, ptr %align.addr, align 4
+// PEEL:         %align.offset.next = add nuw i64 %align.offset, 4
+// PEEL:       align.main:
+// PEEL:         %align.base = call ptr @llvm.ptrmask.p0.i64(ptr %align.aligned, i64 -64)
 
 // NONE:     define void @hpvm.cpu.jacobi(
 // NONE:     vector.body:
