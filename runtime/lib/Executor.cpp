@@ -215,6 +215,35 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
       return LeafRun::Declined;
   }
 
+  // A small launch of a leaf whose cost is settled may run untimed on the
+  // host, as a launch site's would: what the device would run alone on
+  // this thread, with nothing to move and nothing else to choose (a
+  // time-step loop's sweeps). Decided before anything a timed launch needs
+  // is set up.
+  if (!L.Grid && Instances && Ctx.MayUntime && P.Candidates.size() == 1 &&
+      Ctx.Allowed.empty() && P.WorkGroupKernels.empty() && !Ctx.TrackHost) {
+    const Candidate &C = P.Candidates[0];
+    Device &D = *C.Dev;
+    if (D.memorySpace() == HostSpace && Coh.idle() &&
+        takeUntimed(*C.History, Instances)) {
+      L.Leaf = P.N;
+      L.Path = P.Path.c_str();
+      L.Artifact = C.Artifact;
+      L.Args = Args;
+      L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
+      L.OuterIds = OuterIds;
+      L.OuterLevels = P.Depth;
+      L.SerialNanos = C.History->serialNanos(Instances);
+      LaunchToken Token;
+      D.launch(L, Token);
+      D.wait(Token);
+      C.History->DirectLaunches.fetch_add(1, std::memory_order_relaxed);
+      C.History->DirectInstances.fetch_add(Instances,
+                                           std::memory_order_relaxed);
+      return LeafRun::Ran;
+    }
+  }
+
   size_t NumBuffers = P.BufferParams.size();
   // Byte sizes are needed only when coherence or the scheduler looks.
   SmallArray<BufferUse, 8> Uses(NumBuffers);
@@ -321,9 +350,8 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   }
   const Candidate &C = Cands[Choice];
   Device &D = *C.Dev;
-  // A small launch of a leaf whose cost is settled may run untimed on the
-  // host, as a launch site's would: what the device would run alone on
-  // this thread, with nothing to move and nothing else to choose.
+  // Whether a launch that runs now may let the next ones run untimed
+  // (above).
   bool Untimable = Ctx.MayUntime && NumCands == 1 && !L.Grid && Instances &&
                    D.memorySpace() == HostSpace && !Ctx.TrackHost && Coh.idle();
 
@@ -357,16 +385,6 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
       }
       Variant = L.WorkGroup ? "work-groups" : "a thread per group";
     }
-
-  if (Untimable && takeUntimed(*C.History, Instances)) {
-    L.SerialNanos = C.History->serialNanos(Instances);
-    LaunchToken Token;
-    D.launch(L, Token);
-    D.wait(Token);
-    C.History->DirectLaunches.fetch_add(1, std::memory_order_relaxed);
-    C.History->DirectInstances.fetch_add(Instances, std::memory_order_relaxed);
-    return LeafRun::Ran;
-  }
 
   // A launch in a frame whose other children may run meanwhile need not
   // keep this thread while its kernel runs, if the device can say when it
@@ -746,6 +764,16 @@ void Executor::runFrame(Frame &F) {
     F.Planned.clear();
   else
     planFrame(F);
+  if (!P.ParallelChildren) {
+    // A chain (a time-step loop's sweeps): each child after the one before
+    // on this thread, as runChain would run them, without the counts that
+    // let other threads take children on.
+    for (unsigned C = P.Roots[0];; C = P.Succ[C][0]) {
+      runChild(F, C, /*MayDefer=*/false);
+      if (P.Succ[C].empty())
+        return;
+    }
+  }
   F.Done.store(0, std::memory_order_relaxed);
   for (unsigned C = 0; C != N; ++C)
     F.Remaining[C].store(P.PredCount[C], std::memory_order_relaxed);
