@@ -215,6 +215,17 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
       return LeafRun::Declined;
   }
 
+  // The launch of this leaf on C, as far as the device needs to know.
+  auto describe = [&](const Candidate &C) {
+    L.Leaf = P.N;
+    L.Path = P.Path.c_str();
+    L.Artifact = C.Artifact;
+    L.Args = Args;
+    L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
+    L.OuterIds = OuterIds;
+    L.OuterLevels = P.Depth;
+  };
+
   // A small launch of a leaf whose cost is settled may run untimed on the
   // host, as a launch site's would: what the device would run alone on
   // this thread, with nothing to move and nothing else to choose (a
@@ -226,13 +237,7 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
     Device &D = *C.Dev;
     if (D.memorySpace() == HostSpace && Coh.idle() &&
         takeUntimed(*C.History, Instances)) {
-      L.Leaf = P.N;
-      L.Path = P.Path.c_str();
-      L.Artifact = C.Artifact;
-      L.Args = Args;
-      L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
-      L.OuterIds = OuterIds;
-      L.OuterLevels = P.Depth;
+      describe(C);
       L.SerialNanos = C.History->serialNanos(Instances);
       LaunchToken Token;
       D.launch(L, Token);
@@ -355,13 +360,7 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   bool Untimable = Ctx.MayUntime && NumCands == 1 && !L.Grid && Instances &&
                    D.memorySpace() == HostSpace && !Ctx.TrackHost && Coh.idle();
 
-  L.Leaf = P.N;
-  L.Path = P.Path.c_str();
-  L.Artifact = C.Artifact;
-  L.Args = Args;
-  L.Outs = P.Replicated || P.N->Outputs.empty() ? nullptr : Outs;
-  L.OuterIds = OuterIds;
-  L.OuterLevels = P.Depth;
+  describe(C);
   if (L.Grid && !D.canLaunchGrid(L)) {
     if (Sched)
       Sched->finished(Q, Choice, 0);
