@@ -230,23 +230,25 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   // host, as a launch site's would: what the device would run alone on
   // this thread, with nothing to move and nothing else to choose (a
   // time-step loop's sweeps). Decided before anything a timed launch needs
-  // is set up.
-  if (!L.Grid && Instances && Ctx.MayUntime && P.Candidates.size() == 1 &&
-      Ctx.Allowed.empty() && P.WorkGroupKernels.empty() && !Ctx.TrackHost) {
-    const Candidate &C = P.Candidates[0];
-    Device &D = *C.Dev;
-    if (D.memorySpace() == HostSpace && Coh.idle() &&
-        takeUntimed(*C.History, Instances)) {
-      describe(C);
-      L.SerialNanos = C.History->serialNanos(Instances);
-      LaunchToken Token;
-      D.launch(L, Token);
-      D.wait(Token);
-      C.History->DirectLaunches.fetch_add(1, std::memory_order_relaxed);
-      C.History->DirectInstances.fetch_add(Instances,
-                                           std::memory_order_relaxed);
-      return LeafRun::Ran;
-    }
+  // is set up; a timed launch that could have been one may let the next
+  // ones be (allowUntimed, below).
+  const Candidate *Only = P.Candidates.size() == 1 && Ctx.Allowed.empty()
+                              ? &P.Candidates[0]
+                              : nullptr;
+  bool Untimable = Only && !L.Grid && Instances && Ctx.MayUntime &&
+                   P.WorkGroupKernels.empty() && !Ctx.TrackHost &&
+                   Only->Dev->memorySpace() == HostSpace && Coh.idle();
+  if (Untimable && takeUntimed(*Only->History, Instances)) {
+    Device &D = *Only->Dev;
+    describe(*Only);
+    L.SerialNanos = Only->History->serialNanos(Instances);
+    LaunchToken Token;
+    D.launch(L, Token);
+    D.wait(Token);
+    Only->History->DirectLaunches.fetch_add(1, std::memory_order_relaxed);
+    Only->History->DirectInstances.fetch_add(Instances,
+                                             std::memory_order_relaxed);
+    return LeafRun::Ran;
   }
 
   size_t NumBuffers = P.BufferParams.size();
@@ -355,11 +357,6 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
   }
   const Candidate &C = Cands[Choice];
   Device &D = *C.Dev;
-  // Whether a launch that runs now may let the next ones run untimed
-  // (above).
-  bool Untimable = Ctx.MayUntime && NumCands == 1 && !L.Grid && Instances &&
-                   D.memorySpace() == HostSpace && !Ctx.TrackHost && Coh.idle();
-
   describe(C);
   if (L.Grid && !D.canLaunchGrid(L)) {
     if (Sched)
