@@ -527,6 +527,8 @@ private:
                          VarDecl *V);
   void checkArrayReductions(Node &N);
   void addPrivate(Node &N, const Clause &C, const ClauseItem &Item);
+  void addImplicitBuffers(Node &N);
+  unsigned implicitAccess(const DeclRefExpr *E);
   void checkExtents(Node &N);
   void resolveAfter(Node &N);
   void mergeChildBuffers(Node &N);
@@ -1371,6 +1373,126 @@ void Lowering::analyzeClauses(Node &N) {
   }
 }
 
+/// Data a device can copy byte for byte: arithmetic values, and arrays and
+/// structs of them (a pointer would still point into host memory).
+static bool isPlainData(QualType T, ASTContext &Ctx) {
+  T = Ctx.getBaseElementType(T);
+  if (T->isArithmeticType())
+    return true;
+  if (const RecordType *RT = T->getAs<RecordType>()) {
+    const RecordDecl *RD = RT->getDecl()->getDefinition();
+    if (!RD)
+      return false;
+    for (const FieldDecl *F : RD->fields())
+      if (!isPlainData(F->getType(), Ctx))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// How one use of an array (or of a scalar) touches its memory: Read for an
+/// element's value, Write for a plain store of an element, nothing under
+/// sizeof; every other use (its address taken or passed on, ++, +=)
+/// could be either.
+unsigned Lowering::implicitAccess(const DeclRefExpr *E) {
+  const Expr *Cur = E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    const Expr *P = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
+    if (!P)
+      return Read | Write;
+    if (isa<ParenExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(P))
+      return 0;
+    if (auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay) {
+        Cur = P;
+        continue;
+      }
+      return Cast->getCastKind() == CK_LValueToRValue ? Read : Read | Write;
+    }
+    if (auto *Sub = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (Sub->getBase() != Cur)
+        return Read | Write;
+      Cur = P;
+      continue;
+    }
+    if (auto *Member = dyn_cast<MemberExpr>(P)) {
+      if (Member->isArrow())
+        return Read | Write;
+      Cur = P;
+      continue;
+    }
+    if (auto *Assign = dyn_cast<BinaryOperator>(P))
+      if (Assign->getOpcode() == BO_Assign && Assign->getLHS() == Cur &&
+          !Cur->getType()->isArrayType())
+        return Write;
+    return Read | Write;
+  }
+}
+
+/// OpenMP's implicit mapping: an array whose size the leaf's code can see
+/// (a global, a static, a local declared before the graph) and a global
+/// scalar it only reads are buffers of the leaf without a clause, the whole
+/// of them, with the access its uses show. Pointers and array parameters
+/// have no size here and still need a clause.
+void Lowering::addImplicitBuffers(Node &N) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    std::vector<DeclRefExpr *> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Refs.push_back(E);
+      return true;
+    }
+  } U;
+  U.TraverseStmt(N.Body);
+  std::vector<std::pair<VarDecl *, std::pair<unsigned, SourceLocation>>> Found;
+  for (DeclRefExpr *E : U.Refs) {
+    auto *V = dyn_cast<VarDecl>(E->getDecl());
+    if (!V || isGraphLocal(V) || N.buffer(V) || N.isReductionVar(V) ||
+        !isPlainData(V->getType(), Ctx) || V->getType().isVolatileQualified() ||
+        V->getType()->isAtomicType())
+      continue;
+    QualType T = V->getType();
+    bool Array = T->isConstantArrayType() ||
+                 (T->isVariableArrayType() && V->hasLocalStorage());
+    if (!Array && !(V->hasGlobalStorage() && !T.isConstQualified()))
+      continue;
+    // Constant tables are constant globals already (KernelChecker).
+    if (Array && V->hasGlobalStorage() &&
+        Ctx.getBaseElementType(T).isConstQualified())
+      continue;
+    auto It = llvm::find_if(Found, [&](auto &F) { return F.first == V; });
+    if (It == Found.end()) {
+      Found.push_back({V, {0, E->getLocation()}});
+      It = std::prev(Found.end());
+    }
+    It->second.first |= implicitAccess(E);
+  }
+  for (auto &[V, AccessAndLoc] : Found) {
+    auto [Access, Loc] = AccessAndLoc;
+    bool Array = V->getType()->isArrayType();
+    // A global scalar the leaf writes is the same error as a local one.
+    if (!Access || (!Array && Access != Read))
+      continue;
+    std::string Name = V->getName().str();
+    Buffer &B = N.Buffers.emplace_back();
+    B.Var = V;
+    B.PtrText = Array ? "(void *)(" + Name + ")" : "(void *)&(" + Name + ")";
+    B.BaseText = B.PtrText;
+    B.Access = Access;
+    B.Explicit = true; // what the leaf's code does is what it names
+    B.FirstClause = Access == Read    ? ClauseKind::In
+                    : Access == Write ? ClauseKind::Out
+                                      : ClauseKind::InOut;
+    B.Loc = Loc;
+    B.BytesTexts.push_back("sizeof(" + Name + ")");
+  }
+}
+
 /// Loop bounds are extents: they may use values the graph computes (they
 /// are then evaluated at the node's own pragma), but not the instance ids
 /// of enclosing parallel loops.
@@ -1686,8 +1808,15 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
     }
     // The clause that fits how the node uses it: a buffer it stores into
     // is out() or inout(), in() would be the next error.
-    std::string Section =
-        T->isArrayType() ? V->getName().str() : V->getName().str() + "[0:n]";
+    // An array parameter (`double A[N][N]`) is a pointer, but its
+    // declaration says how many rows the caller means.
+    std::string Rows = "n";
+    if (auto *Parm = dyn_cast<ParmVarDecl>(V))
+      if (auto *Declared = Ctx.getAsConstantArrayType(Parm->getOriginalType()))
+        Rows = std::to_string(Declared->getSize().getZExtValue());
+    std::string Section = T->isArrayType()
+                              ? V->getName().str()
+                              : V->getName().str() + "[0:" + Rows + "]";
     std::string Hint = writesThrough(V)
                            ? "out(" + Section + ") or inout(" + Section + ")"
                            : "in(" + Section + ")";
@@ -2653,6 +2782,9 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     }
     if (!llvm::all_of(Graph, [](Node *N) { return N->Valid; }))
       continue;
+    for (Node *N : Graph)
+      if (N->isLeaf())
+        addImplicitBuffers(*N);
     mergeChildBuffers(Root);
     for (Node *N : Graph)
       if (N->isLeaf())

@@ -169,19 +169,45 @@ void unnamed_written(const float *a, float *c, float *e, int n) {
   }
 }
 
+// What has no size the node can see still needs a clause: a pointer (b
+// above), an array of pointers, a global pointer.
+float *global_ptr;
 void unnamed_array(float *a, int n) {
-  float weights[8] = {0};
+  float *rows[8] = {0};
 #pragma hpvm parallel for out(a[0:n])
   for (int i = 0; i < n; i++)
-    a[i] = weights[i % 8];
-    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'weights' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(weights)
+    a[i] = rows[i % 8][0] + global_ptr[i];
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'rows' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(rows)
+    // CHECK: err-kernel.c:[[@LINE-2]]:29: error: 'global_ptr' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_ptr[0:n])
 }
 
+// A global scalar the node only reads is passed to it (implicit in()); one
+// it writes is shared by every instance, as a local would be.
 void global(float *a, int n) {
 #pragma hpvm parallel for out(a[0:n])
   for (int i = 0; i < n; i++)
-    a[i] = global_counter;
-    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: global variable 'global_counter' is used inside an hpvm node; copy it to a local variable before the graph or name it in a clause
+    a[i] = global_counter++;
+    // CHECK: err-kernel.c:[[@LINE-1]]:26: error: the node writes 'global_counter', a variable declared outside it; give each instance its own with private(global_counter) or firstprivate(global_counter), combine the instances' values with reduction(op: global_counter), or name it in out(global_counter) or inout(global_counter)
+}
+
+// An array parameter is a pointer: the hint takes its rows from the
+// declaration.
+void parameter_rows(float a[64][8], float *out, int n) {
+#pragma hpvm parallel for out(out[0:n])
+  for (int i = 0; i < n; i++)
+    out[i] = a[i][0];
+    // CHECK: err-kernel.c:[[@LINE-1]]:14: error: 'a' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(a[0:64])
+}
+
+// A function the node calls has no clauses: it may not use globals.
+float global_table[16];
+static float lookup(int i) { return global_table[i % 16]; }
+// CHECK: err-kernel.c:[[@LINE-1]]:37: error: global variable 'global_table' is used inside an hpvm node; copy it to a local variable before the graph or name it in a clause
+void global_in_callee(float *a, int n) {
+#pragma hpvm parallel for out(a[0:n])
+  for (int i = 0; i < n; i++)
+    a[i] = lookup(i);
+    // CHECK: err-kernel.c:[[@LINE-1]]:12: note: called from the hpvm node here
 }
 
 void write_input(float *a, int n) {
