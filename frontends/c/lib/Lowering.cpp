@@ -1449,31 +1449,44 @@ void Lowering::addImplicitBuffers(Node &N) {
     }
   } U;
   U.TraverseStmt(N.Body);
-  std::vector<std::pair<VarDecl *, std::pair<unsigned, SourceLocation>>> Found;
+  struct Use {
+    VarDecl *Var;
+    unsigned Access;
+    SourceLocation First;
+  };
+  std::vector<Use> Found;
+  auto IsPrivate = [&](const VarDecl *V) {
+    return llvm::any_of(N.Privates,
+                        [&](const Node::Private &P) { return P.Var == V; });
+  };
   for (DeclRefExpr *E : U.Refs) {
     auto *V = dyn_cast<VarDecl>(E->getDecl());
     if (!V || isGraphLocal(V) || N.buffer(V) || N.isReductionVar(V) ||
-        !isPlainData(V->getType(), Ctx) || V->getType().isVolatileQualified() ||
-        V->getType()->isAtomicType())
+        IsPrivate(V) || !isPlainData(V->getType(), Ctx) ||
+        V->getType().isVolatileQualified() || V->getType()->isAtomicType())
       continue;
     QualType T = V->getType();
     bool Array = T->isConstantArrayType() ||
                  (T->isVariableArrayType() && V->hasLocalStorage());
-    if (!Array && !(V->hasGlobalStorage() && !T.isConstQualified()))
+    bool GlobalScalar =
+        !T->isArrayType() && V->hasGlobalStorage() && !T.isConstQualified();
+    if (!Array && !GlobalScalar)
       continue;
     // Constant tables are constant globals already (KernelChecker).
     if (Array && V->hasGlobalStorage() &&
         Ctx.getBaseElementType(T).isConstQualified())
       continue;
-    auto It = llvm::find_if(Found, [&](auto &F) { return F.first == V; });
-    if (It == Found.end()) {
-      Found.push_back({V, {0, E->getLocation()}});
-      It = std::prev(Found.end());
-    }
-    It->second.first |= implicitAccess(E);
+    auto It = llvm::find_if(Found, [&](const Use &F) { return F.Var == V; });
+    if (It == Found.end())
+      It = Found.insert(Found.end(), {V, 0, E->getLocation()});
+    It->Access |= implicitAccess(E);
   }
-  for (auto &[V, AccessAndLoc] : Found) {
-    auto [Access, Loc] = AccessAndLoc;
+  // An instance's own copy of a global starts at the global's value: the
+  // node reads it once.
+  for (const Node::Private &P : N.Privates)
+    if (P.First && P.Var->hasGlobalStorage() && !N.buffer(P.Var))
+      Found.push_back({P.Var, Read, N.P->HashLoc});
+  for (const auto &[V, Access, Loc] : Found) {
     bool Array = V->getType()->isArrayType();
     // A global scalar the leaf writes is the same error as a local one.
     if (!Access || (!Array && Access != Read))
@@ -1814,7 +1827,7 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
     if (auto *Parm = dyn_cast<ParmVarDecl>(V))
       if (auto *Declared = Ctx.getAsConstantArrayType(Parm->getOriginalType()))
         Rows = std::to_string(Declared->getSize().getZExtValue());
-    std::string Section = T->isArrayType()
+    std::string Section = T->isConstantArrayType()
                               ? V->getName().str()
                               : V->getName().str() + "[0:" + Rows + "]";
     std::string Hint = writesThrough(V)

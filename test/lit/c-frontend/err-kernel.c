@@ -170,15 +170,18 @@ void unnamed_written(const float *a, float *c, float *e, int n) {
 }
 
 // What has no size the node can see still needs a clause: a pointer (b
-// above), an array of pointers, a global pointer.
+// above), an array of pointers, a global pointer, an array declared
+// without its size.
 float *global_ptr;
+extern float global_unsized[];
 void unnamed_array(float *a, int n) {
   float *rows[8] = {0};
 #pragma hpvm parallel for out(a[0:n])
   for (int i = 0; i < n; i++)
-    a[i] = rows[i % 8][0] + global_ptr[i];
+    a[i] = rows[i % 8][0] + global_ptr[i] + global_unsized[i];
     // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'rows' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(rows)
     // CHECK: err-kernel.c:[[@LINE-2]]:29: error: 'global_ptr' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_ptr[0:n])
+    // CHECK: err-kernel.c:[[@LINE-3]]:45: error: 'global_unsized' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_unsized[0:n])
 }
 
 // A global scalar the node only reads is passed to it (implicit in()); one

@@ -45,6 +45,19 @@ void modes(int m) {
   for (int i = 0; i < 10; i++)
     C[i] = A[i];
   // CHECK: "hpvm.in"(ptr %A, i64 40), "hpvm.out"(ptr %C, i64 400) ]
+#pragma hpvm parallel for name(own_copy) firstprivate(scale)
+  for (int i = 0; i < 100; i++) {
+    scale += i;
+    C[i] = scale;
+  }
+  // Each instance's copy of a global starts at its value: in(), once.
+  // CHECK: "hpvm.dims"(i32 100), "hpvm.in"(ptr %scale, i64 4), "hpvm.out"(ptr %C, i64 400) ]
+#pragma hpvm parallel for name(scratch) private(scale)
+  for (int i = 0; i < 100; i++) {
+    scale = i;
+    C[i] = scale;
+  }
+  // CHECK: "hpvm.dims"(i32 100), "hpvm.out"(ptr %C, i64 400) ]
 }
 
 // An internal node names the union of its children's implicit buffers:
