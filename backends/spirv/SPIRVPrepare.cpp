@@ -1192,12 +1192,20 @@ Error structure(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   }
 }
 
-/// lavapipe's loop guard (hpvm/abi/SPIRVABI.h): a count of the loop
-/// iterations the invocation runs, one per pass through any loop header,
-/// and where the kernel returns, a report to the status word when the count
-/// reached the limit and the word has an address. Added after structuring:
-/// the return block becomes a selection that merges where it returns.
-void countLoopIterations(Function &F, PreparedKernel &Out) {
+/// lavapipe's loop guard (hpvm/abi/SPIRVABI.h). lavapipe ends a loop at its
+/// back edge once its budget of iterations is spent, and control goes on
+/// after the loop as if the loop had exited. So the kernel notes, in the
+/// block before each loop's latch and in every other block that leaves the
+/// loop, whether the branch it takes leaves (`hpvm.loop.left`); a loop's
+/// exit reached while that says "stays" was cut short, and `hpvm.loop.cut`
+/// remembers it. Where the kernel returns it reports a cut to the status
+/// word if the word has an address. This sees the cut itself, not a count
+/// that would have to match lavapipe's: its budget is spent per SIMD group
+/// (lanes running different loops spend it together) and its loops need not
+/// be ours. The latch keeps only its branch (structure()); added after
+/// structuring, the return block becomes a selection that merges where it
+/// returns.
+void guardLoopExits(Function &F, PreparedKernel &Out) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   if (LI.empty())
@@ -1210,14 +1218,49 @@ void countLoopIterations(Function &F, PreparedKernel &Out) {
     return;
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
-  Type *I64 = Type::getInt64Ty(Ctx);
-  // The entry block heads no loop (structure() gave each a preheader).
+  Type *I1 = Type::getInt1Ty(Ctx);
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Count = B.CreateAlloca(I64, nullptr, "hpvm.loop.iterations");
-  B.CreateStore(ConstantInt::get(I64, 0), Count);
+  AllocaInst *Left = B.CreateAlloca(I1, nullptr, "hpvm.loop.left");
+  AllocaInst *Cut = B.CreateAlloca(I1, nullptr, "hpvm.loop.cut");
+  B.CreateStore(B.getFalse(), Cut);
   for (Loop *L : LI.getLoopsInPreorder()) {
-    B.SetInsertPoint(&*L->getHeader()->getFirstInsertionPt());
-    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Count), B.getInt64(1)), Count);
+    BasicBlock *Exit = L->getExitBlock(); // one, dedicated (structure())
+    BasicBlock *Latch = L->getLoopLatch();
+    BasicBlock *BeforeLatch = Latch ? Latch->getSinglePredecessor() : nullptr;
+    if (!Exit || !BeforeLatch)
+      continue; // structure() makes both; nothing to note otherwise
+    auto Leaves = [&](BasicBlock *From) -> Value * {
+      auto *Br = dyn_cast<BranchInst>(From->getTerminator());
+      if (!Br || !Br->isConditional())
+        return B.getInt1(Br && Br->getSuccessor(0) == Exit);
+      if (Br->getSuccessor(0) == Exit)
+        return Br->getCondition();
+      if (Br->getSuccessor(1) == Exit)
+        return B.CreateNot(Br->getCondition());
+      return B.getFalse();
+    };
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (BasicBlock *From : Exiting) {
+      if (From == Latch)
+        continue;
+      B.SetInsertPoint(From->getTerminator());
+      B.CreateStore(Leaves(From), Left);
+    }
+    // The latch's condition is computed before it (it holds only its
+    // branch), so the block before it notes where the latch goes.
+    auto *Cond = dyn_cast<Instruction>(
+        cast<BranchInst>(Latch->getTerminator())->isConditional()
+            ? cast<BranchInst>(Latch->getTerminator())->getCondition()
+            : nullptr);
+    B.SetInsertPoint(Cond && Cond->getParent() == Latch
+                         ? Latch->getTerminator()
+                         : BeforeLatch->getTerminator());
+    B.CreateStore(Leaves(Latch), Left);
+    B.SetInsertPoint(&*Exit->getFirstInsertionPt());
+    B.CreateStore(
+        B.CreateOr(B.CreateLoad(I1, Cut), B.CreateNot(B.CreateLoad(I1, Left))),
+        Cut);
   }
 
   BasicBlock *Check = Ret->getParent();
@@ -1226,13 +1269,12 @@ void countLoopIterations(Function &F, PreparedKernel &Out) {
   B.SetInsertPoint(Check->getTerminator());
   Value *Address =
       B.CreateCall(getPlaceholder(M, LoopStatusFunctionName, 0), {}, "status");
-  Value *Over = B.CreateICmpUGE(B.CreateLoad(I64, Count),
-                                B.getInt64(SPIRVLoopLimit), "loop.limit");
-  Value *Cond = B.CreateAnd(Over, B.CreateICmpNE(Address, B.getInt64(0)));
+  Value *Cond = B.CreateAnd(B.CreateLoad(I1, Cut, "loop.cut"),
+                            B.CreateICmpNE(Address, B.getInt64(0)));
   Check->getTerminator()->eraseFromParent();
   BranchInst::Create(Report, Done, Cond, Check);
-  FunctionCallee ReportFn =
-      M.getOrInsertFunction(LoopReportFunctionName, Type::getVoidTy(Ctx), I64);
+  FunctionCallee ReportFn = M.getOrInsertFunction(
+      LoopReportFunctionName, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx));
   B.SetInsertPoint(Report);
   B.CreateCall(ReportFn, {Address});
   B.CreateBr(Done);
@@ -1354,7 +1396,7 @@ Error prepareKernel(Function &F, const KernelJob &Job, PreparedKernel &Out) {
   if (Vulkan) {
     if (Error E = structure(F, Job, Out))
       return E;
-    countLoopIterations(F, Out);
+    guardLoopExits(F, Out);
   }
   expandConstantExprs(F);
   // SimplifyCFG may have merged the entry block into another; the name

@@ -1370,13 +1370,15 @@ void VulkanDeviceImpl::checkLoopStatus(const Submission *S) {
   throw RtError(
       HPVM_ERR_DEVICE,
       Name + ": node '" + S->Name +
-          "' (or a launch that ended just before it on this device): a "
-          "kernel invocation ran " +
+          "' (or a launch that ended just before it on this device): "
+          "lavapipe (" +
+          Info.Name +
+          ") ended a loop of a kernel invocation early, as it does once "
+          "the loops of a group of invocations have run " +
           std::to_string(SPIRVLoopLimit) +
-          " or more loop iterations, and lavapipe (" + Info.Name +
-          ") ends every loop of an invocation there, so the results would "
-          "be wrong; run the node on another device (a target() clause, "
-          "another device set) or split its loops over more instances");
+          " iterations in all, so the results would be wrong; run the node "
+          "on another device (a target() clause, another device set) or "
+          "split its loops over more instances");
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,14 +1,21 @@
-// Instances that each run a long loop: row sums of a matrix whose rows have
-// `cols` elements. On lavapipe a row of 65535 or more elements runs into its
-// loop limit (docs/backends.md); the launch must fail there rather than
-// return short sums. Everywhere else the sums must be exact.
+// Instances that each run long loops: row sums of a matrix whose rows have
+// `cols` elements, summed in one of three shapes. lavapipe ends the loops of
+// an invocation once its group of invocations has run 65535 loop iterations
+// in all (docs/backends.md, "Loop guard"); the launch must fail there rather
+// than return short sums. Everywhere else the sums must be exact.
 //
-//   loop-limit cols
+//   flat     one loop over the row
+//   nested   a loop over blocks of 100 columns and one over each block: the
+//            inner loops' entries count too
+//   split    even rows sum from the left, odd rows from the right, each in a
+//            loop of its own: lanes of one group run both loops, one after
+//            the other, so the group spends twice what each lane runs
+//
+//   loop-limit cols [flat|nested|split]
 #include "e2e.h"
 
-static void long_rows(long rows, long cols, const float *A, float *sums) {
-#pragma hpvm parallel for name(long_rows) in(A [0:rows * cols])                \
-    out(sums [0:rows])
+static void flat(long rows, long cols, const float *A, float *sums) {
+#pragma hpvm parallel for name(flat) in(A [0:rows * cols]) out(sums [0:rows])
   for (long r = 0; r < rows; ++r) {
     float s = 0;
     for (long c = 0; c < cols; ++c)
@@ -17,13 +24,44 @@ static void long_rows(long rows, long cols, const float *A, float *sums) {
   }
 }
 
+static void nested(long rows, long cols, const float *A, float *sums) {
+#pragma hpvm parallel for name(nested) in(A [0:rows * cols]) out(sums [0:rows])
+  for (long r = 0; r < rows; ++r) {
+    float s = 0;
+    for (long b = 0; b < cols; b += 100)
+      for (long c = b; c < b + 100 && c < cols; ++c)
+        s += A[r * cols + c];
+    sums[r] = s;
+  }
+}
+
+static void split(long rows, long cols, const float *A, float *sums) {
+#pragma hpvm parallel for name(split) in(A [0:rows * cols]) out(sums [0:rows])
+  for (long r = 0; r < rows; ++r) {
+    float s = 0;
+    if (r % 2)
+      for (long c = cols - 1; c >= 0; --c)
+        s += A[r * cols + c];
+    else
+      for (long c = 0; c < cols; ++c)
+        s += A[r * cols + c];
+    sums[r] = s;
+  }
+}
+
 int main(int argc, char **argv) {
   long rows = 4, cols = argc > 1 ? atol(argv[1]) : 200000;
+  const char *shape = argc > 2 ? argv[2] : "flat";
   float *A = e2e_alloc(rows * cols * sizeof(float));
   float *sums = e2e_alloc(rows * sizeof(float));
   for (long k = 0; k < rows * cols; ++k)
     A[k] = (float)(k % 2); // sums of 0 and 1: exact in float below 2^24
-  long_rows(rows, cols, A, sums);
+  if (!strcmp(shape, "nested"))
+    nested(rows, cols, A, sums);
+  else if (!strcmp(shape, "split"))
+    split(rows, cols, A, sums);
+  else
+    flat(rows, cols, A, sums);
   for (long r = 0; r < rows; ++r) {
     float want = 0;
     for (long c = 0; c < cols; ++c)

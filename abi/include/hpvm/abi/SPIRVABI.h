@@ -41,14 +41,15 @@
 //                      first: the ids of that ancestor's instance, dim 0
 //                      first, 0 for missing dims; every level up to the root
 //
-// Vulkan kernels count the loop iterations each invocation runs. Mesa's
-// lavapipe (llvmpipe) ends every loop of an invocation once it has run
-// SPIRVLoopLimit iterations of its loops in all (a guard against shaders
-// that hang), and the shader then goes on with wrong values. A kernel whose
-// count reaches the limit stores 1 to the 32-bit word at the device address
-// in specialization constant SPIRVLoopStatusSpecId (64-bit), unless that is
-// 0, its default: other devices have no such limit. The runtime gives
-// lavapipe's pipelines such a word and fails a launch that set it.
+// Vulkan kernels watch their loops for an early end. Mesa's lavapipe
+// (llvmpipe) ends every loop of a group of invocations once the group has
+// run SPIRVLoopLimit iterations of its loops in all (a guard against
+// shaders that hang), and the shader then goes on with wrong values. A
+// kernel whose loop ended without taking its exit stores 1 to the 32-bit
+// word at the device address in specialization constant
+// SPIRVLoopStatusSpecId (64-bit), unless that is 0, its default: other
+// devices have no such limit. The runtime gives lavapipe's pipelines such a
+// word and fails a launch that set it.
 //
 // Extents must be below 2^32 per dim in Vulkan (global invocation ids are
 // 32-bit there) and below 2^63 overall (ids are signed 64-bit in the IR).
@@ -69,9 +70,10 @@
 namespace hpvm {
 
 /// The loop guard of lavapipe (see above): the specialization constant
-/// with the status word's address, and the iterations per invocation after
-/// which lavapipe ends loops early.
+/// with the status word's address, and the iterations per group after
+/// which lavapipe ends loops early (what the runtime's error names).
 constexpr uint32_t SPIRVLoopStatusSpecId = 0;
+constexpr uint64_t SPIRVLoopLimit = 65535;
 
 /// A work-group kernel (hpvm_rt.h, HPVM_WORK_GROUP_ENTRY_SUFFIX) whose
 /// group's size is known only at run time: in Vulkan its WorkgroupSize
@@ -79,7 +81,6 @@ constexpr uint32_t SPIRVLoopStatusSpecId = 0;
 /// y then z (1 unless specialised); in OpenCL it has no LocalSize and takes
 /// the size at enqueue.
 constexpr uint32_t SPIRVWorkGroupSizeSpecId = 1;
-constexpr uint64_t SPIRVLoopLimit = 65535;
 
 /// Which SPIR-V environment a module is made for.
 enum class SPIRVFlavour {
