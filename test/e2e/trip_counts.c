@@ -12,7 +12,7 @@
 // y[i] = 3 x[i] + i: the instance id is in the result, so a permuted or
 // duplicated instance is visible.
 static void affine(long n, const float *x, float *y) {
-#pragma hpvm parallel for name(affine) in(x[0:n]) out(y[0:n])
+#pragma hpvm parallel for name(affine) in(x [0:n])out(y [0:n])
   for (long i = 0; i < n; ++i)
     y[i] = 3.0f * x[i] + (float)i;
 }
@@ -20,35 +20,35 @@ static void affine(long n, const float *x, float *y) {
 // The range [lo, lo + n): the node names y from element 0 (the section
 // y[lo:n] covers lo + n elements) and writes only the upper part.
 static void offset(long lo, long n, int *y) {
-#pragma hpvm parallel for name(offset) out(y[lo:n])
+#pragma hpvm parallel for name(offset) out(y [lo:n])
   for (long i = lo; i < lo + n; ++i)
     y[i] = (int)(i * 2 + 1);
 }
 
 // Every second element of 2n: n instances, i = 0, 2, 4, ...
 static void stride2(long n, int *y) {
-#pragma hpvm parallel for name(stride2) out(y[0:2 * n])
+#pragma hpvm parallel for name(stride2) out(y [0:2 * n])
   for (long i = 0; i < 2 * n; i += 2)
     y[i] = (int)i + 5;
 }
 
 // 1..n inclusive with an int variable.
 static void inclusive(int n, int *y) {
-#pragma hpvm parallel for name(inclusive) out(y[0:n + 1])
+#pragma hpvm parallel for name(inclusive) out(y [0:n + 1])
   for (int i = 1; i <= n; ++i)
     y[i] = -i;
 }
 
 // Counting down with an unsigned variable: n instances, i = n .. 1.
 static void down(unsigned long n, unsigned *y) {
-#pragma hpvm parallel for name(down) out(y[0:n])
+#pragma hpvm parallel for name(down) out(y [0:n])
   for (unsigned long i = n; i > 0; --i)
     y[i - 1] = (unsigned)i;
 }
 
 // The same with a signed variable and '>=' (the canonical form).
 static void down_signed(long n, long *y) {
-#pragma hpvm parallel for name(down_signed) out(y[0:n])
+#pragma hpvm parallel for name(down_signed) out(y [0:n])
   for (long i = n - 1; i >= 0; --i)
     y[i] = i * i;
 }
@@ -120,7 +120,7 @@ static void run(long n) {
 // graph): 7 is below any vector width, 1000003 is prime.
 static void constant_counts(void) {
   double *a = e2e_alloc(7 * sizeof(double));
-#pragma hpvm parallel for name(const7) out(a[0:7])
+#pragma hpvm parallel for name(const7) out(a [0:7])
   for (int i = 0; i < 7; ++i)
     a[i] = i * 0.5;
   for (int i = 0; i < 7; ++i)
@@ -129,12 +129,33 @@ static void constant_counts(void) {
 
   enum { Big = 1000003 };
   short *b = e2e_alloc(Big * sizeof(short));
-#pragma hpvm parallel for name(const_big) out(b[0:Big])
+#pragma hpvm parallel for name(const_big) out(b [0:Big])
   for (int i = 0; i < Big; ++i)
     b[i] = (short)(i & 0x7fff);
   for (int i = 0; i < Big; ++i)
     E2E_CHECK(b[i] == (short)(i & 0x7fff), "const_big: b[%d] = %d", i, b[i]);
   e2e_free(b, Big * sizeof(short), "const_big");
+
+  // Loops that run once: LLVM folds them into their bodies, in any dim.
+  int *c = e2e_alloc(24 * sizeof(int));
+  for (int k = 0; k < 24; ++k)
+    c[k] = -1;
+#pragma hpvm parallel for name(const1) out(c [0:24])
+  for (int i = 3; i < 4; ++i)
+    c[i] = 40 + i;
+#pragma hpvm parallel for name(const1_rows) collapse(2) out(c [0:24])
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 1; ++j)
+      c[8 + i + j] = 10 * i + j;
+#pragma hpvm parallel for name(const1_cols) collapse(2) out(c [0:24])
+  for (int i = 0; i < 1; ++i)
+    for (int j = 0; j < 8; ++j)
+      c[16 + i + j] = 100 + j + i;
+  for (int k = 0; k < 24; ++k) {
+    int want = k == 3 ? 43 : k < 8 ? -1 : k < 16 ? 10 * (k - 8) : 100 + k - 16;
+    E2E_CHECK(c[k] == want, "const1: c[%d] = %d, want %d", k, c[k], want);
+  }
+  e2e_free(c, 24 * sizeof(int), "const1");
 }
 
 int main(int argc, char **argv) {

@@ -215,7 +215,7 @@ Extractor::sectionOf(const Region &R, Value *Ptr, const NodeState &Parent) {
         for (unsigned K = 0; K < It->second.Levels.size(); ++K)
           if (It->second.Levels[K].L == AR->getLoop()) {
             Owner = A;
-            Dim = K;
+            Dim = It->second.Levels[K].Dim;
           }
     const SCEV *Step = AR->getStepRecurrence(SE);
     if (!Owner || !AR->isAffine() || !availableBeforeGraph(Step))
@@ -673,8 +673,9 @@ void Extractor::outlineLeaf(NodeState &S) {
     IRBuilder<> IdB(IdAt);
     for (unsigned K = 0; K < Nest.Levels.size(); ++K) {
       auto *Phi = cast<PHINode>(VMap[Nest.Levels[K].IV]);
-      Value *Id = IdB.CreateCall(IdFn, {IdB.getInt32(0), IdB.getInt32(K)},
-                                 "id" + std::to_string(K));
+      unsigned Dim = Nest.Levels[K].Dim;
+      Value *Id = IdB.CreateCall(IdFn, {IdB.getInt32(0), IdB.getInt32(Dim)},
+                                 "id" + std::to_string(Dim));
       Phi->replaceAllUsesWith(IdB.CreateZExtOrTrunc(Id, Phi->getType()));
       Phi->eraseFromParent();
     }
@@ -878,7 +879,7 @@ unsigned Extractor::run() {
     if (!R.Dims.empty())
       if (auto Nest = findParallelNest(R, FA, Errors)) {
         for (unsigned K = 0; K < Nest->Levels.size(); ++K)
-          Inductions[Nest->Levels[K].IV] = {&R, K};
+          Inductions[Nest->Levels[K].IV] = {&R, Nest->Levels[K].Dim};
         Nests[&R] = *Nest;
       }
     for (auto &C : R.Children)

@@ -218,7 +218,7 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
           Exiting->getTerminator());
     return false;
   }
-  Nest.Levels.push_back({L, IV});
+  Nest.Levels.push_back({L, IV, K});
   return true;
 }
 
@@ -256,30 +256,43 @@ std::optional<ParallelNest> NestFinder::run() {
         return hasSideEffect(*I);
       }))
     return Nest;
-  if (Top.size() != 1) {
-    error("a node with " + std::to_string(D) +
-              " dims must contain exactly one loop nest of that depth; "
-              "found " +
-              std::to_string(Top.size()) + " outermost loops",
-          R.Entry);
-    return std::nullopt;
-  }
-  Loop *L = Top.front();
+  // Level by level: a dim of extent 1 keeps its loop only if the loop in
+  // its place runs once (else that loop belongs to a later dim).
+  auto RunsOnce = [&](const Loop *L) {
+    BasicBlock *Exiting = L->getExitingBlock();
+    if (!Exiting)
+      return false;
+    // A top-tested loop takes its back edge once to run its body once.
+    const SCEV *Count = FA.SE.getExitCount(L, Exiting);
+    return Exiting == L->getLoopLatch() ? Count->isZero() : Count->isOne();
+  };
+  auto IsOne = [&](unsigned K) { return FA.SE.getSCEV(R.Dims[K])->isOne(); };
+  SmallVector<Loop *, 2> Candidates = Top;
   for (unsigned K = 0; K < D; ++K) {
-    if (!checkLevel(K, L, Nest))
-      return std::nullopt;
-    if (K + 1 == D)
-      break;
-    if (L->getSubLoops().size() != 1) {
-      error("loop '" + L->getHeader()->getName().str() + "' (dim " +
-                std::to_string(K) + ") must contain exactly one loop (dim " +
-                std::to_string(K + 1) + "); found " +
-                std::to_string(L->getSubLoops().size()),
-            L->getHeader()->getTerminator());
+    if (IsOne(K) && !(Candidates.size() == 1 && RunsOnce(Candidates[0])))
+      continue; // folded away
+    if (Candidates.size() != 1) {
+      if (Nest.Levels.empty())
+        error("a node with " + std::to_string(D) +
+                  " dims must contain exactly one loop nest of that depth; "
+                  "found " +
+                  std::to_string(Top.size()) + " outermost loops",
+              R.Entry);
+      else
+        error("loop '" + Nest.Levels.back().L->getHeader()->getName().str() +
+                  "' (dim " + std::to_string(Nest.Levels.back().Dim) +
+                  ") must contain exactly one loop (dim " + std::to_string(K) +
+                  "); found " + std::to_string(Candidates.size()),
+              Nest.Levels.back().L->getHeader()->getTerminator());
       return std::nullopt;
     }
-    L = L->getSubLoops().front();
+    Loop *L = Candidates.front();
+    if (!checkLevel(K, L, Nest))
+      return std::nullopt;
+    Candidates.assign(L->getSubLoops().begin(), L->getSubLoops().end());
   }
+  if (Nest.Levels.empty())
+    return Nest; // every dim is 1: the body is the one instance
 
   // An instance is one iteration of the innermost loop: work outside it
   // would be repeated by, or lost to, the other instances.

@@ -36,9 +36,14 @@ struct FunctionAnalyses {
 struct ParallelLoop {
   llvm::Loop *L = nullptr;
   llvm::PHINode *IV = nullptr;
+  /// The dim whose id IV is: a dim of extent 1 may have no loop (below).
+  unsigned Dim = 0;
 };
 
-/// The canonical loop nest of a replicated region, outermost first.
+/// The canonical loop nest of a replicated region, outermost first. LLVM
+/// folds a loop that runs exactly once into its body, so a dim whose extent
+/// is the constant 1 may have no loop: its id is 0, and the nest has fewer
+/// levels than the region has dims (none, if every dim is 1).
 struct ParallelNest {
   llvm::SmallVector<ParallelLoop, 3> Levels;
   /// Blocks the nest's loops branch to that are in loops nothing leaves
