@@ -79,6 +79,13 @@ static void bits(long n, long m, const unsigned *B, unsigned *band,
     }
 }
 
+// A section of one element, constant: its combining loop runs once.
+static void one_slot(long n, const int *v, long *slots) {
+#pragma hpvm parallel for name(one_slot) in(v[0:n]) reduction(+: slots[3:1])
+  for (long i = 0; i < n; ++i)
+    slots[3] += v[i];
+}
+
 static void run(long n, long m) {
   double *A = e2e_alloc(n * m * sizeof(double));
   double *x = e2e_alloc(m * sizeof(double));
@@ -159,6 +166,11 @@ static void run(long n, long m) {
     want_total += v[i];
   }
   E2E_CHECK(total == want_total, "total %ld, want %ld", total, want_total);
+  long slots[5] = {1, 2, 3, 4, 5};
+  one_slot(n, v, slots);
+  for (int k = 0; k < 5; ++k)
+    E2E_CHECK(slots[k] == (k == 3 ? 4 + want_total - 5 : k + 1),
+              "one_slot: slots[%d] = %ld", k, slots[k]);
   for (int b = 0; b < BINS; ++b)
     E2E_CHECK(hist[b] == want_hist[b], "hist[%d] = %d, want %d", b, hist[b],
               want_hist[b]);
