@@ -16,6 +16,7 @@
 static unsigned grid[ROWS][COLS], ref_grid[ROWS][COLS];
 static unsigned col_sum[COLS], ref_col_sum[COLS];
 static unsigned row_out[ROWS], ref_row_out[ROWS];
+static unsigned blocks[8 * 16];
 unsigned weight = 3;
 struct config {
   unsigned add, mod;
@@ -94,6 +95,18 @@ int main(int argc, char **argv) {
       s += ref_grid[i][j] ^ ref_col_sum[j];
     ref_row_out[i] = running += s;
   }
+
+  // (3) A section per instance of a global array (the parent names the
+  // whole of it), each block on the SPIR-V device.
+#pragma hpvm parallel for name(blocks) inout(blocks)
+  for (long b = 0; b < 8; ++b) {
+#pragma hpvm parallel for name(block) out(blocks [b * 16:16]) target(spirv)
+    for (long i = 0; i < 16; ++i)
+      blocks[b * 16 + i] = (unsigned)(b * 100 + i) ^ weight;
+  }
+  for (long k = 0; k < 8 * 16; ++k)
+    E2E_CHECK(blocks[k] == ((unsigned)((k / 16) * 100 + k % 16) ^ weight),
+              "blocks[%ld] = %u", k, blocks[k]);
 
   for (long i = 0; i < ROWS; ++i)
     for (long j = 0; j < COLS; ++j)

@@ -197,15 +197,19 @@ Extractor::sectionOf(const Region &R, Value *Ptr, const NodeState &Parent) {
   auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
   if (!Base)
     return std::nullopt;
-  bool ParentBuffer = false;
-  for (unsigned I = 0; I < Parent.ParamValues.size(); ++I)
-    ParentBuffer |= Parent.ParamValues[I] == Base->getValue() &&
-                    Parent.N->Params[I].isBuffer();
+  // The parent's buffer may be a name for the base (a global array is
+  // named through a zero GEP, which SCEV sees through).
+  Value *ParentBuffer = nullptr;
+  for (unsigned I = 0; I < Parent.ParamValues.size() && !ParentBuffer; ++I)
+    if (Parent.N->Params[I].isBuffer() &&
+        (Parent.ParamValues[I] == Base->getValue() ||
+         SE.getSCEV(Parent.ParamValues[I]) == Base))
+      ParentBuffer = Parent.ParamValues[I];
   const SCEV *Off = SE.getMinusSCEV(S, Base);
   if (!ParentBuffer || isa<SCEVCouldNotCompute>(Off))
     return std::nullopt;
 
-  Section Result{Base->getValue(), {}};
+  Section Result{ParentBuffer, {}};
   while (auto *AR = dyn_cast<SCEVAddRecExpr>(Off)) {
     // The loop must be a parallel loop of an ancestor: its ids.
     const Region *Owner = nullptr;
