@@ -968,6 +968,15 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       }
       End += V.zext(128);
     }
+    if (ConstantEnd && Item.Len)
+      if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T);
+          CAT && End.ugt(CAT->getSize().zext(128))) {
+        D.report(Item.Loc, Diag::SectionBeyondArray)
+            << Name << llvm::toString(End, 10, /*Signed=*/false)
+            << llvm::toString(CAT->getSize(), 10, /*Signed=*/false);
+        N.Valid = false;
+        return;
+      }
     if (ConstantEnd && Item.Len) {
       uint64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
       if ((End * llvm::APInt(128, Size)).getActiveBits() > 64) {

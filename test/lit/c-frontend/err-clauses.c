@@ -220,6 +220,24 @@ void section_too_large(float *a) {
   { }
 }
 
+// An array whose size is known: a constant section may not end past it.
+// Up to its end is fine, in any dimension's rows.
+void section_beyond_array(void) {
+  int a[10];
+  float m[4][8];
+#pragma hpvm task out(a[0:20])
+  // CHECK: err-clauses.c:[[@LINE-1]]:23: error: the array section of 'a' ends at element 20, but 'a' has 10; the runtime would copy memory past its end
+  { a[0] = 1; }
+#pragma hpvm task out(a[6:5])
+  // CHECK: err-clauses.c:[[@LINE-1]]:23: error: the array section of 'a' ends at element 11, but 'a' has 10; the runtime would copy memory past its end
+  { a[6] = 1; }
+#pragma hpvm task out(a[6:4], m[2:2][0:8])
+  { a[6] = 1; m[3][7] = 2; }
+#pragma hpvm task out(m[3:2][0:8])
+  // CHECK: err-clauses.c:[[@LINE-1]]:23: error: the array section of 'm' ends at element 5, but 'm' has 4; the runtime would copy memory past its end
+  { m[3][0] = 1; }
+}
+
 void section_largest(char *a) {
 #pragma hpvm task in(a[0:(1ULL << 63)])
   { }
