@@ -369,6 +369,13 @@ std::vector<PlannedArtifact> planArtifacts(const std::vector<Graph> &Graphs,
   };
   SPIRV(Result.SPIRVKernels, TargetSPIRV);
   SPIRV(Result.OpenCLKernels, ArtifactTargetOpenCL);
+  // Leaves a flavour cannot express: an artifact without code that says
+  // why (hpvm_rt.h), which hpvm-rt names when no device can run the leaf.
+  for (auto [Skipped, Target] :
+       {std::pair(&Result.VulkanSkipped, uint32_t(TargetSPIRV)),
+        std::pair(&Result.OpenCLSkipped, ArtifactTargetOpenCL)})
+    for (const SkippedLeaf &S : *Skipped)
+      Plan.push_back({S.NodePath, Target, "", "", S.Why});
   return Plan;
 }
 

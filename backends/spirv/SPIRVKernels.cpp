@@ -80,13 +80,20 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
   // one touches nothing the others use (leaf functions are only inlined).
   std::unique_ptr<Module> M = gpu::cloneForKernels(GraphForm, ".spirv");
   // What the flavour cannot express: fatal, or a leaf left out.
-  auto Unsupported = [&](Error E) -> Error {
-    if (!Opts.Skipped)
-      return E;
-    Opts.Skipped->push_back(toString(std::move(E)));
-    return Error::success();
-  };
   for (auto [Index, Leaf] : enumerate(Leaves->Jobs)) {
+    auto Unsupported = [&](Error E) -> Error {
+      if (!Opts.Skipped)
+        return E;
+      // The first line, without the "node '...' (leaf function ...): "
+      // that the list says apart.
+      std::string Why = toString(std::move(E));
+      Why = Why.substr(0, Why.find('\n'));
+      if (StringRef(Why).starts_with("node '") &&
+          Why.find("): ") != std::string::npos)
+        Why = Why.substr(Why.find("): ") + 3);
+      Opts.Skipped->push_back({Leaf.N->path(), Why});
+      return Error::success();
+    };
     // A work-group leaf also gets its work-group kernel, after the kernel
     // every leaf has (a thread per instance).
     bool WorkGroups = spirvHasWorkGroupKernel(*Leaf.N);

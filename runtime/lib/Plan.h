@@ -57,6 +57,9 @@ struct NodePlan {
   /// The CPU artifact's streaming-store variant (HPVM_CPU_STREAMING_ENTRY),
   /// or null; not among Artifacts.
   const hpvm_artifact *StreamingVariant = nullptr;
+  /// Artifacts the compiler left out (hpvm_rt.h: no code, entry says why);
+  /// never run, named when no device can run the leaf.
+  std::vector<const hpvm_artifact *> LeftOut;
   /// A work-group leaf's work-group kernels (HPVM_WORK_GROUP_ENTRY_SUFFIX),
   /// one per target at most; not among Artifacts.
   std::vector<const hpvm_artifact *> WorkGroupKernels;

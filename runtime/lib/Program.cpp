@@ -159,6 +159,13 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
           (Leaf.N->Targets ? targetsToString(Leaf.N->Targets) : "none") + ")");
     if (A.target == HPVM_TARGET_CPU && !A.cpu_fn)
       bad(Which + " is for the CPU but has no cpu_fn");
+    if (A.target != HPVM_TARGET_CPU && !A.code) {
+      if (A.code_size)
+        bad(Which + " has no code but a code_size of " +
+            std::to_string(A.code_size));
+      Leaf.LeftOut.push_back(&A);
+      continue;
+    }
     if (A.target == HPVM_TARGET_NVPTX &&
         (!A.code || !A.entry ||
          static_cast<const char *>(A.code)[A.code_size] != '\0'))

@@ -514,11 +514,16 @@ void Runtime::prepare(GraphPlan &G) {
       for (const hpvm_artifact *A : Leaf->Artifacts)
         Targets +=
             (Targets.empty() ? "" : ", ") + artifactTargetName(A->target);
+      std::string LeftOut;
+      for (const hpvm_artifact *A : Leaf->LeftOut)
+        LeftOut += "; the compiler left its " +
+                   std::string(artifactTargetName(A->target)) + " kernel out" +
+                   (A->entry && *A->entry ? std::string(": ") + A->entry : "");
       NoDevice =
           "no device can run node '" + Leaf->Path + "': " +
           (Targets.empty() ? std::string("the program has no artifact for it")
                            : "it has artifacts for " + Targets) +
-          "; available devices: " + Available + Refused + Why;
+          LeftOut + "; available devices: " + Available + Refused + Why;
     }
     G.NoDevice = std::move(NoDevice);
     G.OffHost.store(OffHost, std::memory_order_relaxed);

@@ -210,17 +210,21 @@ TEST(SPIRVBackend, LeavesAFlavourCannotExpressCanBeLeftOut) {
   // beside it still compile, test/lit/c-frontend/opencl-target.test shows).
   auto B = build(readInput("reduce.ll"), SPIRVFlavour::Vulkan);
   ASSERT_EQ(B->Error, "");
-  std::vector<std::string> Skipped;
+  std::vector<SkippedLeaf> Skipped;
   SPIRVOptions Opts;
   Opts.Flavour = SPIRVFlavour::OpenCL;
   Opts.Skipped = &Skipped;
   auto Kernels = buildSPIRVKernels(*B->M, Opts);
   ASSERT_TRUE(static_cast<bool>(Kernels)) << toString(Kernels.takeError());
   ASSERT_FALSE(Skipped.empty());
-  for (const std::string &Why : Skipped)
-    EXPECT_NE(Why.find("a 64-bit atomic access in the OpenCL environment"),
+  for (const SkippedLeaf &S : Skipped) {
+    EXPECT_NE(S.Why.find("a 64-bit atomic access in the OpenCL environment"),
               std::string::npos)
-        << Why;
+        << S.Why;
+    // One line, for hpvm-rt's message; the leaf is named apart.
+    EXPECT_EQ(S.Why.find('\n'), std::string::npos) << S.Why;
+    EXPECT_FALSE(S.NodePath.empty());
+  }
   EXPECT_EQ(Kernels->size() + Skipped.size(), B->Kernels.size());
   for (const SPIRVKernel &K : *Kernels)
     if (Error E = validateSPIRV(K.Words, SPIRVFlavour::OpenCL))

@@ -194,6 +194,38 @@ TEST(Errors, NVPTXArtifactsAreTextEndingInANul) {
               "is PTX but has no code, no entry");
 }
 
+// A leaf the compiler could not compile for a target has an artifact of it
+// without code whose entry says why (hpvm_rt.h): never a candidate, and
+// the reason is in the error when nothing else can run the leaf.
+TEST(Errors, LeftOutArtifactsSayWhyNoDeviceCanRunALeaf) {
+  Graph G = oneLeaf("out");
+  int64_t N = 3;
+  auto WithLeftOut = [](TestProgram &P, std::vector<hpvm_artifact> &Arts,
+                        size_t Size) {
+    Arts = {hpvm_artifact{}};
+    Arts[0].node = "out/leaf";
+    Arts[0].target = HPVM_TARGET_OPENCL;
+    Arts[0].code_size = Size;
+    Arts[0].entry = "a 64-bit atomic access in the OpenCL environment";
+    P.Desc.artifacts = Arts.data();
+    P.Desc.num_artifacts = 1;
+  };
+  TestProgram Only({&G}, {{"out/leaf", HPVM_TARGET_CPU, countKernel}});
+  std::vector<hpvm_artifact> OnlyArts;
+  WithLeftOut(Only, OnlyArts, 0);
+  expectError(Only.launch("out", {&N}), HPVM_ERR_NO_DEVICE,
+              "no device can run node 'out/leaf': the program has no "
+              "artifact for it; the compiler left its opencl kernel out: a "
+              "64-bit atomic access in the OpenCL environment");
+
+  TestProgram Sized({&G}, {{"out/leaf", HPVM_TARGET_CPU, countKernel}});
+  std::vector<hpvm_artifact> SizedArts;
+  WithLeftOut(Sized, SizedArts, 8);
+  expectError(Sized.launch("out", {&N}), HPVM_ERR_BAD_PROGRAM,
+              "artifact #0 (node 'out/leaf') has no code but a code_size of "
+              "8");
+}
+
 TEST(Errors, ACycleOfStreamingEdgesIsReportedNotRun) {
   // a -> b and b -> a: each needs the other's value first.
   Graph G("cycle");

@@ -65,6 +65,12 @@ typedef struct hpvm_artifact {
   const char *entry;         /* the kernel's entry point in `code` */
 } hpvm_artifact;
 
+/* A leaf the compiler could not compile for a target other than the CPU may
+ * have an artifact of that target without code (code NULL, code_size 0):
+ * never run, its entry (or NULL) says why, and hpvm-rt names it when no
+ * device can run the leaf. hpvm-clang makes one for each leaf that the
+ * OpenCL flavour of SPIR-V cannot express (64-bit atomics, halves, ...). */
+
 /* The entry of a node's streaming-store variant: a second HPVM_TARGET_CPU
  * artifact of the node whose entry is this string (compared as a string)
  * runs the same leaf with the same ABI and results, but writes the buffers

@@ -69,10 +69,10 @@ struct CompiledProgram {
   /// artifacts; a leaf the OpenCL flavour cannot express has none, and
   /// OpenCLSkipped says why (it still runs on Vulkan or the CPU).
   std::vector<SPIRVKernel> OpenCLKernels;
-  std::vector<std::string> OpenCLSkipped;
+  std::vector<SkippedLeaf> OpenCLSkipped;
   /// With ProgramOptions::SkipUnsupported: the leaves without a Vulkan
   /// artifact, and why.
-  std::vector<std::string> VulkanSkipped;
+  std::vector<SkippedLeaf> VulkanSkipped;
 };
 
 /// The artifact target of OpenCL-flavour SPIR-V (HPVM_TARGET_OPENCL in

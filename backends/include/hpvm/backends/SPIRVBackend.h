@@ -44,6 +44,13 @@ class Module;
 
 namespace hpvm {
 
+/// A leaf a SPIR-V flavour cannot express, and why (the first line of the
+/// backend's diagnostic).
+struct SkippedLeaf {
+  std::string NodePath;
+  std::string Why;
+};
+
 struct SPIRVOptions {
   SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;
   /// Validate every module with SPIRV-Tools (an invalid one is an internal
@@ -54,7 +61,7 @@ struct SPIRVOptions {
   /// failing the whole build: programs carry the OpenCL flavour besides the
   /// Vulkan one, and a leaf only Vulkan can run must not stop that. Invalid
   /// output is still an error.
-  std::vector<std::string> *Skipped = nullptr;
+  std::vector<SkippedLeaf> *Skipped = nullptr;
 };
 
 /// One leaf compiled to SPIR-V.
