@@ -871,6 +871,8 @@ PYBIND11_MODULE(_hpvm, m) {
             const hpvm_program_desc &D = P.descriptor();
             for (uint32_t I = 0; I < D.num_artifacts; ++I) {
               const hpvm_artifact &A = D.artifacts[I];
+              if (A.target != HPVM_TARGET_CPU && !A.code)
+                continue; // left out by the compiler (hpvm_rt.h)
               const char *Target = A.target == HPVM_TARGET_CPU      ? "cpu"
                                    : A.target == HPVM_TARGET_NVPTX  ? "nvptx"
                                    : A.target == HPVM_TARGET_SPIRV  ? "spirv"
