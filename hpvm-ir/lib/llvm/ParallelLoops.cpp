@@ -184,7 +184,9 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
     if (!isFunctionOfIteration(SE.getSCEV(Phi), L, SE)) {
       error(Where + " carries a value from one iteration to the next that "
                     "is not a function of the instance id (a reduction or "
-                    "recurrence)",
+                    "recurrence); instances run in any order and at once, "
+                    "so combine their values with reduction(op: x) or "
+                    "atomics",
             Phi);
       return false;
     }
@@ -276,7 +278,12 @@ std::optional<ParallelNest> NestFinder::run() {
         error("a node with " + std::to_string(D) +
                   " dims must contain exactly one loop nest of that depth; "
                   "found " +
-                  std::to_string(Top.size()) + " outermost loops",
+                  std::to_string(Top.size()) + " outermost loops" +
+                  (Top.empty() ? std::string(" (LLVM removes a loop whose "
+                                             "iterations all do the same "
+                                             "thing: do all instances write "
+                                             "the same location?)")
+                               : ""),
               R.Entry);
       else
         error("loop '" + Nest.Levels.back().L->getHeader()->getName().str() +
