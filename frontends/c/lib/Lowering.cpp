@@ -1524,7 +1524,9 @@ void Lowering::checkExtents(Node &N) {
       for (auto &[V, Loc] : VarRefs::of(E)) {
         for (Node *A = N.Parent; A; A = A->Parent)
           if (A->isLoopVar(V)) {
-            D.report(Loc, Diag::ExtentUsesInstanceId) << V->getName();
+            D.report(Loc, A->Sequential ? Diag::ExtentUsesStep
+                                        : Diag::ExtentUsesInstanceId)
+                << V->getName();
             N.Valid = false;
           }
         if (isGraphLocal(V))

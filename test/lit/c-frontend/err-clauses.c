@@ -190,6 +190,19 @@ void instance_extent(float *a, int n) {
   }
 }
 
+// The counter of a loop run in order is not an extent either (LU's k).
+void step_extent(float *a, int n) {
+#pragma hpvm task inout(a[0:n*n])
+  {
+    for (int k = 0; k < n; k++) {
+#pragma hpvm parallel for inout(a[0:n*n])
+      for (int i = k + 1; i < n; i++)
+        // CHECK: err-clauses.c:[[@LINE-1]]:20: error: the loop bound uses 'k', the counter of an enclosing loop run in order (a plain 'for' around nodes); extents must be known when the graph starts: loop over the whole range and skip the instances you do not need ('if (i <= k) continue;'), or put that loop around the graph, on the host
+        a[i * n + k] /= a[k * n + k];
+    }
+  }
+}
+
 void child_writes_input(float *a, int n) {
 #pragma hpvm task in(a[0:n]) name(parent)
   {
