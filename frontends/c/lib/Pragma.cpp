@@ -329,9 +329,40 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
     }
   }
   if (!K) {
+    Pos = HasParens && Close < Toks.size() ? Close + 1 : Pos;
+    // OpenMP's clauses, as code converted from `#pragma omp` keeps them:
+    // those that only tune or restate what HPVM does anyway are ignored
+    // with a word, the others named as OpenMP's.
+    const char *NoEffect =
+        llvm::StringSwitch<const char *>(*Name)
+            .Case("shared", "variables from outside a node are shared unless "
+                            "private, firstprivate or reduction says so")
+            .Case("default", "variables from outside a node are shared unless "
+                             "private, firstprivate or reduction says so")
+            .Case("schedule", "hpvm-rt decides how the instances are split")
+            .Case("num_threads", "HPVM_NUM_THREADS sets the CPU's threads")
+            .Case("proc_bind", "hpvm-rt places its threads")
+            .Default(nullptr);
+    if (NoEffect) {
+      Diags.report(NameTok.getLocation(), Diag::OpenMPClauseIgnored)
+          << *Name << directiveName(Kind) << NoEffect;
+      return true;
+    }
+    if (*Name == "map") {
+      Diags.report(NameTok.getLocation(), Diag::OpenMPMapClause);
+      return false;
+    }
+    if (llvm::is_contained({"lastprivate", "linear", "ordered", "if", "simd",
+                            "aligned", "safelen", "simdlen", "allocate",
+                            "copyin", "depend", "nontemporal", "order",
+                            "untied", "mergeable", "final", "priority"},
+                           *Name)) {
+      Diags.report(NameTok.getLocation(), Diag::OpenMPClauseUnsupported)
+          << *Name << directiveName(Kind);
+      return false;
+    }
     Diags.report(NameTok.getLocation(), Diag::UnknownClause)
         << *Name << directiveName(Kind);
-    Pos = HasParens && Close < Toks.size() ? Close + 1 : Pos;
     return false;
   }
   if (*K == ClauseKind::NoWait) { // OpenMP's: no argument list

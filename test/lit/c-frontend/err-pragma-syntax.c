@@ -86,3 +86,22 @@ void reduce_element(float *a, int n) {
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:51: error: expected a variable or an array section 'a[lo:len]' or 'a[:len]' (one per dimension: 'a[lo:len][lo2:len2]') in clause 'reduction'
   for (int i = 0; i < n; i++) { }
 }
+
+// OpenMP's clauses, kept by code converted from `#pragma omp`: those that
+// change nothing here are ignored with a warning, the rest named as
+// OpenMP's.
+void openmp_clauses(float *a, int n) {
+  int j;
+#pragma hpvm parallel for out(a[0:n]) shared(a) schedule(static, 4) private(j)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:39: warning: OpenMP's 'shared' clause has no effect in '#pragma hpvm parallel for' (variables from outside a node are shared unless private, firstprivate or reduction says so); ignored
+  // CHECK: err-pragma-syntax.c:[[@LINE-2]]:49: warning: OpenMP's 'schedule' clause has no effect in '#pragma hpvm parallel for' (hpvm-rt decides how the instances are split); ignored
+  for (int i = 0; i < n; i++) {
+    j = i;
+    a[j] = 1;
+  }
+#pragma hpvm parallel for map(tofrom: a[0:n]) lastprivate(j)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:27: error: OpenMP's 'map' clause is written in(), out() or inout() here: map(to: x) is in(x), map(from: x) is out(x), map(tofrom: x) is inout(x)
+  // CHECK: err-pragma-syntax.c:[[@LINE-2]]:47: error: OpenMP's 'lastprivate' clause has no equivalent in '#pragma hpvm parallel for'
+  for (int i = 0; i < n; i++)
+    j = i;
+}
