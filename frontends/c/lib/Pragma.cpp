@@ -352,6 +352,11 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
       Diags.report(NameTok.getLocation(), Diag::OpenMPMapClause);
       return false;
     }
+    if (Kind == Directive::Update && (*Name == "to" || *Name == "from")) {
+      Diags.report(NameTok.getLocation(), Diag::OpenMPUpdateClause)
+          << *Name << (*Name == "to" ? "device" : "host");
+      return false;
+    }
     if (llvm::is_contained({"lastprivate", "linear", "ordered", "if", "simd",
                             "aligned", "safelen", "simdlen", "allocate",
                             "copyin", "depend", "nontemporal", "order",

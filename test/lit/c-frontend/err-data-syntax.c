@@ -4,7 +4,7 @@
 
 void f(float *a, int n) {
 #pragma hpvm data map(tofrom: a[0:n])
-  // CHECK: err-data-syntax.c:[[@LINE-1]]:19: error: unknown clause 'map' in '#pragma hpvm data'
+  // CHECK: err-data-syntax.c:[[@LINE-1]]:19: error: OpenMP's 'map' clause is written in(), out() or inout() here: map(to: x) is in(x), map(from: x) is out(x), map(tofrom: x) is inout(x)
   {}
 #pragma hpvm data inout(a[0:n]) name(region)
   // CHECK: err-data-syntax.c:[[@LINE-1]]:33: error: clause 'name' is not allowed on '#pragma hpvm data'
@@ -19,7 +19,9 @@ void f(float *a, int n) {
   // CHECK: err-data-syntax.c:[[@LINE-1]]:1: error: '#pragma hpvm data' must be followed by a compound statement '{ ... }'
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma hpvm update to(a[0:n])
-  // CHECK: err-data-syntax.c:[[@LINE-1]]:21: error: unknown clause 'to' in '#pragma hpvm update'
+  // CHECK: err-data-syntax.c:[[@LINE-1]]:21: error: OpenMP's 'to' clause of 'target update' is written device() here
+#pragma hpvm update from(a[0:n])
+  // CHECK: err-data-syntax.c:[[@LINE-1]]:21: error: OpenMP's 'from' clause of 'target update' is written host() here
 #pragma hpvm update in(a[0:n])
   // CHECK: err-data-syntax.c:[[@LINE-1]]:21: error: clause 'in' is not allowed on '#pragma hpvm update'
 #pragma hpvm update
