@@ -147,6 +147,12 @@ hpvm::TargetMask parseTargetList(StringRef List) {
   List.split(Names, ',');
   for (StringRef Name : Names) {
     Name = Name.trim();
+    if (Name.empty()) {
+      error() << "--hpvm-target='" << List
+              << "' has an empty entry; expected a comma-separated list of "
+                 "cpu, nvptx and spirv\n";
+      return 0;
+    }
     const TargetEntry *Found = nullptr;
     for (const TargetEntry &T : Targets)
       if (Name == T.Name)
@@ -479,7 +485,7 @@ bool parseNVPTXOption(StringRef S, Options &O) {
 std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
   Options O;
   std::vector<const char *> ClangArgs;
-  std::string Targets;
+  std::optional<std::string> Targets;
   for (const char *A : Argv) {
     StringRef S(A);
     if (S.consume_front("--hpvm-target=") || S.consume_front("-hpvm-target="))
@@ -670,8 +676,8 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
                  "object\n";
       return std::nullopt;
     }
-  O.Targets = Targets.empty() ? defaultTargets() : parseTargetList(Targets);
-  if (!Targets.empty() && !O.Targets)
+  O.Targets = !Targets ? defaultTargets() : parseTargetList(*Targets);
+  if (Targets && !O.Targets)
     return std::nullopt;
 #if HPVM_HAVE_PROGRAM
   // Once, before any input is compiled, rather than once per input.
