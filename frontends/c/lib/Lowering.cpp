@@ -1497,8 +1497,9 @@ void Lowering::addImplicitBuffers(Node &N) {
       Found.push_back({P.Var, Read, N.P->HashLoc});
   for (const auto &[V, Access, Loc] : Found) {
     bool Array = V->getType()->isArrayType();
-    // A global scalar the leaf writes is the same error as a local one.
-    if (!Access || (!Array && Access != Read))
+    // A global number the leaf writes is the same error as a local one; a
+    // struct is memory like an array (`s.rows[i] = ...`).
+    if (!Access || (!Array && !V->getType()->isRecordType() && Access != Read))
       continue;
     std::string Name = V->getName().str();
     Buffer &B = N.Buffers.emplace_back();

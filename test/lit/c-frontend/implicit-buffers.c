@@ -60,6 +60,20 @@ void modes(int m) {
   // CHECK: "hpvm.dims"(i32 100), "hpvm.out"(ptr %C, i64 400) ]
 }
 
+// A struct is memory like an array: its members may be written (a scalar
+// global the leaf writes is an error, err-kernel.c).
+struct table {
+  int n;
+  float rows[8];
+} T;
+// CHECK-LABEL: define dso_local void @members(
+void members(void) {
+#pragma hpvm parallel for name(members)
+  for (int i = 0; i < 8; i++)
+    T.rows[i] = i;
+  // CHECK: "hpvm.dims"(i32 8), "hpvm.out"(ptr %T, i64 36) ]
+}
+
 // An internal node names the union of its children's implicit buffers:
 // b is written by one child and read by the other (inout), a the reverse.
 double a[64], b[64];
