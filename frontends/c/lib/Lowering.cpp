@@ -873,6 +873,16 @@ void Lowering::checkChildren(Node &N) {
         }
       continue;
     }
+    // A pointer swap between time steps, as OpenMP code has it.
+    if (auto *Assign = dyn_cast<BinaryOperator>(S))
+      if (Assign->getOpcode() == BO_Assign &&
+          Assign->getLHS()->getType()->isPointerType())
+        if (VarDecl *V = varOf(Assign->getLHS())) {
+          D.report(S->getBeginLoc(), Diag::InternalPointerAssignment)
+              << V->getName();
+          N.Valid = false;
+          continue;
+        }
     D.report(S->getBeginLoc(), Diag::InternalStatement);
     N.Valid = false;
   }

@@ -67,9 +67,11 @@ void loop_statement(float *a, float *b, int n, int steps) {
       for (int i = 0; i < n; i++) b[i] = a[i];
       float *swap = a;
       a = b;
-      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may contain only child nodes and declarations; put this statement in a '#pragma hpvm task' of its own
+      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may not assign pointer 'a': every node of a graph names its buffers when the graph starts, so a swap between time steps cannot move them; write the step twice (a to b, then b to a), or keep the time loop on the host around the graph
       b = swap;
-      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may contain only child nodes and declarations
+      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may not assign pointer 'b'
+      n = n + 1;
+      // CHECK: err-structure.c:[[@LINE-1]]:7: error: a node with child nodes may contain only child nodes and declarations; put this statement in a '#pragma hpvm task' of its own
     }
   }
 }
