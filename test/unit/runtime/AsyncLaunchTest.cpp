@@ -143,26 +143,31 @@ TEST(AsyncLaunch, TinyReadyLaunchesRunOnTheSubmittingThread) {
   int64_t N = 4, Bytes = 16;
   std::vector<void *> Args{&PX, &Bytes, &N};
   for (const char *Name : {"async_tiny", "async_slow"}) {
-    // Synchronous launches teach the runtime what the leaf costs (the
-    // first is slower than the rest).
-    for (int K = 0; K != 5; ++K)
-      ASSERT_EQ(hpvm_launch(&P.Desc, Name, Args.data()), HPVM_OK)
-          << hpvm_error_message();
-    std::fill(X.begin(), X.end(), 0.0f);
-    RanOn = std::thread::id();
-    Ran = false;
-    hpvm_handle H = 0;
-    ASSERT_EQ(hpvm_launch_async(&P.Desc, Name, Args.data(), &H), HPVM_OK)
-        << hpvm_error_message();
     bool Tiny = std::string(Name) == "async_tiny";
-    // Done by the time the call returns, on this thread; or not yet.
-    EXPECT_EQ(Ran.load(), Tiny) << Name;
-    if (Tiny)
-      EXPECT_EQ(RanOn.load(), std::this_thread::get_id());
-    EXPECT_EQ(hpvm_wait(H), HPVM_OK) << hpvm_error_message();
-    EXPECT_EQ(hpvm_wait(H), HPVM_ERR_INVALID_ARGUMENT) << "a double wait";
-    for (float V : X)
-      EXPECT_EQ(V, 1.0f) << Name;
+    // The tiny leaf's cost is learnt from timed launches, which a loaded
+    // machine (a sanitizer build beside other work) can make look dearer
+    // than 2 us: a few tries, one of which must run in place.
+    bool RanInPlace = false;
+    for (int Try = 0; Try != (Tiny ? 5 : 1) && !RanInPlace; ++Try) {
+      // Synchronous launches teach the runtime what the leaf costs (the
+      // first is slower than the rest).
+      for (int K = 0; K != 5; ++K)
+        ASSERT_EQ(hpvm_launch(&P.Desc, Name, Args.data()), HPVM_OK)
+            << hpvm_error_message();
+      std::fill(X.begin(), X.end(), 0.0f);
+      RanOn = std::thread::id();
+      Ran = false;
+      hpvm_handle H = 0;
+      ASSERT_EQ(hpvm_launch_async(&P.Desc, Name, Args.data(), &H), HPVM_OK)
+          << hpvm_error_message();
+      // Done by the time the call returns, on this thread; or not yet.
+      RanInPlace = Ran.load() && RanOn.load() == std::this_thread::get_id();
+      EXPECT_EQ(hpvm_wait(H), HPVM_OK) << hpvm_error_message();
+      EXPECT_EQ(hpvm_wait(H), HPVM_ERR_INVALID_ARGUMENT) << "a double wait";
+      for (float V : X)
+        EXPECT_EQ(V, 1.0f) << Name;
+    }
+    EXPECT_EQ(RanInPlace, Tiny) << Name;
   }
 }
 
