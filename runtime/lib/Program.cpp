@@ -167,8 +167,7 @@ void Program::loadOrThrow(const hpvm_program_desc &D, Stats &S,
       continue;
     }
     if (A.target == HPVM_TARGET_NVPTX &&
-        (!A.code || !A.entry ||
-         static_cast<const char *>(A.code)[A.code_size] != '\0'))
+        (!A.entry || static_cast<const char *>(A.code)[A.code_size] != '\0'))
       bad(Which + " is PTX but has no code, no entry, or no NUL after its " +
           std::to_string(A.code_size) + " bytes of text");
     if (A.target == HPVM_TARGET_CPU && A.entry &&

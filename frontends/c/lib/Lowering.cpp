@@ -978,7 +978,7 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
       }
       End += V.zext(128);
     }
-    if (ConstantEnd && Item.Len)
+    if (ConstantEnd && Item.Len) {
       if (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T);
           CAT && End.ugt(CAT->getSize().zext(128))) {
         D.report(Item.Loc, Diag::SectionBeyondArray)
@@ -987,7 +987,6 @@ void Lowering::addBuffer(Node &N, const Clause &C, const ClauseItem &Item) {
         N.Valid = false;
         return;
       }
-    if (ConstantEnd && Item.Len) {
       uint64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
       if ((End * llvm::APInt(128, Size)).getActiveBits() > 64) {
         D.report(Item.Loc, Diag::SectionTooLarge)
@@ -1392,6 +1391,14 @@ void Lowering::analyzeClauses(Node &N) {
   }
 }
 
+/// A constant global table (`static const float lut[]`): every device gets
+/// a copy of it, so it is no buffer.
+static bool isConstantTable(const VarDecl *V, ASTContext &Ctx) {
+  QualType T = V->getType();
+  return T->isArrayType() && V->hasGlobalStorage() &&
+         Ctx.getBaseElementType(T).isConstQualified();
+}
+
 /// Data a device can copy byte for byte: arithmetic values, and arrays and
 /// structs of them (a pointer would still point into host memory).
 static bool isPlainData(QualType T, ASTContext &Ctx) {
@@ -1491,9 +1498,7 @@ void Lowering::addImplicitBuffers(Node &N) {
         !T->isArrayType() && V->hasGlobalStorage() && !T.isConstQualified();
     if (!Array && !GlobalScalar)
       continue;
-    // Constant tables are constant globals already (KernelChecker).
-    if (Array && V->hasGlobalStorage() &&
-        Ctx.getBaseElementType(T).isConstQualified())
+    if (isConstantTable(V, Ctx))
       continue;
     auto It = llvm::find_if(Found, [&](const Use &F) { return F.Var == V; });
     if (It == Found.end())
@@ -1832,8 +1837,7 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
         return; // derived from a buffer of the node
   if (T->isPointerType() || T->isArrayType()) {
     // Constant tables are constant globals: every device can have a copy.
-    if (T->isArrayType() && V->hasGlobalStorage() &&
-        Ctx.getBaseElementType(T).isConstQualified())
+    if (isConstantTable(V, Ctx))
       return;
     if (!Reported.insert(V).second)
       return;

@@ -124,6 +124,17 @@ static bool isFunctionOfIteration(const SCEV *X, const Loop *L,
                 [&](const SCEV *Op) { return SE.isLoopInvariant(Op, L); });
 }
 
+/// How often L runs its body when it leaves from Exiting: once more than it
+/// takes its back edge if it exits from its latch, as often if from its
+/// header (SCEVCouldNotCompute if unknown).
+static const SCEV *bodyRuns(ScalarEvolution &SE, const Loop *L,
+                            BasicBlock *Exiting) {
+  const SCEV *ExitCount = SE.getExitCount(L, Exiting);
+  if (isa<SCEVCouldNotCompute>(ExitCount) || Exiting != L->getLoopLatch())
+    return ExitCount;
+  return SE.getAddExpr(ExitCount, SE.getOne(ExitCount->getType()));
+}
+
 bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
   ScalarEvolution &SE = FA.SE;
   BasicBlock *Header = L->getHeader();
@@ -201,18 +212,12 @@ bool NestFinder::checkLevel(unsigned K, Loop *L, ParallelNest &Nest) {
         return false;
       }
 
-  const SCEV *ExitCount = SE.getExitCount(L, Exiting);
-  if (isa<SCEVCouldNotCompute>(ExitCount)) {
+  const SCEV *Trips = bodyRuns(SE, L, Exiting);
+  if (isa<SCEVCouldNotCompute>(Trips)) {
     error(Where + ": the number of iterations cannot be computed",
           Exiting->getTerminator());
     return false;
   }
-  // A loop that exits from its latch runs its body once more than its
-  // backedge is taken; one that exits from its header, exactly as often.
-  const SCEV *Trips =
-      Exiting == L->getLoopLatch()
-          ? SE.getAddExpr(ExitCount, SE.getOne(ExitCount->getType()))
-          : ExitCount;
   const SCEV *Dim = SE.getSCEV(R.Dims[K]);
   if (!tripCountIs(SE, Trips, Dim)) {
     error(Where + " runs " + str(Trips) + " times but the node's dims[" +
@@ -262,11 +267,7 @@ std::optional<ParallelNest> NestFinder::run() {
   // its place runs once (else that loop belongs to a later dim).
   auto RunsOnce = [&](const Loop *L) {
     BasicBlock *Exiting = L->getExitingBlock();
-    if (!Exiting)
-      return false;
-    // A top-tested loop takes its back edge once to run its body once.
-    const SCEV *Count = FA.SE.getExitCount(L, Exiting);
-    return Exiting == L->getLoopLatch() ? Count->isZero() : Count->isOne();
+    return Exiting && bodyRuns(FA.SE, L, Exiting)->isOne();
   };
   auto IsOne = [&](unsigned K) { return FA.SE.getSCEV(R.Dims[K])->isOne(); };
   SmallVector<Loop *, 2> Candidates = Top;
