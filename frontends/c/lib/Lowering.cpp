@@ -37,10 +37,12 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -161,6 +163,11 @@ struct Node {
   struct Private {
     VarDecl *Var;
     bool First;
+    /// firstprivate() of a local: the temporary made before the node that
+    /// holds the value the copies start at (set while rewriting).
+    std::string Temp = {};
+    /// private() whose copy the body may read before writing it.
+    bool StartsAtZero = false;
   };
   std::vector<Private> Privates;
   unsigned Targets = 0;
@@ -529,10 +536,12 @@ private:
   void addPrivate(Node &N, const Clause &C, const ClauseItem &Item);
   void addImplicitBuffers(Node &N);
   unsigned implicitAccess(const DeclRefExpr *E);
+  bool addressTaken(const FunctionDecl *F, const VarDecl *V);
   void checkExtents(Node &N);
   void resolveAfter(Node &N);
   void mergeChildBuffers(Node &N);
   void checkKernel(Node &N);
+  void checkPrivateReads(Node &N);
   void checkDirective(Node &R);
   void checkDataJumps(Node &R);
   Expr *argExpr(const Node &N, const ClauseExpr &E) const;
@@ -545,6 +554,7 @@ private:
   std::string beginCall(Node &N);
   std::string beginCall(Node &N, const RegionShape &R);
   std::string privateCopies(Node &N);
+  std::string firstPrivateTemps(Node &N, bool Hoisted);
   std::string rewriteChunks(Node &N);
   void rewriteLoops(Node &N);
   void generateDirective(Node &R);
@@ -574,6 +584,10 @@ private:
   /// Variables declared inside the current graph, and every loop variable
   /// of its parallel loops.
   llvm::SmallPtrSet<const VarDecl *, 32> GraphLocal;
+  /// Per function with nodes: the locals whose address its code or its
+  /// clauses take (addressTaken).
+  std::map<const FunctionDecl *, llvm::SmallPtrSet<const VarDecl *, 16>>
+      AddressTaken;
   std::map<FileID, std::vector<Edit>> Edits;
   std::map<FileID, std::vector<std::pair<unsigned, unsigned>>> PragmaLines;
   unsigned NextTemp = 0;
@@ -597,6 +611,19 @@ static VarDecl *varOf(Expr *E) {
 }
 
 static bool refersTo(Expr *E, const VarDecl *V) { return E && varOf(E) == V; }
+
+/// Whether S names V anywhere (a declaration of the same name inside S
+/// hides V from what follows it).
+static bool namesVar(Stmt *S, const VarDecl *V) {
+  for (auto &[U, Loc] : VarRefs::of(S))
+    if (U == V)
+      return true;
+  return false;
+}
+
+static bool isLogical(ReductionOp Op) {
+  return Op == ReductionOp::LogicalAnd || Op == ReductionOp::LogicalOr;
+}
 
 static std::optional<int64_t> constantInt(Expr *E, ASTContext &Ctx) {
   Expr::EvalResult R;
@@ -825,8 +852,10 @@ void Lowering::analyzeStructure(Node &N) {
         }
     }
   } else {
-    if (!isa_and_nonnull<CompoundStmt>(N.S)) {
-      D.report(P.HashLoc, Diag::NotCompound) << directiveName(P.Kind);
+    // Any statement, as OpenMP's structured block (a C23 label before a
+    // declaration would make the declaration the task).
+    if (!N.S || isa<DeclStmt>(N.S)) {
+      D.report(P.HashLoc, Diag::TaskNotStatement);
       N.Valid = false;
       return;
     }
@@ -1117,9 +1146,28 @@ void Lowering::addValue(Node &N, const ClauseItem &Item) {
 
 void Lowering::addPrivate(Node &N, const Clause &C, const ClauseItem &Item) {
   const char *Name = clauseName(C.Kind);
+  bool First = C.Kind == ClauseKind::FirstPrivate;
   VarDecl *V = varOf(argExpr(N, Item.Base));
+  // The loop's own variable is each instance's already: OpenMP lets
+  // private() name it, and firstprivate() not.
+  if (V && N.isLoopVar(V)) {
+    if (First) {
+      D.report(Item.Loc, Diag::FirstPrivateLoopVar) << V->getName();
+      N.Valid = false;
+    }
+    return;
+  }
+  // A private pointer is each instance's own cursor into the node's
+  // buffers (what it points to is checked like any other access); a
+  // private array its own scratch. A firstprivate copy of either would
+  // start at host memory.
+  QualType T = V ? V->getType() : QualType();
+  bool Scratch =
+      !First && V &&
+      (T->isPointerType() || (T->isConstantArrayType() &&
+                              Ctx.getBaseElementType(T)->isArithmeticType()));
   if (!V || (!V->hasLocalStorage() && !V->hasGlobalStorage()) ||
-      !V->getType()->isArithmeticType() || N.isLoopVar(V)) {
+      (!T->isArithmeticType() && !Scratch)) {
     D.report(Item.Loc, Diag::PrivateNotScalar) << Name << Item.Base.Text;
     N.Valid = false;
     return;
@@ -1137,7 +1185,7 @@ void Lowering::addPrivate(Node &N, const Clause &C, const ClauseItem &Item) {
   for (const auto &[Other, Text] : N.Values)
     if (Other == V)
       return Twice("value");
-  N.Privates.push_back({V, C.Kind == ClauseKind::FirstPrivate});
+  N.Privates.push_back({V, First});
 }
 
 void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
@@ -1166,10 +1214,19 @@ void Lowering::addReduction(Node &N, const Clause &C, const ClauseItem &Item) {
     return;
   }
   // long double has no atomics on the devices; _Complex and _Bool have no
-  // order or make no sense here.
-  if (T->isAnyComplexType() || T->isBooleanType() ||
+  // order or make no sense here, but for && and ||. Those normalise the
+  // shared value to 0 or 1 with a compare-and-swap, which devices have for
+  // 32- and 64-bit types only (a _Bool is 0 or 1 already).
+  bool Logical = isLogical(C.Op);
+  if (T->isAnyComplexType() || (T->isBooleanType() && !Logical) ||
       T->isSpecificBuiltinType(BuiltinType::LongDouble)) {
     D.report(Item.Loc, Diag::ReductionType) << V->getName() << T;
+    N.Valid = false;
+    return;
+  }
+  if (Logical && !T->isBooleanType() && Ctx.getTypeSize(T) < 32) {
+    D.report(Item.Loc, Diag::ReductionLogicalNarrow)
+        << reductionOpName(C.Op) << V->getName() << T;
     N.Valid = false;
     return;
   }
@@ -1227,7 +1284,8 @@ void Lowering::addArrayReduction(Node &N, const Clause &C,
   }
   if (!Elem.isNull() &&
       (!Elem->isArithmeticType() || Elem.isConstQualified() ||
-       Elem->isAnyComplexType() || Elem->isBooleanType() ||
+       Elem->isAnyComplexType() ||
+       (Elem->isBooleanType() && !isLogical(C.Op)) ||
        Elem->isSpecificBuiltinType(BuiltinType::LongDouble))) {
     Fail(Diag::ArrayReductionElement) << V->getName() << Elem;
     return;
@@ -1461,6 +1519,41 @@ unsigned Lowering::implicitAccess(const DeclRefExpr *E) {
   }
 }
 
+/// Whether F's code takes V's address, or a clause of a pragma in F names
+/// V as a buffer or a reduction (the rewrite takes its address then): V is
+/// then not an SSA value that a node could be given by value.
+bool Lowering::addressTaken(const FunctionDecl *F, const VarDecl *V) {
+  auto [It, New] = AddressTaken.try_emplace(F);
+  if (New) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      llvm::SmallPtrSet<const VarDecl *, 16> &Out;
+      explicit Finder(llvm::SmallPtrSet<const VarDecl *, 16> &Out) : Out(Out) {}
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        if (U->getOpcode() == UO_AddrOf)
+          if (VarDecl *V = varOf(U->getSubExpr()))
+            Out.insert(V);
+        return true;
+      }
+    } Find(It->second);
+    Find.TraverseStmt(F->getBody());
+    for (auto *List : {&Nodes, &Directives})
+      for (auto &N : *List) {
+        if (N->F != F)
+          continue;
+        for (const Clause &C : N->P->Clauses) {
+          if (C.Kind != ClauseKind::In && C.Kind != ClauseKind::Out &&
+              C.Kind != ClauseKind::InOut && C.Kind != ClauseKind::Reduction &&
+              C.Kind != ClauseKind::Host && C.Kind != ClauseKind::Device)
+            continue;
+          for (const ClauseItem &Item : C.Items)
+            if (VarDecl *Named = varOf(argExpr(*N, Item.Base)))
+              It->second.insert(Named);
+        }
+      }
+  }
+  return It->second.count(V);
+}
+
 /// OpenMP's implicit mapping: an array whose size the leaf's code can see
 /// (a global, a static, a local declared before the graph) and a global
 /// scalar it only reads are buffers of the leaf without a clause, the whole
@@ -1496,7 +1589,12 @@ void Lowering::addImplicitBuffers(Node &N) {
                  (T->isVariableArrayType() && V->hasLocalStorage());
     bool GlobalScalar =
         !T->isArrayType() && V->hasGlobalStorage() && !T.isConstQualified();
-    if (!Array && !GlobalScalar)
+    // A local whose address is taken (by the program, or by a clause that
+    // names it: a reduction, a scalar buffer) lives in memory, which the
+    // node reads like a global's; a clause in the same graph may write it.
+    bool MemoryScalar = !T->isArrayType() && V->hasLocalStorage() &&
+                        T->isArithmeticType() && addressTaken(N.F, V);
+    if (!Array && !GlobalScalar && !MemoryScalar)
       continue;
     if (isConstantTable(V, Ctx))
       continue;
@@ -2014,6 +2112,107 @@ void KernelChecker::walk(Stmt *S, unsigned Loops, unsigned Breakable) {
 
 void Lowering::checkKernel(Node &N) {
   KernelChecker(N, Ctx, D, FunctionsWithNodes).run();
+  if (N.Valid)
+    checkPrivateReads(N);
+}
+
+/// A private() copy starts without a value, as in OpenMP. Where the body
+/// may read it before the instance writes it, the copy would hold what an
+/// earlier instance left on the same thread (a value carried from one
+/// iteration to the next, which the IR verifier would report without a
+/// name), so the first such read is pointed out, naming the variable, and
+/// the copy starts at 0 instead. A forward must-be-written analysis over
+/// the body's CFG (Clang's linearised one, each subexpression an element
+/// in evaluation order) finds the reads: a read is an lvalue-to-rvalue
+/// conversion of the variable, a write an assignment to it; `++`, `+=`
+/// read first; taking its address counts as a write.
+void Lowering::checkPrivateReads(Node &N) {
+  std::vector<Node::Private *> Unset;
+  for (Node::Private &P : N.Privates)
+    if (!P.First && namesVar(N.Body, P.Var) && P.Var->hasLocalStorage() &&
+        P.Var->getType()->isScalarType())
+      Unset.push_back(&P);
+  if (Unset.empty())
+    return;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Graph = CFG::buildCFG(N.F, N.Body, &Ctx, Options);
+  if (!Graph)
+    return;
+  unsigned NumVars = Unset.size();
+  auto IndexOf = [&](const Expr *E) -> int {
+    if (VarDecl *V = varOf(const_cast<Expr *>(E)))
+      for (unsigned I = 0; I != NumVars; ++I)
+        if (Unset[I]->Var == V)
+          return I;
+    return -1;
+  };
+  // Written[b]: the variables written on every path to block b's start.
+  std::vector<llvm::BitVector> Written(Graph->getNumBlockIDs(),
+                                       llvm::BitVector(NumVars, true));
+  std::vector<SourceLocation> FirstRead(NumVars);
+  auto Transfer = [&](const CFGBlock &B, llvm::BitVector State, bool Report) {
+    for (const CFGElement &E : B) {
+      std::optional<CFGStmt> S = E.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      auto Read = [&](const Expr *X) {
+        int I = IndexOf(X);
+        if (I >= 0 && !State[I] && Report &&
+            (FirstRead[I].isInvalid() || X->getBeginLoc() < FirstRead[I]))
+          FirstRead[I] = X->getBeginLoc();
+      };
+      auto Write = [&](const Expr *X) {
+        if (int I = IndexOf(X); I >= 0)
+          State.set(I);
+      };
+      const Stmt *St = S->getStmt();
+      if (auto *Cast = dyn_cast<ImplicitCastExpr>(St)) {
+        if (Cast->getCastKind() == CK_LValueToRValue)
+          Read(Cast->getSubExpr()->IgnoreParens());
+      } else if (auto *BO = dyn_cast<BinaryOperator>(St)) {
+        if (BO->isCompoundAssignmentOp())
+          Read(BO->getLHS()->IgnoreParens());
+        if (BO->isAssignmentOp())
+          Write(BO->getLHS()->IgnoreParens());
+      } else if (auto *UO = dyn_cast<UnaryOperator>(St)) {
+        if (UO->isIncrementDecrementOp())
+          Read(UO->getSubExpr()->IgnoreParens());
+        if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+          Write(UO->getSubExpr()->IgnoreParens());
+      }
+    }
+    return State;
+  };
+  // Iterate to the fixed point, then report once.
+  Written[Graph->getEntry().getBlockID()].reset();
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : *Graph) {
+      if (!B || B == &Graph->getEntry())
+        continue;
+      llvm::BitVector In(NumVars, true);
+      bool Reached = false;
+      for (const CFGBlock::AdjacentBlock &P : B->preds())
+        if (const CFGBlock *Pred = P.getReachableBlock()) {
+          In &= Transfer(*Pred, Written[Pred->getBlockID()], false);
+          Reached = true;
+        }
+      if (Reached && In != Written[B->getBlockID()]) {
+        Written[B->getBlockID()] = In;
+        Changed = true;
+      }
+    }
+  }
+  for (const CFGBlock *B : *Graph)
+    if (B)
+      Transfer(*B, Written[B->getBlockID()], true);
+  for (unsigned I = 0; I != NumVars; ++I)
+    if (FirstRead[I].isValid()) {
+      D.report(FirstRead[I], Diag::PrivateReadFirst)
+          << Unset[I]->Var->getName();
+      Unset[I]->StartsAtZero = true;
+    }
 }
 
 /// A data, update or taskwait directive: host code, outside every node; a data
@@ -2236,7 +2435,8 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
       Loop &O = N.Loops[L.OuterIndex];
       std::string OK = std::to_string(O.Temp);
       std::string OT =
-          O.Var->getType().getUnqualifiedType().getAsString(PrintingPolicy(LO));
+          O.Var->getType().getCanonicalType().getUnqualifiedType().getAsString(
+              PrintingPolicy(LO));
       bool OUp =
           O.Op == BO_LT || O.Op == BO_LE || (O.Op == BO_NE && O.Step > 0);
       std::string First = O.Keep ? "0" : "__hpvm_lb" + OK;
@@ -2350,7 +2550,10 @@ std::string identityOf(ReductionOp Op, QualType Elem, const std::string &T) {
   case ReductionOp::Xor:
     return "(" + T + ")0";
   case ReductionOp::Mul:
+  case ReductionOp::LogicalAnd:
     return "(" + T + ")1";
+  case ReductionOp::LogicalOr:
+    return "(" + T + ")0";
   case ReductionOp::And:
     return "(" + T + ")~(" + T + ")0";
   case ReductionOp::Min:
@@ -2383,6 +2586,10 @@ std::string combined(ReductionOp Op, const std::string &A,
     return A + " | " + B;
   case ReductionOp::Xor:
     return A + " ^ " + B;
+  case ReductionOp::LogicalAnd:
+    return A + " && " + B;
+  case ReductionOp::LogicalOr:
+    return A + " || " + B;
   case ReductionOp::Min:
     return B + " < " + A + " ? " + B + " : " + A;
   case ReductionOp::Max:
@@ -2529,16 +2736,23 @@ void Lowering::rewriteLoops(Node &N) {
   std::string Prologue, Epilogue;
   PrintingPolicy Policy(LO);
   for (const Node::Private &P : N.Privates) {
+    if (!namesVar(N.Body, P.Var))
+      continue;
     std::string X = P.Var->getName().str();
     std::string Ty = "__typeof__(" + X + ")";
     if (!P.First) {
-      Prologue += Ty + " " + X + "; ";
+      Prologue += Ty + " " + X + (P.StartsAtZero ? " = 0; " : "; ");
       continue;
     }
-    // `T x = x;` would read the new x: through a temporary.
-    std::string Tmp = "__hpvm_fp" + std::to_string(NextTemp++);
-    Prologue +=
-        Ty + " " + Tmp + " = " + X + "; " + Ty + " " + X + " = " + Tmp + "; ";
+    // `T x = x;` would read the new x: through a temporary, made before
+    // the node for a local (firstPrivateTemps), here for a global (the node
+    // reads it as an in() buffer).
+    std::string Tmp = P.Temp;
+    if (Tmp.empty()) {
+      Tmp = "__hpvm_fp" + std::to_string(NextTemp++);
+      Prologue += Ty + " " + Tmp + " = " + X + "; ";
+    }
+    Prologue += Ty + " " + X + " = " + Tmp + "; ";
   }
   for (Loop &L : N.Loops) {
     std::string K = std::to_string(L.Temp);
@@ -2573,7 +2787,11 @@ void Lowering::rewriteLoops(Node &N) {
          500);
     bool Up = L.Op == BO_LT || L.Op == BO_LE || (L.Op == BO_NE && L.Step > 0);
     std::string S = std::to_string(L.Step < 0 ? -L.Step : L.Step);
-    std::string T = L.Var->getType().getUnqualifiedType().getAsString(Policy);
+    // The canonical type: a typedef's name could be hidden where the
+    // declaration lands.
+    std::string T =
+        L.Var->getType().getCanonicalType().getUnqualifiedType().getAsString(
+            Policy);
     Prologue += T + " " + L.Var->getName().str() + " = (" + T + ")(__hpvm_lb" +
                 K + (Up ? " + " : " - ") + IV + " * " + S + "); ";
     // An instance of the bounding box outside this row's bounds does
@@ -2585,7 +2803,9 @@ void Lowering::rewriteLoops(Node &N) {
                   sourceText(L.UB->getSourceRange()) + "))) continue; ";
   }
   for (Reduction &R : N.Reductions) {
-    if (R.Array) // rewriteChunks
+    // Array reductions: rewriteChunks. A variable the body cannot name (a
+    // loop variable of the same name hides it) keeps its value.
+    if (R.Array || !namesVar(N.Body, R.Var))
       continue;
     std::string X = R.Var->getName().str();
     std::string P = "__hpvm_x" + std::to_string(NextTemp++);
@@ -2601,7 +2821,11 @@ void Lowering::rewriteLoops(Node &N) {
       Prologue += " = 0; ";
       break;
     case ReductionOp::Mul:
+    case ReductionOp::LogicalAnd:
       Prologue += " = 1; ";
+      break;
+    case ReductionOp::LogicalOr:
+      Prologue += " = 0; ";
       break;
     case ReductionOp::And:
       Prologue += " = (" + Ty + ")~(" + Ty + ")0; ";
@@ -2632,9 +2856,30 @@ void Lowering::rewriteLoops(Node &N) {
       Fetch = "max";
       break;
     case ReductionOp::Mul:
+    case ReductionOp::LogicalAnd:
+    case ReductionOp::LogicalOr:
       break;
     }
-    if (Fetch) {
+    if (isLogical(R.Op)) {
+      // The shared value becomes 0 or 1 as OpenMP's `x = x && p` makes it:
+      // an instance whose copy decides the result stores it (all such
+      // stores store the same value), any other one turns a shared value
+      // other than 0 or 1 into 1, once, by compare-and-swap (a _Bool needs
+      // none).
+      bool And = R.Op == ReductionOp::LogicalAnd;
+      std::string Decides = And ? "!(" + X + ")" : "(" + X + ")";
+      std::string Result = And ? "0" : "1";
+      Epilogue +=
+          "if (" + Decides + ") *" + P + " = (" + Ty + ")" + Result + "; ";
+      if (!R.Var->getType()->isBooleanType())
+        Epilogue += "else { " + Ty + " __hpvm_old, __hpvm_one = (" + Ty +
+                    ")1; __atomic_load(" + P +
+                    ", &__hpvm_old, __ATOMIC_RELAXED); if (__hpvm_old != (" +
+                    Ty + ")0 && __hpvm_old != (" + Ty +
+                    ")1) __atomic_compare_exchange(" + P +
+                    ", &__hpvm_old, &__hpvm_one, 0, __ATOMIC_RELAXED, "
+                    "__ATOMIC_RELAXED); } ";
+    } else if (Fetch) {
       Epilogue += std::string("__atomic_fetch_") + Fetch + "(" + P + ", " + X +
                   ", __ATOMIC_RELAXED); ";
     } else {
@@ -2654,15 +2899,29 @@ void Lowering::rewriteLoops(Node &N) {
     Prologue += "do { ";
     Epilogue = "} while (0); " + Epilogue;
   }
+  // A block of its own around the body, so that the body's own
+  // declarations hide the copies (`private(t)` and `{ double t = ...`), as
+  // any inner block's would.
   int Open = 10 * N.Depth + 5, Close = 1000 - 10 * N.Depth - 5;
-  if (auto *CS = dyn_cast<CompoundStmt>(N.Body)) {
-    edit(CS->getLBracLoc().getLocWithOffset(1), 0, " " + Prologue, Open);
-    if (!Epilogue.empty())
-      edit(CS->getRBracLoc(), 0, Epilogue, Close);
-  } else {
-    insertBeforeStmt(N.Body, "{ " + Prologue, Open);
-    insertAfterStmt(N.Body, " " + Epilogue + "}", Close);
+  insertBeforeStmt(N.Body, "{ " + Prologue, Open);
+  insertAfterStmt(N.Body, " " + Epilogue + "}", Close);
+}
+
+/// The temporaries that firstprivate() copies of locals start from: the
+/// variable's value when the graph starts, read before it (or at the node's
+/// own pragma, for a value the graph computes). Reading it in the kernel
+/// would read the variable's memory wherever its address is taken.
+std::string Lowering::firstPrivateTemps(Node &N, bool Hoisted) {
+  std::string Out;
+  for (Node::Private &P : N.Privates) {
+    if (!P.First || !P.Var->hasLocalStorage() ||
+        isGraphLocal(P.Var) != !Hoisted || !namesVar(N.Body, P.Var))
+      continue;
+    std::string X = P.Var->getName().str();
+    P.Temp = "__hpvm_fp" + std::to_string(NextTemp++);
+    Out += "__typeof__(" + X + ") " + P.Temp + " = " + X + "; ";
   }
+  return Out;
 }
 
 /// The pragma's lines become Text, with as many line breaks as they had,
@@ -2688,7 +2947,8 @@ void Lowering::generate(Node &Root) {
 
   std::string Hoisted, Frees;
   for (Node *N : Order)
-    Hoisted += tempsFor(*N, /*Hoisted=*/true);
+    Hoisted += tempsFor(*N, /*Hoisted=*/true) +
+               firstPrivateTemps(*N, /*Hoisted=*/true);
   for (Node *N : Order) {
     Hoisted += privateCopies(*N);
     if (N->Chunked)
@@ -2708,7 +2968,8 @@ void Lowering::generate(Node &Root) {
     std::string Text = "{ ";
     if (N == &Root)
       Text += Handles + Hoisted;
-    Text += tempsFor(*N, /*Hoisted=*/false);
+    Text += tempsFor(*N, /*Hoisted=*/false) +
+            firstPrivateTemps(*N, /*Hoisted=*/false);
     Text += (N == &Root ? "void *" : "") + std::string("__hpvm_r") +
             std::to_string(N->Id) + " = " + beginCall(*N) + ";";
     if (N->Chunked)

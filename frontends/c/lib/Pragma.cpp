@@ -102,6 +102,10 @@ const char *reductionOpName(ReductionOp Op) {
     return "|";
   case ReductionOp::Xor:
     return "^";
+  case ReductionOp::LogicalAnd:
+    return "&&";
+  case ReductionOp::LogicalOr:
+    return "||";
   }
   return "?";
 }
@@ -501,6 +505,10 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
         Op = ReductionOp::Or;
       else if (T.is(tok::caret))
         Op = ReductionOp::Xor;
+      else if (T.is(tok::ampamp))
+        Op = ReductionOp::LogicalAnd;
+      else if (T.is(tok::pipepipe))
+        Op = ReductionOp::LogicalOr;
       else if (identifier(T) == "min")
         Op = ReductionOp::Min;
       else if (identifier(T) == "max")
@@ -600,6 +608,47 @@ static bool lineSpellsPragmaOperator(Preprocessor &PP, SourceLocation Loc) {
   return Buf.slice(Offset, End).contains("_Pragma");
 }
 
+/// Whether a statement starting with T is a declaration (C's keywords of
+/// declaration specifiers; a typedef name is an identifier, which the AST
+/// check sees).
+static bool startsDeclaration(const Token &T) {
+  switch (T.getKind()) {
+  case tok::kw_int:
+  case tok::kw_char:
+  case tok::kw_short:
+  case tok::kw_long:
+  case tok::kw_float:
+  case tok::kw_double:
+  case tok::kw_void:
+  case tok::kw_signed:
+  case tok::kw_unsigned:
+  case tok::kw__Bool:
+  case tok::kw_bool:
+  case tok::kw__Complex:
+  case tok::kw_struct:
+  case tok::kw_union:
+  case tok::kw_enum:
+  case tok::kw_const:
+  case tok::kw_volatile:
+  case tok::kw_restrict:
+  case tok::kw_static:
+  case tok::kw_extern:
+  case tok::kw_register:
+  case tok::kw_auto:
+  case tok::kw_typedef:
+  case tok::kw__Atomic:
+  case tok::kw__Alignas:
+  case tok::kw__Thread_local:
+  case tok::kw__Static_assert:
+  case tok::kw_static_assert:
+  case tok::kw_typeof:
+  case tok::kw_inline:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
                                  Token &FirstToken) {
   if (PP.getLangOpts().CPlusPlus) {
@@ -668,10 +717,15 @@ void PragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Intro,
       Diags.report(Intro.Loc, Diag::NotFollowedByFor);
       return;
     }
-    if (!Unknown &&
-        (Info.Kind == Directive::Task || Info.Kind == Directive::Data) &&
-        !Next->is(tok::l_brace)) {
+    if (!Unknown && Info.Kind == Directive::Data && !Next->is(tok::l_brace)) {
       Diags.report(Intro.Loc, Diag::NotCompound) << directiveName(Info.Kind);
+      return;
+    }
+    // A task labels any statement, as OpenMP's structured block: a loop, a
+    // call, a block.
+    if (!Unknown && Info.Kind == Directive::Task &&
+        (Next->is(tok::r_brace) || startsDeclaration(*Next))) {
+      Diags.report(Intro.Loc, Diag::TaskNotStatement);
       return;
     }
   }

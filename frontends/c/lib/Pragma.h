@@ -76,7 +76,17 @@ enum class ClauseKind {
 };
 const char *clauseName(ClauseKind K);
 
-enum class ReductionOp { Add, Mul, Min, Max, And, Or, Xor };
+enum class ReductionOp {
+  Add,
+  Mul,
+  Min,
+  Max,
+  And,
+  Or,
+  Xor,
+  LogicalAnd,
+  LogicalOr
+};
 const char *reductionOpName(ReductionOp Op);
 
 /// A C expression written in a clause: its source text (what the rewritten

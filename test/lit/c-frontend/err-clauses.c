@@ -289,19 +289,32 @@ void section_per_instance_length(float *x, long R, long n) {
   }
 }
 
-// private() and firstprivate() take arithmetic variables other than the
-// loop's own, on leaves, each variable in one clause.
+// private() and firstprivate() take arithmetic variables (private() also
+// pointers and arrays of numbers), on leaves, each variable in one clause;
+// the loop's own variable in private() changes nothing, in firstprivate()
+// it is an error, as in OpenMP.
 void private_pointer(float *a, int n) {
 #pragma hpvm parallel for out(a[0:n]) private(a)
-  // CHECK: err-clauses.c:[[@LINE-1]]:47: error: private() takes variables of arithmetic type, other than the loop's own; 'a' is not one
+  // CHECK: err-clauses.c:[[@LINE-1]]:47: error: 'a' is named in both private() and out()
   for (int i = 0; i < n; i++)
     a[i] = 0;
+}
+
+struct point { int x, y; };
+void private_struct(float *a, int n) {
+  struct point p;
+  float *q;
+#pragma hpvm parallel for out(a[0:n]) private(p) firstprivate(q)
+  // CHECK: err-clauses.c:[[@LINE-1]]:47: error: private() takes variables of arithmetic type (and private() also pointers and arrays of numbers); 'p' is not one
+  // CHECK: err-clauses.c:[[@LINE-2]]:63: error: firstprivate() takes variables of arithmetic type (and private() also pointers and arrays of numbers); 'q' is not one
+  for (int i = 0; i < n; i++)
+    a[i] = p.x + *q;
 }
 
 void private_loop_var(float *a, int n) {
   int i;
 #pragma hpvm parallel for out(a[0:n]) firstprivate(i)
-  // CHECK: err-clauses.c:[[@LINE-1]]:52: error: firstprivate() takes variables of arithmetic type, other than the loop's own; 'i' is not one
+  // CHECK: err-clauses.c:[[@LINE-1]]:52: error: firstprivate(i): 'i' is the loop's own variable, which every instance has already, set to its iteration; remove it from the clause
   for (i = 0; i < n; i++)
     a[i] = 0;
 }
@@ -340,4 +353,13 @@ void section_2d_bad_bound(long n, long m, float a[n][m]) {
   // CHECK: err-clauses.c:[[@LINE-1]]:39: error: the bounds of an array section must be integers
   for (long i = 0; i < n; ++i)
     (void)a[i][0];
+}
+
+// && and || combine through 32- or 64-bit atomics (a _Bool needs none).
+void logical_narrow(const int *v, int n) {
+  char any = 0;
+#pragma hpvm parallel for in(v[0:n]) reduction(||: any)
+  // CHECK: err-clauses.c:[[@LINE-1]]:52: error: reduction '||' on 'any' of type 'char' is not supported: devices combine logical reductions with 32- or 64-bit atomics; declare it int or _Bool
+  for (int i = 0; i < n; i++)
+    any = any || v[i];
 }

@@ -5,7 +5,7 @@
 
 void before_declaration(float *a, int n) {
 #pragma hpvm task out(a[0:n])
-  // CHECK: err-placement.c:[[@LINE-1]]:1: error: '#pragma hpvm task' must be followed by a compound statement '{ ... }'
+  // CHECK: err-placement.c:[[@LINE-1]]:1: error: '#pragma hpvm task' must be followed by the statement it runs (a block '{ ... }', a loop, a call), not a declaration or the end of a block
   int x = 5;
   a[0] = x;
 }

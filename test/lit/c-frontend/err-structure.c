@@ -7,10 +7,13 @@ void not_for(float *a, int n) {
   while (n--) a[n] = 0;
 }
 
-void not_compound(float *a, int n) {
+// A task labels any statement (OpenMP's structured block), but not a
+// declaration, which a C23 label would make the statement.
+void task_declaration(float *a, int n) {
 #pragma hpvm task out(a[0:n])
-  // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm task' must be followed by a compound statement '{ ... }'
-  a[0] = 0;
+  // CHECK: err-structure.c:[[@LINE-1]]:1: error: '#pragma hpvm task' must be followed by the statement it runs (a block '{ ... }', a loop, a call), not a declaration or the end of a block
+  float x = 0;
+  a[0] = x;
 }
 
 void too_deep(float *a, int n) {
