@@ -68,6 +68,12 @@ struct KernelJob : gpu::LeafKernelJob {
   bool WorkGroups = false;
 };
 
+/// Replaces every double-precision exp, exp2, exp10, log, log2, log10, sin,
+/// cos, tan and pow in M (libm calls and intrinsics) by a call of our own
+/// implementation (math/f64.c), linked into M: GLSL.std.450 has them for
+/// 32-bit floats only. For the Vulkan flavour, before the kernels are built.
+llvm::Error linkF64Math(llvm::Module &M);
+
 /// "node 'p': message"
 llvm::Error nodeError(const KernelJob &Job, const llvm::Twine &Message);
 

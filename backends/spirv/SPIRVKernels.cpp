@@ -79,6 +79,9 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
   // One copy for all kernels: each kernel function is new, and preparing
   // one touches nothing the others use (leaf functions are only inlined).
   std::unique_ptr<Module> M = gpu::cloneForKernels(GraphForm, ".spirv");
+  if (Opts.Flavour == SPIRVFlavour::Vulkan)
+    if (Error E = linkF64Math(*M))
+      return E;
   // What the flavour cannot express: fatal, or a leaf left out.
   for (auto [Index, Leaf] : enumerate(Leaves->Jobs)) {
     auto Unsupported = [&](Error E) -> Error {
