@@ -197,6 +197,26 @@ extern "C" void hpvm_launch_site_or_exit(const hpvm_program_desc *Program,
 
 extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
 
+extern "C" int hpvm_cpu_threads(void) {
+  int Threads = 1;
+  guarded([&] { Threads = int(Runtime::current().pool().size()); });
+  return Threads;
+}
+
+extern "C" int hpvm_set_cpu_threads(uint32_t Threads) {
+  clearErrorMessage();
+  if (Runtime::requestProcessThreads(Threads))
+    return HPVM_OK;
+  setErrorMessage(Threads < 1 || Threads > 4096
+                      ? std::to_string(Threads) +
+                            " is not a thread count from 1 to 4096"
+                      : "the CPU device has started with " +
+                            std::to_string(hpvm_cpu_threads()) +
+                            " threads; set its threads before the first "
+                            "launch");
+  return HPVM_ERR_BAD_VALUE;
+}
+
 extern "C" void hpvm_print_stats(void) {
   guarded([] {
     std::string Text = Runtime::current().statsText();

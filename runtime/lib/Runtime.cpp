@@ -58,10 +58,21 @@ void atExit() {
 
 /// The process's runtime once made (launch sites are armed for it only).
 static std::atomic<Runtime *> ProcessRuntime{nullptr};
+static std::atomic<unsigned> RequestedThreads{0};
+
+bool Runtime::requestProcessThreads(unsigned Threads) {
+  if (Threads < 1 || Threads > 4096 || ProcessRuntime.load())
+    return false;
+  RequestedThreads.store(Threads);
+  return true;
+}
 
 Runtime &Runtime::get() {
   static Runtime *RT = [] {
-    auto *R = new Runtime(RuntimeConfig::fromEnvironment());
+    RuntimeConfig Config = RuntimeConfig::fromEnvironment();
+    if (unsigned Threads = RequestedThreads.load())
+      Config.Threads = Threads;
+    auto *R = new Runtime(Config);
     if (R->trace().enabled() || envFlag("HPVM_STATS") ||
         !R->PerfModelsPath.empty())
       std::atexit(atExit);

@@ -3,6 +3,7 @@
 
 #include "FrontendDiagnostics.h"
 #include "Lowering.h"
+#include "OpenMPLeftovers.h"
 #include "Pragma.h"
 
 #include "hpvm/ir/Diagnostics.h"
@@ -48,6 +49,10 @@ protected:
     Diags = std::make_unique<Diagnostics>(CI.getDiagnostics());
     // The preprocessor owns the handler.
     CI.getPreprocessor().AddPragmaHandler(new PragmaHandler(CI, Table, *Diags));
+    // With -fopenmp, Clang compiles them (for host threads).
+    if (!CI.getLangOpts().OpenMP)
+      CI.getPreprocessor().addPPCallbacks(
+          warnOnOpenMPPragmas(CI.getSourceManager(), *Diags));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,

@@ -403,6 +403,9 @@ struct Options {
   /// object of input <index>.
   std::vector<std::string> LinkArgs;
   bool EmitLLVM = false;
+  /// -fopenmp: Clang links libomp, which has OpenMP's runtime calls;
+  /// otherwise hpvm-omp has them (runtime/omp).
+  bool OpenMP = false;
   /// -march=: also the processor the kernels are optimised for.
   std::string March;
   /// -mllvm <arg>: options of LLVM itself (-pass-remarks-missed=...).
@@ -616,6 +619,15 @@ std::optional<Options> parseCommandLine(ArrayRef<const char *> Argv) {
       Both();
       break;
     }
+    case copt::OPT_fopenmp:
+    case copt::OPT_fopenmp_EQ:
+      O.OpenMP = true;
+      Both();
+      break;
+    case copt::OPT_fno_openmp:
+      O.OpenMP = false;
+      Both();
+      break;
     case copt::OPT_v:
       Verbose = true;
       O.LinkArgs.push_back("-v");
@@ -1205,8 +1217,13 @@ bool link(const Options &O, const Resources &R,
   }
   Args.push_back("-o");
   Args.push_back(O.Output.empty() ? "a.out" : O.Output);
+  // OpenMP's calls first: they call hpvm-rt, which comes after them.
+  std::vector<std::string> Libraries;
+  if (!O.OpenMP)
+    Libraries.push_back(R.LibDir + "/" + HPVM_OPENMP_LIBRARY);
   for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
-    Args.push_back(R.LibDir + "/" + Lib);
+    Libraries.push_back(R.LibDir + "/" + Lib);
+  append_range(Args, Libraries);
   for (const char *Flag :
        {"-lstdc++", "-lpthread", "-ldl", "-lm", "-Qunused-arguments"})
     Args.push_back(Flag);
@@ -1216,9 +1233,9 @@ bool link(const Options &O, const Resources &R,
     Args.push_back(std::string("-fsanitize=") + HPVM_RUNTIME_SANITIZERS);
     Args.push_back("-fsanitize-link-c++-runtime");
   }
-  for (const char *Lib : HPVM_RUNTIME_LIBRARIES)
-    if (!sys::fs::exists(R.LibDir + "/" + Lib)) {
-      error() << "the HPVM runtime '" << R.LibDir << "/" << Lib
+  for (const std::string &Lib : Libraries)
+    if (!sys::fs::exists(Lib)) {
+      error() << "the HPVM runtime '" << Lib
               << "' is missing (build the target hpvm-clang-resources)\n";
       return false;
     }

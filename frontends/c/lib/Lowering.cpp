@@ -429,15 +429,15 @@ bool isMathFunction(StringRef Name) {
   static const llvm::StringSet<> Names = [] {
     llvm::StringSet<> S;
     for (const char *Base :
-         {"acos",    "asin",   "atan",    "atan2",     "cos",       "sin",
-          "tan",     "acosh",  "asinh",   "atanh",     "cosh",      "sinh",
-          "tanh",    "exp",    "exp2",    "expm1",     "log",       "log10",
-          "log1p",   "log2",   "logb",    "cbrt",      "sqrt",      "hypot",
-          "pow",     "erf",    "erfc",    "lgamma",    "tgamma",    "ceil",
-          "floor",   "trunc",  "round",   "nearbyint", "rint",      "lround",
-          "llround", "lrint",  "llrint",  "fmod",      "remainder", "fdim",
-          "fmax",    "fmin",   "fma",     "fabs",      "copysign",  "nextafter",
-          "ldexp",   "scalbn", "scalbln", "ilogb"}) {
+         {"acos",      "asin",    "atan",   "atan2",   "cos",       "sin",
+          "tan",       "acosh",   "asinh",  "atanh",   "cosh",      "sinh",
+          "tanh",      "exp",     "exp2",   "exp10",   "expm1",     "log",
+          "log10",     "log1p",   "log2",   "logb",    "cbrt",      "sqrt",
+          "hypot",     "pow",     "erf",    "erfc",    "lgamma",    "tgamma",
+          "ceil",      "floor",   "trunc",  "round",   "nearbyint", "rint",
+          "lround",    "llround", "lrint",  "llrint",  "fmod",      "remainder",
+          "fdim",      "fmax",    "fmin",   "fma",     "fabs",      "copysign",
+          "nextafter", "ldexp",   "scalbn", "scalbln", "ilogb"}) {
       S.insert(Base);
       S.insert(std::string(Base) + "f");
       S.insert(std::string(Base) + "l");
@@ -1996,6 +1996,10 @@ void KernelChecker::checkCall(CallExpr *CE) {
   if (!FD->hasBody(Def) || !Def) {
     if (isMathFunction(Name))
       return;
+    if (Name.starts_with("omp_")) {
+      error(Loc, Diag::OpenMPCallInNode, Name.str());
+      return;
+    }
     error(Loc, Diag::CallUndefined, Name.str());
     return;
   }

@@ -282,6 +282,15 @@ void hpvm_launch_nowait_site_or_exit(const hpvm_program_desc *program,
 /* The last error of this thread, or "" if none. */
 const char *hpvm_error_message(void);
 
+/* The CPU device's threads: how many host threads run the instances of a
+ * node on the CPU (HPVM_NUM_THREADS, else one per processor). */
+int hpvm_cpu_threads(void);
+/* Sets the CPU device's threads in place of HPVM_NUM_THREADS, before the
+ * process's first launch (OpenMP's omp_set_num_threads). Returns 0, or
+ * HPVM_ERR_BAD_VALUE for a count outside 1..4096 or once the runtime has
+ * started, with hpvm_error_message() saying which. */
+int hpvm_set_cpu_threads(uint32_t threads);
+
 /* Writes the statistics collected so far (per node: device, launches,
  * instances, time; bytes moved and copies avoided) to stderr. Also happens
  * at exit when HPVM_STATS=1. */

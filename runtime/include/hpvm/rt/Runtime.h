@@ -64,6 +64,10 @@ const LaunchOptions *threadLaunchOptions();
 class Runtime {
 public:
   static Runtime &get();
+  /// Makes the process's runtime (get) start with Threads CPU threads,
+  /// whatever HPVM_NUM_THREADS says (OpenMP's omp_set_num_threads). False,
+  /// changing nothing, once it has started or for a count outside 1..4096.
+  static bool requestProcessThreads(unsigned Threads);
 
   ThreadPool &pool() { return *Pool; }
   Coherence &coherence() { return Coh; }
