@@ -30,11 +30,40 @@ Error nodeError(const Node &N, const Twine &Message) {
   return makeError("node '" + N.path() + "': " + Message);
 }
 
+char UnsupportedLeaf::ID = 0;
+
+void UnsupportedLeaf::log(raw_ostream &OS) const { OS << Message; }
+
+std::error_code UnsupportedLeaf::convertToErrorCode() const {
+  return inconvertibleErrorCode();
+}
+
 Error unsupportedIn(const Node &N, const Twine &Backend, const Instruction *At,
                     const Twine &What) {
-  return makeError("node '" + N.path() + "' (leaf function '@" + N.Function +
-                   "'): the " + Backend + " cannot compile " + What +
-                   atInstruction(At));
+  std::string Why = ("the " + Backend + " cannot compile " + What).str();
+  return make_error<UnsupportedLeaf>("node '" + N.path() +
+                                         "' (leaf function '@" + N.Function +
+                                         "'): " + Why + atInstruction(At),
+                                     Why, sourceLocationOf(At));
+}
+
+SkippedLeaf skippedLeaf(const Node &N, Error E) {
+  SkippedLeaf S{N.path(), "", ""};
+  handleAllErrors(
+      std::move(E),
+      [&](const UnsupportedLeaf &U) {
+        S.Why = U.Why;
+        S.Location = U.Location;
+      },
+      [&](const ErrorInfoBase &Other) {
+        std::string Why = Other.message();
+        Why = Why.substr(0, Why.find('\n'));
+        std::string Prefix = "node '" + N.path() + "': ";
+        if (StringRef(Why).starts_with(Prefix))
+          Why = Why.substr(Prefix.size());
+        S.Why = Why;
+      });
+  return S;
 }
 
 Error checkLeaf(const Module &M, const Node &N, StringRef Target) {

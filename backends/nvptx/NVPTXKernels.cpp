@@ -586,7 +586,16 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
 
   std::vector<KernelJob> Jobs;
   SmallPtrSet<Function *, 16> Mapped;
+  // What PTX cannot express: fatal, or the leaf left out (both of its
+  // kernels).
+  auto LeaveOut = [&](const Node &N, Error E) -> Error {
+    if (!Opts.Skipped)
+      return E;
+    Opts.Skipped->push_back(gpu::skippedLeaf(N, std::move(E)));
+    return Error::success();
+  };
   for (const gpu::LeafKernelJob &Leaf : Leaves->Jobs) {
+    size_t FirstJob = Jobs.size();
     // A work-group leaf also gets its work-group kernel (the block size is
     // the group's, given at launch).
     for (bool Native : {false, true}) {
@@ -604,12 +613,22 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
       if (M->getNamedValue(Entry))
         Job.EntryName += ".for." + std::to_string(Jobs.size());
       auto K = buildKernelFunction(*M, Job);
-      if (!K)
-        return K.takeError();
-      Job.K = *K;
-      Job.EntryName = Entry;
-      if (Error E = prepareReached(Job, Mapped))
-        return E;
+      Error E = K ? Error::success() : K.takeError();
+      if (K) {
+        Job.K = *K;
+        Job.EntryName = Entry;
+        E = prepareReached(Job, Mapped);
+      }
+      if (E) {
+        if (Error Fatal = LeaveOut(*Leaf.N, std::move(E)))
+          return Fatal;
+        if (K)
+          (*K)->eraseFromParent();
+        for (size_t J = FirstJob; J != Jobs.size(); ++J)
+          Jobs[J].K->eraseFromParent();
+        Jobs.resize(FirstJob);
+        break;
+      }
       Jobs.push_back(std::move(Job));
     }
   }
@@ -617,26 +636,47 @@ Expected<std::vector<NVPTXKernel>> buildNVPTXKernels(const Module &GraphForm,
   // libdevice, once, if any kernel calls into it; errors name the first
   // call that needs what is missing.
   std::unique_ptr<Module> Lib;
-  for (const KernelJob &Job : Jobs)
+  std::vector<KernelJob> Usable;
+  for (KernelJob &Job : Jobs) {
+    Error Problem = Error::success();
     for (const LibdeviceCall &Use : Job.Math.Calls) {
       if (!Lib) {
         auto Path = findLibdevice(Opts);
-        if (!Path)
-          return unsupported(*Job.N, Use.Call,
-                             "a call to '" + Use.Was +
-                                 "', which needs NVIDIA's libdevice: " +
-                                 toString(Path.takeError()));
+        if (!Path) {
+          Problem = unsupported(*Job.N, Use.Call,
+                                "a call to '" + Use.Was +
+                                    "', which needs NVIDIA's libdevice: " +
+                                    toString(Path.takeError()));
+          break;
+        }
         auto Loaded = loadLibdevice(*Path, *M);
         if (!Loaded)
           return gpu::nodeError(*Job.N, toString(Loaded.takeError()));
         Lib = std::move(*Loaded);
       }
-      std::string Problem =
+      std::string Missing =
           libdeviceProblem(*Lib, *Use.Call->getCalledFunction());
-      if (!Problem.empty())
-        return unsupported(*Job.N, Use.Call,
-                           "a call to '" + Use.Was + "': " + Problem);
+      if (!Missing.empty()) {
+        Problem = unsupported(*Job.N, Use.Call,
+                              "a call to '" + Use.Was + "': " + Missing);
+        break;
+      }
     }
+    if (!Problem) {
+      Usable.push_back(std::move(Job));
+      continue;
+    }
+    if (Error Fatal = LeaveOut(*Job.N, std::move(Problem)))
+      return Fatal;
+  }
+  // A leaf left out goes with both of its kernels.
+  llvm::erase_if(Usable, [&](const KernelJob &Job) {
+    return Opts.Skipped &&
+           llvm::any_of(*Opts.Skipped, [&](const SkippedLeaf &S) {
+             return S.NodePath == Job.N->path();
+           });
+  });
+  Jobs = std::move(Usable);
   bool UsedLibdevice = Lib != nullptr;
   if (Lib)
     if (Error E = linkLibdevice(*M, std::move(Lib)))

@@ -1,6 +1,8 @@
 //===- Program.cpp - From graph form to a runnable program ----------------===//
 #include "hpvm/backends/Program.h"
 
+#include "hpvm/backends/LeafKernel.h"
+
 #include "hpvm/ir/GraphFormVerifier.h"
 #include "hpvm/ir/GraphMetadata.h"
 #include "hpvm/ir/GraphText.h"
@@ -261,6 +263,43 @@ static void removeGraphForm(Module &M, const std::vector<Graph> &Graphs) {
       Id->eraseFromParent();
 }
 
+/// A leaf every target left out can run nowhere: the error gives each
+/// target's reason, where the code it could not compile is.
+static Error checkEveryLeafHasAnArtifact(const std::vector<Graph> &Graphs,
+                                         const ProgramOptions &Options,
+                                         const CompiledProgram &Result) {
+  Error Problem = Error::success();
+  for (const Graph &G : Graphs)
+    forEachNode(G.root(), [&](const Node &N) {
+      if (!N.isLeaf() || Problem || (N.Targets & Options.Targets & TargetCPU))
+        return;
+      std::string Path = N.path(), Why, Where;
+      auto Has = [&](const auto &Kernels) {
+        return llvm::any_of(Kernels,
+                            [&](const auto &K) { return K.NodePath == Path; });
+      };
+      if (Has(Result.NVPTXKernels) || Has(Result.SPIRVKernels) ||
+          Has(Result.OpenCLKernels))
+        return;
+      for (const auto *Skipped :
+           {&Result.NVPTXSkipped, &Result.VulkanSkipped, &Result.OpenCLSkipped})
+        for (const SkippedLeaf &S : *Skipped)
+          if (S.NodePath == Path) {
+            Why += "; " + S.Why;
+            if (Where.empty())
+              Where = S.Location;
+          }
+      if (Why.empty())
+        return;
+      Why = "node '" + Path + "' can run on none of the targets being " +
+            "compiled (" + targetsToString(N.Targets & Options.Targets) +
+            "): " + Why.substr(2);
+      Problem = make_error<gpu::UnsupportedLeaf>(
+          Why + (Where.empty() ? "" : "\n  at: " + Where), Why, Where);
+    });
+  return Problem;
+}
+
 /// The checks every program passes and the kernels of every target, for
 /// both forms of program (embedded and in memory).
 static Expected<std::vector<Graph>> buildKernels(Module &M,
@@ -299,7 +338,10 @@ static Expected<std::vector<Graph>> buildKernels(Module &M,
   }
 
   if (Options.Targets & TargetNVPTX) {
-    auto Kernels = buildNVPTXKernels(M, Options.NVPTX);
+    NVPTXOptions NVPTX = Options.NVPTX;
+    if (Options.SkipUnsupported)
+      NVPTX.Skipped = &Result.NVPTXSkipped;
+    auto Kernels = buildNVPTXKernels(M, NVPTX);
     if (!Kernels)
       return Kernels.takeError();
     Result.NVPTXKernels = std::move(*Kernels);
@@ -321,6 +363,8 @@ static Expected<std::vector<Graph>> buildKernels(Module &M,
       return CLKernels.takeError();
     Result.OpenCLKernels = std::move(*CLKernels);
   }
+  if (Error E = checkEveryLeafHasAnArtifact(Graphs, Options, Result))
+    return std::move(E);
   return Graphs;
 }
 
@@ -372,7 +416,8 @@ std::vector<PlannedArtifact> planArtifacts(const std::vector<Graph> &Graphs,
   // Leaves a flavour cannot express: an artifact without code that says
   // why (hpvm_rt.h), which hpvm-rt names when no device can run the leaf.
   for (auto [Skipped, Target] :
-       {std::pair(&Result.VulkanSkipped, uint32_t(TargetSPIRV)),
+       {std::pair(&Result.NVPTXSkipped, uint32_t(TargetNVPTX)),
+        std::pair(&Result.VulkanSkipped, uint32_t(TargetSPIRV)),
         std::pair(&Result.OpenCLSkipped, ArtifactTargetOpenCL)})
     for (const SkippedLeaf &S : *Skipped)
       Plan.push_back({S.NodePath, Target, "", "", S.Why});

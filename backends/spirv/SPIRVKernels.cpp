@@ -87,14 +87,7 @@ Expected<std::vector<SPIRVKernel>> buildSPIRVKernels(const Module &GraphForm,
     auto Unsupported = [&](Error E) -> Error {
       if (!Opts.Skipped)
         return E;
-      // The first line, without the "node '...' (leaf function ...): "
-      // that the list says apart.
-      std::string Why = toString(std::move(E));
-      Why = Why.substr(0, Why.find('\n'));
-      if (StringRef(Why).starts_with("node '") &&
-          Why.find("): ") != std::string::npos)
-        Why = Why.substr(Why.find("): ") + 3);
-      Opts.Skipped->push_back({Leaf.N->path(), Why});
+      Opts.Skipped->push_back(gpu::skippedLeaf(*Leaf.N, std::move(E)));
       return Error::success();
     };
     // A work-group leaf also gets its work-group kernel, after the kernel

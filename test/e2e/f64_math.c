@@ -16,12 +16,11 @@
 #include <stdint.h>
 
 enum { Funcs = 10 };
-static const char *const Names[Funcs] = {"exp",   "exp2", "exp10", "log",
-                                         "log2",  "log10", "sin",  "cos",
-                                         "tan",   "pow"};
+static const char *const Names[Funcs] = {
+    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow"};
 
 static void compute(long n, const double *x, const double *y, double *out) {
-#pragma hpvm parallel for name(math) in(x[0:n], y[0:n]) out(out[0:n * 10])
+#pragma hpvm parallel for name(math) in(x [0:n], y [0:n])out(out [0:n * 10])
   for (long i = 0; i < n; i++) {
     double a = x[i], b = y[i];
     out[i * 10 + 0] = exp(a);
@@ -39,16 +38,26 @@ static void compute(long n, const double *x, const double *y, double *out) {
 
 static double want(int f, double a, double b) {
   switch (f) {
-  case 0: return exp(a);
-  case 1: return exp2(a);
-  case 2: return exp10(a);
-  case 3: return log(a);
-  case 4: return log2(a);
-  case 5: return log10(a);
-  case 6: return sin(a);
-  case 7: return cos(a);
-  case 8: return tan(a);
-  default: return pow(a, b);
+  case 0:
+    return exp(a);
+  case 1:
+    return exp2(a);
+  case 2:
+    return exp10(a);
+  case 3:
+    return log(a);
+  case 4:
+    return log2(a);
+  case 5:
+    return log10(a);
+  case 6:
+    return sin(a);
+  case 7:
+    return cos(a);
+  case 8:
+    return tan(a);
+  default:
+    return pow(a, b);
   }
 }
 
@@ -67,15 +76,56 @@ static uint64_t ulpsBetween(double a, double b) {
 int main(int argc, char **argv) {
   long max_ulps = e2e_count(argc, argv, 1, 2);
   long sweep = e2e_count(argc, argv, 2, 20000);
-  static const double specials[] = {
-      0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 0.1, 10.0,
-      INFINITY, -INFINITY, NAN, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX,
-      4.9406564584124654e-324, -4.9406564584124654e-324,
-      2.2250738585072009e-308, 709.782712893384, 709.79, -708.4, -745.13,
-      -745.14, 1023.99, 1024.0, -1074.0, -1075.0, 308.25, 308.26, -323.3,
-      -324.0, 1.0000000000000002, 0.99999999999999989, 1e-300, 1e300,
-      1.5707963267948966, 3.141592653589793, 1e6, 1e22, 1e300, 0x1p1023,
-      5.0e-324, 2.5, -2.5, 0.25, 1e-8};
+  static const double specials[] = {0.0,
+                                    -0.0,
+                                    1.0,
+                                    -1.0,
+                                    0.5,
+                                    -0.5,
+                                    2.0,
+                                    -2.0,
+                                    3.0,
+                                    -3.0,
+                                    0.1,
+                                    10.0,
+                                    INFINITY,
+                                    -INFINITY,
+                                    NAN,
+                                    DBL_MIN,
+                                    -DBL_MIN,
+                                    DBL_MAX,
+                                    -DBL_MAX,
+                                    4.9406564584124654e-324,
+                                    -4.9406564584124654e-324,
+                                    2.2250738585072009e-308,
+                                    709.782712893384,
+                                    709.79,
+                                    -708.4,
+                                    -745.13,
+                                    -745.14,
+                                    1023.99,
+                                    1024.0,
+                                    -1074.0,
+                                    -1075.0,
+                                    308.25,
+                                    308.26,
+                                    -323.3,
+                                    -324.0,
+                                    1.0000000000000002,
+                                    0.99999999999999989,
+                                    1e-300,
+                                    1e300,
+                                    1.5707963267948966,
+                                    3.141592653589793,
+                                    1e6,
+                                    1e22,
+                                    1e300,
+                                    0x1p1023,
+                                    5.0e-324,
+                                    2.5,
+                                    -2.5,
+                                    0.25,
+                                    1e-8};
   long ns = sizeof specials / sizeof specials[0];
   long n = ns * ns + sweep;
   double *x = e2e_alloc(n * sizeof(double)), *y = e2e_alloc(n * sizeof(double));

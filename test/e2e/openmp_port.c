@@ -22,7 +22,7 @@
 
 static void shadow(int n, const double *a, double *b) {
   int i, k;
-#pragma hpvm parallel for name(shadow) private(i, k) in(a[0:n]) out(b[0:n])
+#pragma hpvm parallel for name(shadow) private(i, k) in(a [0:n])out(b [0:n])
   for (int i = 0; i < n; i++) {
     double s = 0;
     for (k = 0; k < 3; k++)
@@ -34,8 +34,8 @@ static void shadow(int n, const double *a, double *b) {
 static void c89(int n, int m, const float *A, float *rowsum) {
   int i, j;
   float acc;
-#pragma hpvm parallel for name(c89) private(i, j, acc) in(A[0:n * m])        \
-    out(rowsum[0:n])
+#pragma hpvm parallel for name(c89) private(i, j, acc) in(A [0:n * m])         \
+    out(rowsum [0:n])
   for (i = 0; i < n; i++) {
     acc = 0;
     for (j = 0; j < m; j++)
@@ -48,8 +48,8 @@ static void scratch(int n, const float *x, float *y) {
   float *p;
   float window[4];
   float t = 100.0f;
-#pragma hpvm parallel for name(scratch) private(p, window, t) in(x[0:n])      \
-    out(y[0:n])
+#pragma hpvm parallel for name(scratch) private(p, window, t)                  \
+    in(x [0:n])out(y [0:n])
   for (int i = 0; i < n; i++) {
     float t = x[i]; // the body's own t hides the private copy
     for (int w = 0; w < 4; w++)
@@ -80,7 +80,9 @@ static struct flags logical(int n, const int *v, int *column_any, int m) {
     starts_at_five = starts_at_five && v[i] > -1;
     any_big = any_big || v[i] > 990;
   }
-#pragma hpvm parallel for name(columns) in(v[0:n]) reduction(||: column_any[0:m])
+#pragma hpvm parallel for name(columns)                                        \
+    in(v [0:n])reduction(||                                                    \
+                         : column_any [0:m])
   for (int i = 0; i < n; i++)
     column_any[i % m] = column_any[i % m] || v[i] % 97 == 0;
   struct flags F = {all_positive, any_big, starts_at_five, all_small,
@@ -92,10 +94,10 @@ static struct flags logical(int n, const int *v, int *column_any, int m) {
 // which every device has).
 static double scale_then_sum(int n, const double *a, double *b) {
   float scale = 1.5f, sum = 0;
-#pragma hpvm parallel for name(scale) in(a[0:n]) out(b[0:n])
+#pragma hpvm parallel for name(scale) in(a [0:n])out(b [0:n])
   for (int i = 0; i < n; i++)
     b[i] = a[i] * scale;
-#pragma hpvm parallel for name(sum) in(b[0:n]) reduction(+: sum, scale)
+#pragma hpvm parallel for name(sum) in(b [0:n])reduction(+ : sum, scale)
   for (int i = 0; i < n; i++) {
     sum += b[i];
     scale += 1.0;
@@ -104,10 +106,10 @@ static double scale_then_sum(int n, const double *a, double *b) {
   float total = 0;
 #pragma hpvm task name(graph)
   {
-#pragma hpvm parallel for name(total) in(a[0:n]) reduction(+: total)
+#pragma hpvm parallel for name(total) in(a [0:n])reduction(+ : total)
     for (int i = 0; i < n; i++)
       total += a[i];
-#pragma hpvm parallel for name(normalise) in(a[0:n]) out(b[0:n])
+#pragma hpvm parallel for name(normalise) in(a [0:n])out(b [0:n])
     for (int i = 0; i < n; i++)
       b[i] = a[i] / (total + 1.0);
   }
@@ -115,15 +117,15 @@ static double scale_then_sum(int n, const double *a, double *b) {
 }
 
 static void tasks(int n, const float *x, float *y, float *z, float *w) {
-#pragma hpvm task name(single) in(x[0:n]) out(w[0:n])
+#pragma hpvm task name(single) in(x [0:n])out(w [0:n])
   for (int i = 0; i < n; i++)
     w[i] = x[i] * 2.0f;
 #pragma hpvm task name(pair)
   {
-#pragma hpvm task name(first) in(x[0:n]) out(y[0:n])
+#pragma hpvm task name(first) in(x [0:n])out(y [0:n])
     for (int i = 0; i < n; i++)
       y[i] = x[i] + 1.0f;
-#pragma hpvm task name(second) in(y[0:n]) out(z[0:n])
+#pragma hpvm task name(second) in(y [0:n])out(z [0:n])
     for (int i = n - 1; i >= 0; i--)
       z[i] = y[i] * y[i];
   }

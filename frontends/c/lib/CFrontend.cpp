@@ -7,6 +7,7 @@
 #include "Pragma.h"
 
 #include "hpvm/ir/Diagnostics.h"
+#include "hpvm/ir/Inlining.h"
 #include "hpvm/ir/Passes.h"
 #include "hpvm/ir/RegionForm.h"
 
@@ -29,7 +30,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -166,6 +169,70 @@ void localizeGlobalBuffers(llvm::Module &M) {
   }
 }
 
+/// Whether F, or a function it calls, uses a global variable that is not
+/// constant.
+bool usesMutableGlobal(const llvm::Function &F,
+                       llvm::SmallPtrSetImpl<const llvm::Function *> &Seen) {
+  if (F.isDeclaration() || !Seen.insert(&F).second)
+    return false;
+  for (const llvm::BasicBlock &BB : F)
+    for (const llvm::Instruction &I : BB)
+      for (const llvm::Value *Op : I.operands()) {
+        const llvm::Value *V = Op->stripPointerCasts();
+        if (auto *CE = llvm::dyn_cast<llvm::ConstantExpr>(V))
+          V = CE->getOperand(0)->stripPointerCasts(); // a GEP into it
+        if (auto *G = llvm::dyn_cast<llvm::GlobalVariable>(V))
+          if (!G->isConstant())
+            return true;
+        if (auto *Callee = llvm::dyn_cast<llvm::Function>(V))
+          if (usesMutableGlobal(*Callee, Seen))
+            return true;
+      }
+  return false;
+}
+
+/// A helper that a leaf calls and that uses a global array or struct: the
+/// frontend made the global a buffer of the leaf (docs/c-frontend.md,
+/// implicit buffers), which the kernel must reach through its parameter,
+/// not through the global itself (a CPU kernel is compiled in a module of
+/// its own, which cannot reach a static; a GPU reaches no host global).
+/// Inlined into the leaf's region, the helper's uses of the global become
+/// uses in the function with the graph, which localizeGlobalBuffers turns
+/// into uses of the buffer. Only calls inside leaves are inlined: host code
+/// keeps its calls.
+void inlineHelpersThatUseGlobals(llvm::Module &M) {
+  for (llvm::Function &F : M) {
+    if (F.isDeclaration() || !hpvm::hasRegions(F))
+      continue;
+    unsigned Errors = 0;
+    hpvm::RegionForest Forest = hpvm::parseRegions(F, Errors);
+    if (Errors)
+      continue; // the verifier reports them
+    std::vector<llvm::CallBase *> Calls;
+    std::function<void(const hpvm::Region &)> Collect =
+        [&](const hpvm::Region &R) {
+          for (const auto &C : R.Children)
+            Collect(*C);
+          if (!R.isLeaf())
+            return;
+          for (llvm::Instruction *I : R.instructions())
+            if (auto *Call = llvm::dyn_cast<llvm::CallBase>(I))
+              if (llvm::Function *Callee = Call->getCalledFunction()) {
+                llvm::SmallPtrSet<const llvm::Function *, 8> Seen;
+                if (usesMutableGlobal(*Callee, Seen))
+                  Calls.push_back(Call);
+              }
+        };
+    for (const auto &Root : Forest.Roots)
+      Collect(*Root);
+    for (llvm::CallBase *Call : Calls) {
+      llvm::InlineFunctionInfo IFI;
+      if (llvm::InlineFunction(*Call, IFI).isSuccess())
+        hpvm::inlineTransitively(&F, IFI.InlinedCallSites);
+    }
+  }
+}
+
 /// Code on a pragma line is the rewritten begin marker and the temporaries
 /// before it; their columns mean nothing to the user, so diagnostics about
 /// them point at the pragma's '#'.
@@ -292,6 +359,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   fixPragmaColumns(*M, Rewritten);
   if (hpvm::lowerHPVMC(*M) || hpvm::regionFormFromMarkers(*M))
     return Result;
+  inlineHelpersThatUseGlobals(*M);
   if (dropSanitizerReportsInNodes(*M))
     llvm::errs() << "hpvm-clang: note: sanitizer checks are not made inside "
                     "nodes (devices have no sanitizer runtime); host code is "

@@ -36,6 +36,7 @@
 #include "hpvm/ir/GraphPrinter.h"
 #include "hpvm/ir/Passes.h"
 #if HPVM_HAVE_PROGRAM
+#include "hpvm/backends/LeafKernel.h"
 #include "hpvm/backends/Program.h"
 #endif
 
@@ -253,6 +254,11 @@ bool wantRemark(const DiagnosticInfo &DI) {
                           : Filter.isAnalysisRemarkEnabled(Pass);
 }
 
+/// Prints a diagnostic as Clang does: "<Where>: <severity>: <Text>", then
+/// Detail on lines of its own if any.
+void printDiagnostic(StringRef Where, DiagnosticSeverity Severity,
+                     StringRef Text, StringRef Detail = "");
+
 void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
   // Notes are never printed, remarks when asked for.
   if (DI.getSeverity() == DS_Note ||
@@ -299,12 +305,18 @@ void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
         Where = Detail.substr(Open + 2, Detail.size() - Open - 3);
     }
   }
-  Where = asGiven(Where);
+  printDiagnostic(asGiven(Where), DI.getSeverity(), Text,
+                  Verbose && !Detail.empty() ? StringRef(Detail).drop_front()
+                                             : "");
+}
+
+void printDiagnostic(StringRef Where, DiagnosticSeverity Severity,
+                     StringRef Text, StringRef Detail) {
   raw_ostream &ES = diag();
   bool Colors = ES.has_colors();
   const char *Label = "note: ";
   raw_ostream::Colors Color = raw_ostream::BLACK;
-  switch (DI.getSeverity()) {
+  switch (Severity) {
   case DS_Error:
     Failed = true;
     Label = "error: ";
@@ -334,8 +346,8 @@ void handleLLVMDiagnostic(const DiagnosticInfo &DI) {
   if (Colors)
     ES.resetColor();
   ES << "\n";
-  if (Verbose && !Detail.empty())
-    ES << Detail.substr(1) << "\n";
+  if (!Detail.empty())
+    ES << Detail << "\n";
 }
 
 //===----------------------------------------------------------------------===//
@@ -1070,22 +1082,47 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
     Inv = Own.get();
   }
   // The line tables the frontend added for its own diagnostics also give
-  // the kernels' optimisation remarks their locations: kept through the
-  // backends when remarks were asked for, stripped from what is emitted.
-  bool KeepLines = AddedDebugInfo && remarkFilter().isAnyRemarkEnabled();
-  if (AddedDebugInfo && !KeepLines)
-    StripDebugInfo(*M);
+  // the backends' diagnostics and the kernels' optimisation remarks their
+  // locations: kept through the backends, stripped from what is emitted.
+  bool KeepLines = AddedDebugInfo;
 
   hpvm::ProgramOptions PO;
   PO.Targets = O.Targets;
+  // Code a GPU target cannot express (a libc call, a global a helper
+  // reads) leaves the leaf to the targets that can, with a remark.
+  PO.SkipUnsupported = true;
   PO.CPU.CPU = O.March; // empty: the host's processor
   PO.CPU.PreferVectorWidth = O.PreferVectorWidth;
   PO.NVPTX = O.NVPTX;
   auto Program = hpvm::compileProgram(std::move(M), PO);
   if (!Program) {
-    error() << toString(Program.takeError()) << "\n";
+    // Where the backends' diagnostics have a source location, it comes
+    // first, as in Clang's.
+    handleAllErrors(
+        Program.takeError(),
+        [&](const hpvm::gpu::UnsupportedLeaf &U) {
+          if (U.Location.empty()) {
+            error() << U.Message << "\n";
+            return;
+          }
+          Failed = true;
+          printDiagnostic(asGiven(U.Location), DS_Error,
+                          StringRef(U.Message).split("\n  at:").first);
+        },
+        [&](const ErrorInfoBase &E) { error() << E.message() << "\n"; });
     return false;
   }
+  for (auto [Skipped, Target] :
+       {std::pair(&Program->NVPTXSkipped, "nvptx"),
+        std::pair(&Program->VulkanSkipped, "spirv (vulkan)"),
+        std::pair(&Program->OpenCLSkipped, "spirv (opencl)")})
+    for (const hpvm::SkippedLeaf &S : *Skipped)
+      printDiagnostic(S.Location.empty() ? Tool : asGiven(S.Location),
+                      DS_Remark,
+                      "node '" + S.NodePath + "' gets no " + Target +
+                          " kernel and runs on the other devices it may "
+                          "use: " +
+                          S.Why);
   Module &Host = *Program->Host;
   Module *Kernels = Program->CPUKernels.get();
   if (KeepLines) {

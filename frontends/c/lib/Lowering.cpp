@@ -1560,10 +1560,27 @@ bool Lowering::addressTaken(const FunctionDecl *F, const VarDecl *V) {
 /// of them, with the access its uses show. Pointers and array parameters
 /// have no size here and still need a clause.
 void Lowering::addImplicitBuffers(Node &N) {
+  // The leaf's code and the functions it calls: a global a helper reads is
+  // the leaf's buffer as one its own code reads (a helper's locals and
+  // statics are its own).
   struct Uses : RecursiveASTVisitor<Uses> {
     std::vector<DeclRefExpr *> Refs;
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    unsigned InCallee = 0;
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      Refs.push_back(E);
+      auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (!InCallee || (V && V->hasGlobalStorage() && !V->isStaticLocal()))
+        Refs.push_back(E);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Def = nullptr;
+      if (FunctionDecl *FD = CE->getDirectCallee())
+        if (FD->hasBody(Def) && Def && Seen.insert(Def).second) {
+          ++InCallee;
+          TraverseStmt(Def->getBody());
+          --InCallee;
+        }
       return true;
     }
   } U;
@@ -1761,7 +1778,10 @@ private:
   void walk(Stmt *S, unsigned Loops, unsigned Breakable);
   void checkRef(DeclRefExpr *E);
   void checkCall(CallExpr *CE);
-  void checkWrite(Expr *LHS, SourceLocation Loc, bool ThroughPointer);
+  /// Callee: the write is a call of code the node cannot see (named so in
+  /// the message), which may write through the pointer LHS.
+  void checkWrite(Expr *LHS, SourceLocation Loc, bool ThroughPointer,
+                  StringRef Callee = "");
   void checkAddressOf(Expr *Sub, SourceLocation Loc);
   std::optional<WriteRoot> rootOf(Expr *E, bool Indirect, unsigned Depth = 0);
   /// Whether every use of V in the node is inside a `for` loop whose
@@ -1853,14 +1873,37 @@ bool KernelChecker::assignedFirst(const VarDecl *V) {
   return !F.UsedOutside;
 }
 
+/// Whether a function that the node cannot see into may write through the
+/// pointer passed as argument Index of CE: a parameter that is not a
+/// pointer to const, or a variadic argument (scanf's), but for printf's.
+static bool mayWriteThrough(CallExpr *CE, unsigned Index) {
+  QualType Param;
+  const FunctionProtoType *Proto = nullptr;
+  if (QualType T = CE->getCallee()->getType(); !T.isNull()) {
+    if (const auto *P = T->getAs<PointerType>())
+      T = P->getPointeeType();
+    Proto = T->getAs<FunctionProtoType>();
+  }
+  if (Proto && Index < Proto->getNumParams())
+    Param = Proto->getParamType(Index);
+  else if (FunctionDecl *FD = CE->getDirectCallee()) {
+    StringRef Name = FD->getName();
+    if (Name.ends_with("printf") || Name == "puts" || Name == "fputs")
+      return false; // variadic but reading (no %n in kernels, please)
+  }
+  if (Param.isNull())
+    return true;
+  return !Param->isPointerType() || !Param->getPointeeType().isConstQualified();
+}
+
 bool KernelChecker::writesThrough(const VarDecl *V) {
   struct Finder : RecursiveASTVisitor<Finder> {
     KernelChecker &K;
     const VarDecl *V;
     bool Found = false;
     Finder(KernelChecker &K, const VarDecl *V) : K(K), V(V) {}
-    bool stores(Expr *Target) {
-      if (std::optional<WriteRoot> R = K.rootOf(Target, false))
+    bool stores(Expr *Target, bool Through = false) {
+      if (std::optional<WriteRoot> R = K.rootOf(Target, Through))
         Found |= R->Var == V && R->Indirect;
       return !Found; // stop at the first
     }
@@ -1870,13 +1913,36 @@ bool KernelChecker::writesThrough(const VarDecl *V) {
     bool VisitUnaryOperator(UnaryOperator *U) {
       return !U->isIncrementDecrementOp() || stores(U->getSubExpr());
     }
+    bool VisitAtomicExpr(AtomicExpr *AE) {
+      switch (AE->getOp()) {
+      case AtomicExpr::AO__atomic_load:
+      case AtomicExpr::AO__atomic_load_n:
+      case AtomicExpr::AO__c11_atomic_load:
+        return true;
+      default:
+        return stores(AE->getPtr(), true);
+      }
+    }
+    // A call may write through a pointer it is given: memcpy's and
+    // memset's destination, a parameter that is not a pointer to const.
+    bool VisitCallExpr(CallExpr *CE) {
+      FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && isMemFunction(FD->getName()))
+        return CE->getNumArgs() == 0 || stores(CE->getArg(0), true);
+      if (FD && (FD->getBuiltinID() || isMathFunction(FD->getName())))
+        return true;
+      for (unsigned I = 0; I != CE->getNumArgs() && !Found; ++I)
+        if (CE->getArg(I)->getType()->isPointerType() && mayWriteThrough(CE, I))
+          stores(CE->getArg(I), true);
+      return !Found;
+    }
   } F(*this, V);
   F.TraverseStmt(N.Body);
   return F.Found;
 }
 
 void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
-                               bool ThroughPointer) {
+                               bool ThroughPointer, StringRef Callee) {
   if (InCallee) // the IR verifier sees through calls
     return;
   std::optional<WriteRoot> R = rootOf(LHS, ThroughPointer);
@@ -1887,11 +1953,16 @@ void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
     return; // the loop check reports the first; the second is private
   if (Buffer *B = N.buffer(V)) {
     if (!(B->Access & Write)) {
-      D.report(Loc, Diag::WriteToInput) << V->getName();
+      if (Callee.empty())
+        D.report(Loc, Diag::WriteToInput) << V->getName();
+      else
+        D.report(Loc, Diag::InputToUnseenCode) << V->getName() << Callee;
       N.Valid = false;
     }
     return;
   }
+  if (!Callee.empty())
+    return; // a pointer the node does not know is reported where it is used
   if (R->Indirect || V->getType()->isArrayType())
     return; // reported as an unnamed pointer where it is used
   // A loop counter declared outside the node (`int i, j;` at the top of a
@@ -1969,11 +2040,19 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
 void KernelChecker::checkCall(CallExpr *CE) {
   FunctionDecl *FD = CE->getDirectCallee();
   SourceLocation Loc = CE->getExprLoc();
+  // Code the node cannot see (a function pointer, a function defined
+  // elsewhere) runs on the CPU only (GPU targets leave the node out, with
+  // a remark); what it may write through a pointer it is given must be a
+  // buffer the node may write.
+  auto CheckUnseen = [&](StringRef Callee) {
+    for (unsigned I = 0; I != CE->getNumArgs(); ++I) {
+      Expr *Arg = CE->getArg(I);
+      if (Arg->getType()->isPointerType() && mayWriteThrough(CE, I))
+        checkWrite(Arg, Arg->getBeginLoc(), /*ThroughPointer=*/true, Callee);
+    }
+  };
   if (!FD) {
-    D.report(Loc, Diag::CallIndirect);
-    if (InCallee)
-      D.report(CallSite, Diag::NoteCalledFrom);
-    N.Valid = false;
+    CheckUnseen("a function pointer");
     return;
   }
   StringRef Name = FD->getName();
@@ -2000,13 +2079,13 @@ void KernelChecker::checkCall(CallExpr *CE) {
       error(Loc, Diag::OpenMPCallInNode, Name.str());
       return;
     }
-    error(Loc, Diag::CallUndefined, Name.str());
+    CheckUnseen(("'" + Name + "'").str());
     return;
   }
-  if (llvm::is_contained(CallStack, Def)) {
-    error(Loc, Diag::CallRecursive, Name.str());
+  // Recursion runs on the CPU (GPU targets leave the node out); the
+  // function is being checked already.
+  if (llvm::is_contained(CallStack, Def))
     return;
-  }
   if (WithNodes.count(Def)) {
     error(Loc, Diag::CallNestedGraph, Name.str());
     return;

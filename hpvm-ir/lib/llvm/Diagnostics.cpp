@@ -58,6 +58,33 @@ void DiagnosticInfoHPVM::print(DiagnosticPrinter &DP) const {
   DP << OS.str();
 }
 
+std::string sourceLocationOf(const Instruction *At) {
+  if (!At)
+    return "";
+  // Phis and instructions passes made carry no location: the nearest one in
+  // the block that does stands in, so that the error has a source line.
+  const DebugLoc *DL = &At->getDebugLoc();
+  for (const Instruction &I : *At->getParent())
+    if (!*DL && I.getDebugLoc())
+      DL = &I.getDebugLoc();
+  if (!*DL)
+    return "";
+  // Code inlined into a kernel by way of the leaf's code (a helper, a libc
+  // function defined in a header) is named by where the leaf's code calls
+  // it: the outermost location below the function's own frame.
+  const DISubprogram *Own = At->getFunction()->getSubprogram();
+  const DILocation *Loc = DL->get();
+  for (const DILocation *Up = Loc->getInlinedAt(); Up;
+       Up = Up->getInlinedAt()) {
+    if (Up->getScope()->getSubprogram() == Own)
+      break;
+    Loc = Up;
+  }
+  return (Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" +
+          Twine(Loc->getColumn()))
+      .str();
+}
+
 std::string atInstruction(const Instruction *At) {
   if (!At)
     return "";
@@ -65,15 +92,8 @@ std::string atInstruction(const Instruction *At) {
   raw_string_ostream OS(Text);
   OS << "\n  at:";
   At->print(OS);
-  // Phis and instructions passes made carry no location: the nearest one in
-  // the block that does stands in, so that the error has a source line.
-  const DebugLoc *DL = &At->getDebugLoc();
-  for (const Instruction &I : *At->getParent())
-    if (!*DL && I.getDebugLoc())
-      DL = &I.getDebugLoc();
-  if (*DL)
-    OS << " (" << (*DL)->getFilename() << ":" << DL->getLine() << ":"
-       << DL->getCol() << ")";
+  if (std::string Where = sourceLocationOf(At); !Where.empty())
+    OS << " (" << Where << ")";
   return OS.str();
 }
 

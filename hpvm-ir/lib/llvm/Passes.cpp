@@ -121,23 +121,16 @@ unsigned verifyHPVMModule(Module &M) {
   return Errors;
 }
 
-static bool hasMarkers(const Function &F) {
-  for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      if (const auto *CI = dyn_cast<CallInst>(&I))
-        if (const Function *Callee = CI->getCalledFunction())
-          if (Callee->getName() == MarkerBeginName)
-            return true;
-  return false;
-}
-
 unsigned regionFormFromMarkers(Module &M) {
   PipelineRunner Run;
   // A path that ends in `unreachable` after calls is no exit of a parallel
   // loop only where the callees are known to return (ParallelLoops.cpp):
   // the program's own helpers are known to once their attributes are
   // inferred.
-  Run.runOnModule(M, "cgscc(function-attrs)");
+  // The C library's functions get what is known of them (which pointer
+  // arguments they only read), so that the region verifier does not take
+  // `snprintf(buf, n, "%d", i)` for a write to the format string.
+  Run.runOnModule(M, "inferattrs,cgscc(function-attrs)");
   // The last SimplifyCFG can leave phis with one value on every edge, which
   // hide an induction variable's increment from ScalarEvolution:
   // InstSimplify folds them.

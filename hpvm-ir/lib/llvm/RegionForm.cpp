@@ -27,6 +27,16 @@ static bool isCallTo(const Instruction *I, StringRef Name) {
   return false;
 }
 
+bool hasMarkers(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *CI = dyn_cast<CallInst>(&I))
+        if (const Function *Callee = CI->getCalledFunction())
+          if (Callee->getName() == MarkerBeginName)
+            return true;
+  return false;
+}
+
 bool hasRegions(const Function &F) {
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)

@@ -90,9 +90,10 @@ SmallVector<MemoryAccess, 2> accessesOf(Instruction &I) {
         SmallPtrSet<const Function *, 8> Visiting;
         Writes = mayWriteCallerMemory(*Callee, Visiting);
       }
-    for (Value *Arg : CB->args())
-      if (Arg->getType()->isPointerTy())
-        Result.push_back({Arg, Writes});
+    for (unsigned K = 0; K != CB->arg_size(); ++K)
+      if (CB->getArgOperand(K)->getType()->isPointerTy())
+        Result.push_back(
+            {CB->getArgOperand(K), Writes && !CB->onlyReadsMemory(K)});
   }
   return Result;
 }
@@ -187,8 +188,10 @@ void Verifier::checkMemory(const Region &R) {
         if (const auto *AI = dyn_cast<AllocaInst>(Obj))
           if (isPrivateAlloca(AI, R))
             continue;
+        // A constant (a string literal) that a call is given is read: a
+        // function writing it would be undefined behaviour.
         if (const auto *GV = dyn_cast<GlobalVariable>(Obj))
-          if (GV->isConstant() && !A.Writes)
+          if (GV->isConstant() && (!A.Writes || isa<CallBase>(I)))
             continue;
         auto It = Named.find(Obj);
         if (It == Named.end()) {

@@ -334,11 +334,11 @@ TEST(SPIRVBackend, UnsupportedIRIsDiagnosed) {
        "c\"x\\0A\\00\"\n",
        "  %r = call i32 (ptr, ...) @printf(ptr @.s)",
        "cannot compile a call to the external function '@printf'"},
-      {"declare double @exp(double)\n",
+      {"declare double @sinh(double)\n",
        "  %v = load float, ptr %p\n  %d = fpext float %v to double\n"
-       "  %e = call double @exp(double %d)\n  %f = fptrunc double %e to "
+       "  %e = call double @sinh(double %d)\n  %f = fptrunc double %e to "
        "float\n  store float %f, ptr %p",
-       "exp on double: GLSL.std.450 has it for 16- and 32-bit floats only"},
+       "sinh on double: GLSL.std.450 has it for 16- and 32-bit floats only"},
       {"",
        "  %v = load i64, ptr %p\n  %w = zext i64 %v to i128\n"
        "  %m = mul i128 %w, %w\n  %h = lshr i128 %m, 64\n"

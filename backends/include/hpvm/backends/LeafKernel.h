@@ -21,6 +21,7 @@
 #ifndef HPVM_BACKENDS_LEAFKERNEL_H
 #define HPVM_BACKENDS_LEAFKERNEL_H
 
+#include "hpvm/backends/SkippedLeaf.h"
 #include "hpvm/ir/Graph.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -61,9 +62,34 @@ llvm::Error nodeError(const Node &N, const llvm::Twine &Message);
 
 /// The diagnostic for IR a backend cannot compile: "node 'p' (leaf function
 /// '@f'): the <Backend> cannot compile <What>", then the instruction (with
-/// its source line when it has one). Backend is e.g. "nvptx backend".
+/// its source line when it has one). Backend is e.g. "nvptx backend". An
+/// UnsupportedLeaf, so that a caller that leaves the leaf out of the target
+/// can say why and where.
 llvm::Error unsupportedIn(const Node &N, const llvm::Twine &Backend,
                           const llvm::Instruction *At, const llvm::Twine &What);
+
+/// What unsupportedIn reports, in parts.
+class UnsupportedLeaf : public llvm::ErrorInfo<UnsupportedLeaf> {
+public:
+  static char ID;
+  UnsupportedLeaf(std::string Message, std::string Why, std::string Location)
+      : Message(std::move(Message)), Why(std::move(Why)),
+        Location(std::move(Location)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+  /// The whole diagnostic, as printed.
+  std::string Message;
+  /// "the <Backend> cannot compile <What>".
+  std::string Why;
+  /// "file:line:col", or "".
+  std::string Location;
+};
+
+/// N left out of a target for E, a backend's error about it (consumed):
+/// the reason and place of an UnsupportedLeaf, otherwise the first line of
+/// E without the "node '...': " that the record says apart.
+SkippedLeaf skippedLeaf(const Node &N, llvm::Error E);
 
 /// What every GPU backend needs of a leaf before building its kernel: the
 /// interface the graph-form verifier checks (leafInterfaceProblem), and no

@@ -22,6 +22,7 @@
 #define HPVM_BACKENDS_NVPTXBACKEND_H
 
 #include "hpvm/abi/NVPTXABI.h"
+#include "hpvm/backends/SkippedLeaf.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -46,6 +47,10 @@ struct NVPTXOptions {
   /// libdevice.10.bc; empty = search (libdeviceSearchPaths). Only read when
   /// a kernel calls a function that needs it.
   std::string LibdevicePath;
+  /// When set, a leaf whose code PTX cannot express (a call of a function
+  /// only the host has, ...) is left out and the reason appended here,
+  /// instead of failing the whole build (ProgramOptions::SkipUnsupported).
+  std::vector<SkippedLeaf> *Skipped = nullptr;
 };
 
 /// One leaf compiled to PTX.

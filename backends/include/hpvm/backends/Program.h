@@ -47,11 +47,12 @@ struct ProgramOptions {
   /// The same for `nowait` launches (hpvm_launch_nowait_site_or_exit's
   /// signature); empty: none.
   std::string NoWaitSiteLaunchFunction = "hpvm_launch_nowait_site_or_exit";
-  /// Leaves the Vulkan flavour of SPIR-V cannot express (double
-  /// transcendentals, ...) get no Vulkan artifact, VulkanSkipped saying
-  /// why, instead of failing the build: for callers that compile for every
-  /// target and let the runtime use what exists (the Python binding, with
-  /// the CPU among the targets).
+  /// Leaves whose code a GPU target cannot express (a call of a function
+  /// only the host has, a mutable global, ...) get no artifact for it,
+  /// VulkanSkipped or NVPTXSkipped saying why, instead of failing the
+  /// build: they run where they can. A leaf left with no artifact at all is
+  /// still an error. For callers that compile for several targets and let
+  /// the runtime use what exists (hpvm-clang, the Python binding).
   bool SkipUnsupported = false;
 };
 
@@ -71,8 +72,9 @@ struct CompiledProgram {
   std::vector<SPIRVKernel> OpenCLKernels;
   std::vector<SkippedLeaf> OpenCLSkipped;
   /// With ProgramOptions::SkipUnsupported: the leaves without a Vulkan
-  /// artifact, and why.
+  /// artifact, and without a PTX one, and why.
   std::vector<SkippedLeaf> VulkanSkipped;
+  std::vector<SkippedLeaf> NVPTXSkipped;
 };
 
 /// The artifact target of OpenCL-flavour SPIR-V (HPVM_TARGET_OPENCL in

@@ -29,6 +29,7 @@
 #define HPVM_BACKENDS_SPIRVBACKEND_H
 
 #include "hpvm/abi/SPIRVABI.h"
+#include "hpvm/backends/SkippedLeaf.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -43,13 +44,6 @@ class Module;
 } // namespace llvm
 
 namespace hpvm {
-
-/// A leaf a SPIR-V flavour cannot express, and why (the first line of the
-/// backend's diagnostic).
-struct SkippedLeaf {
-  std::string NodePath;
-  std::string Why;
-};
 
 struct SPIRVOptions {
   SPIRVFlavour Flavour = SPIRVFlavour::Vulkan;

@@ -56,6 +56,10 @@ std::string describe(const llvm::Value *V);
 /// "" for null.
 std::string atInstruction(const llvm::Instruction *At);
 
+/// "file:line:col" of At (or of the nearest instruction in its block that
+/// has a location); "" when there is none.
+std::string sourceLocationOf(const llvm::Instruction *At);
+
 /// True once an error was reported through reportError in Ctx.
 bool hadErrors(const llvm::LLVMContext &Ctx);
 

@@ -130,6 +130,9 @@ struct RegionForest {
 /// is usable only when it is zero).
 RegionForest parseRegions(llvm::Function &F, unsigned &NumErrors);
 
+/// True if F calls __hpvm_region_begin (the marker form, before lowering).
+bool hasMarkers(const llvm::Function &F);
+
 /// True if F contains region markers.
 bool hasRegions(const llvm::Function &F);
 bool hasRegions(const llvm::Module &M);

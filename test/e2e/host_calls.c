@@ -1,0 +1,53 @@
+// Loops that call what only the host has, in one graph with loops any
+// device runs: `parse` calls atof (the C library), `factorials` a
+// recursive helper; GPU targets leave both out (with a remark) and the CPU
+// runs them, while `weigh`, whose helper reads a static table (a buffer of
+// the node), runs wherever the policy puts it. Checked against the same
+// loops run sequentially.
+//
+//   host-calls n
+#include "e2e.h"
+
+static long fact(int k) { return k <= 1 ? 1 : k * fact(k - 1); }
+
+static double weights[4] = {0.5, 1, 2, 4};
+static double weight(int i) { return weights[i & 3]; }
+
+static void pipeline(int n, const char *text, double *v, long *f, double *w) {
+#pragma hpvm task name(pipeline)
+  {
+#pragma hpvm parallel for name(parse) in(text [0:16 * n]) out(v [0:n])
+    for (int i = 0; i < n; i++)
+      v[i] = atof(text + 16 * i);
+#pragma hpvm parallel for name(factorials) out(f [0:n])
+    for (int i = 0; i < n; i++)
+      f[i] = fact(i % 20);
+#pragma hpvm parallel for name(weigh) in(v [0:n], f [0:n])out(w [0:n])
+    for (int i = 0; i < n; i++)
+      w[i] = v[i] * weight(i) + (double)(f[i] % 1000);
+  }
+}
+
+int main(int argc, char **argv) {
+  int n = (int)e2e_count(argc, argv, 1, 1000);
+  char *text = e2e_alloc((size_t)16 * n);
+  double *v = e2e_alloc(n * sizeof(double)), *w = e2e_alloc(n * sizeof(double));
+  long *f = e2e_alloc(n * sizeof(long));
+  for (int i = 0; i < n; i++)
+    snprintf(text + 16 * i, 16, "%d.25", i - 7);
+  weights[2] = 3; // the graph reads the table as it is now
+  pipeline(n, text, v, f, w);
+  for (int i = 0; i < n; i++) {
+    double want_v = atof(text + 16 * i);
+    long want_f = fact(i % 20);
+    double want_w = want_v * weights[i & 3] + (double)(want_f % 1000);
+    E2E_CHECK(v[i] == want_v && f[i] == want_f && w[i] == want_w,
+              "i = %d: v = %g f = %ld w = %g, want %g %ld %g", i, v[i], f[i],
+              w[i], want_v, want_f, want_w);
+  }
+  e2e_free(text, (size_t)16 * n, "text");
+  e2e_free(v, n * sizeof(double), "v");
+  e2e_free(w, n * sizeof(double), "w");
+  e2e_free(f, n * sizeof(long), "f");
+  return e2e_finish("host-calls");
+}
