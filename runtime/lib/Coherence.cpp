@@ -290,6 +290,13 @@ void Coherence::planLocked(Buffer &B, const BufferUse &U, MemorySpace S,
     Out.push_back(
         Transfer{&B, Begin, End, From, To, B.Copies[From], B.Copies[To], Node});
   };
+  if (Writes)
+    for (size_t I = First; I != Last; ++I) {
+      Hold::Before Was{&B, B.Segments[I].Begin, B.end(I), {}};
+      for (const Slot &Sl : B.Segments[I].Slots)
+        Was.States.push_back(Sl.S);
+      H.Written.push_back(std::move(Was));
+    }
   for (size_t I = First; I != Last; ++I) {
     Segment &G = B.Segments[I];
     Slot &D = G.Slots[S];
@@ -429,6 +436,7 @@ void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
                         NodeStats *Node) {
   MemorySpace S = D.memorySpace();
   H.Space = S;
+  H.Written.clear();
   SmallArray<Buffer *, 8> Bufs(N);
   std::unique_lock<std::mutex> L(M);
   for (size_t I = 0; I != N; ++I) {
@@ -486,6 +494,33 @@ void Coherence::complete(Hold &H) {
   }
   H.Entries.clear();
   Changed.notify_all();
+}
+
+bool Coherence::discard(Hold &H) {
+  complete(H);
+  bool Intact = true;
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (const Hold::Before &Was : H.Written) {
+      bool Elsewhere = false;
+      for (MemorySpace O = 0; O < Was.States.size(); ++O)
+        Elsewhere |= O != H.Space && Was.States[O] != State::Invalid;
+      if (!Elsewhere) {
+        Intact = false;
+        continue; // its contents are gone; the failed copy is all there is
+      }
+      auto [First, Last] = Was.B->split(Was.Begin, Was.End);
+      for (size_t I = First; I != Last; ++I) {
+        std::vector<Slot> &Slots = Was.B->Segments[I].Slots;
+        for (MemorySpace O = 0; O < Slots.size() && O < Was.States.size(); ++O)
+          Slots[O].S = O == H.Space ? State::Invalid : Was.States[O];
+      }
+      Was.B->coalesce();
+    }
+  }
+  H.Written.clear();
+  Changed.notify_all();
+  return Intact;
 }
 
 bool Coherence::hostReadyLocked(Buffer &B, uint64_t Begin, uint64_t End) const {

@@ -328,180 +328,237 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
         Ctx.Fallbacks->push_back(Message);
     }
   }
-  Scheduler *Sched = nullptr;
-  ScheduleQuery Q;
-  size_t Choice = 0;
-  // The instances of a leaf under a replicated ancestor write the sections
-  // they share (no per-instance offset): in one memory space they run side
-  // by side, in several they would take turns (coherence lets one space
-  // write a range at a time) and move the buffers back and forth. So the
-  // first instance chooses for all of this launch. Instances with sections
-  // of their own may go anywhere.
-  bool Pin = P.UnderReplicated && P.SharedWrites;
-  if (NumCands > 1 && !(Pin && Ctx.pinned(P.LeafId, Choice))) {
-    FillUses();
-    Q.LeafId = P.LeafId;
-    Q.Path = P.Path.c_str();
-    Q.Candidates = Cands;
-    Q.NumCandidates = NumCands;
-    Q.Instances = Instances;
-    Q.Buffers = Uses.data();
-    Q.NumBuffers = NumBuffers;
-    Q.Planned = Planned;
-    Sched = Ctx.Sched ? Ctx.Sched : &RT.scheduler();
-    Choice = Sched->choose(Q);
-    if (Choice >= NumCands)
-      Choice = 0;
-    if (Pin)
-      Choice = Ctx.pin(P.LeafId, Choice);
-  }
-  const Candidate &C = Cands[Choice];
-  Device &D = *C.Dev;
-  describe(C);
-  if (L.Grid && !D.canLaunchGrid(L)) {
-    if (Sched)
-      Sched->finished(Q, Choice, 0);
-    return LeafRun::Declined;
-  }
-  // A work-group leaf runs each group as a device work-group, a thread per
-  // work-item, where the device has its work-group kernel and the group
-  // fits; otherwise the other artifact runs each group on one thread.
-  L.WorkGroup = false;
-  const char *Variant = nullptr;
-  if (!L.Grid && Instances && !P.WorkGroupKernels.empty())
-    if (const hpvm_artifact *Kernel = P.workGroupKernel(C.Artifact->target)) {
-      uint64_t Group[3] = {1, 1, 1}; // x, y, z: the last extent is x
-      size_t G = P.N->Group.size();
-      for (size_t A = 0; A != G; ++A)
-        Group[A] = extentOf(P, P.N->Group[G - 1 - A], Args);
-      L.WorkGroup = D.fitsWorkGroup(Group);
-      if (L.WorkGroup) {
-        L.Artifact = Kernel;
-        std::copy(Group, Group + 3, L.GroupDims);
-      }
-      Variant = L.WorkGroup ? "work-groups" : "a thread per group";
-    }
+  // A device that failed the leaf before, where another one ran it, gets
+  // none of its launches while another candidate remains (fallBack).
+  std::vector<Candidate> Working;
+  auto DropCandidate = [&](auto Drop) {
+    size_t Left = 0;
+    for (size_t I = 0; I != NumCands; ++I)
+      Left += !Drop(Cands[I]);
+    if (!Left || Left == NumCands)
+      return false;
+    std::vector<Candidate> Kept;
+    for (size_t I = 0; I != NumCands; ++I)
+      if (!Drop(Cands[I]))
+        Kept.push_back(Cands[I]);
+    Working = std::move(Kept);
+    Cands = Working.data();
+    NumCands = Working.size();
+    Planned = SIZE_MAX; // an index into the candidates it was made for
+    return true;
+  };
+  DropCandidate([](const Candidate &C) { return C.History->failedHere(); });
 
-  // A launch in a frame whose other children may run meanwhile need not
-  // keep this thread while its kernel runs, if the device can say when it
-  // is done. Host devices run launches on the calling thread anyway.
-  LeafInFlight *Async = nullptr;
-  if (Then && Instances && D.memorySpace() != HostSpace) {
-    if (!Then->InFlight)
-      Then->InFlight = std::make_unique<LeafInFlight>();
-    Async = Then->InFlight.get();
-  }
-
-  // Off the host, in a launch that may put buffers elsewhere, or with
-  // copies elsewhere, buffers go through coherence, which keeps them
-  // registered until the kernel has finished, and the leaf gets pointers to
-  // this device's copies.
-  size_t NumParams = P.N->Params.size();
-  SmallArray<void *, 16> DevArgs(NumParams);
-  SmallArray<void *, 16> DevPtrs(NumBuffers);
-  Coherence::Hold OwnHold;
-  struct HoldGuard {
-    Coherence &Coh;
-    Coherence::Hold *H;
-    ~HoldGuard() {
-      if (H)
-        Coh.complete(*H);
-    }
-  } Held{Coh, Async ? &Async->Held : &OwnHold};
-  try {
-    // Compiling the artifact (once per device) is not running it: it is
-    // timed apart, so that statistics and heft see run times only.
-    uint64_t Begin = nowNanos();
-    if (Instances && D.prepare(L)) {
-      uint64_t Done = nowNanos();
-      C.History->CompileNanos.fetch_add(Done - Begin,
-                                        std::memory_order_relaxed);
-      if (TheTrace.enabled())
-        TheTrace.recordCompile(D.name(), P.Path, Begin, Done);
-      Begin = Done;
-    }
-
-    // A launch of no instances touches no data: nothing to make coherent.
-    if (Instances && NumBuffers &&
-        (D.memorySpace() != HostSpace || Ctx.TrackHost || !Coh.idle())) {
+  for (;;) {
+    Scheduler *Sched = nullptr;
+    ScheduleQuery Q;
+    size_t Choice = 0;
+    // The instances of a leaf under a replicated ancestor write the sections
+    // they share (no per-instance offset): in one memory space they run side
+    // by side, in several they would take turns (coherence lets one space
+    // write a range at a time) and move the buffers back and forth. So the
+    // first instance chooses for all of this launch. Instances with sections
+    // of their own may go anywhere.
+    bool Pin = P.UnderReplicated && P.SharedWrites;
+    if (NumCands > 1 &&
+        !(Pin && Ctx.pinned(P.LeafId, Cands, NumCands, Choice))) {
       FillUses();
-      Coh.acquire(Ctx.Buffers, Uses.data(), NumBuffers, D, DevPtrs.data(),
-                  *Held.H, Ctx.TrackHost, C.History);
-      for (size_t I = 0; I != NumParams; ++I)
-        DevArgs[I] = Args[I];
-      for (size_t I = 0; I != NumBuffers; ++I)
-        DevArgs[P.BufferParams[I]] = &DevPtrs[I];
-      L.Args = DevArgs.data();
+      Q.LeafId = P.LeafId;
+      Q.Path = P.Path.c_str();
+      Q.Candidates = Cands;
+      Q.NumCandidates = NumCands;
+      Q.Instances = Instances;
+      Q.Buffers = Uses.data();
+      Q.NumBuffers = NumBuffers;
+      Q.Planned = Planned;
+      Sched = Ctx.Sched ? Ctx.Sched : &RT.scheduler();
+      Choice = Sched->choose(Q);
+      if (Choice >= NumCands)
+        Choice = 0;
+      if (Pin)
+        Choice = Ctx.pin(P.LeafId, Cands, NumCands, Choice);
     }
-
-    // The device may run the leaf's streaming-store variant instead, by
-    // how much data the launch touches.
-    if (Instances && P.StreamingVariant &&
-        C.Artifact->target == HPVM_TARGET_CPU) {
-      // A grid launch takes the whole of every buffer (FillUses).
-      if (L.Grid)
-        FillUses();
-      for (size_t I = 0; I != NumBuffers; ++I) {
-        uint64_t Bytes =
-            L.Grid ? Uses[I].bytes()
-                   : extentOf(P, P.N->Params[P.BufferParams[I]].Bytes, Args);
-        if (__builtin_add_overflow(L.FootprintBytes, Bytes, &L.FootprintBytes))
-          L.FootprintBytes = UINT64_MAX;
-      }
-      bool Streaming = D.useStreamingVariant(L);
-      if (Streaming)
-        L.Artifact = P.StreamingVariant;
-      Variant = Streaming ? "streaming-stores" : "normal";
+    const Candidate &C = Cands[Choice];
+    Device &D = *C.Dev;
+    describe(C);
+    if (L.Grid && !D.canLaunchGrid(L)) {
+      if (Sched)
+        Sched->finished(Q, Choice, 0);
+      return LeafRun::Declined;
     }
-
-    // Without data to move the run starts where compiling ended: one read
-    // of the clock less on the launch's path.
-    uint64_t Start = L.Args == Args ? Begin : nowNanos();
-    LaunchToken OwnToken;
-    LaunchToken &Token = Async ? Async->Token : OwnToken;
-    if (Instances) {
-      L.SerialNanos = C.History->serialNanos(Instances);
-      Token = LaunchToken();
-      D.launch(L, Token);
-      if (Async) {
-        LeafInFlight &A = *Async;
-        A.Task = Then;
-        A.Dev = &D;
-        A.History = C.History;
-        A.Instances = Instances;
-        A.Start = Start;
-        A.Variant = Variant;
-        A.Sched = Sched;
-        A.Choice = Choice;
-        if (Sched) {
-          A.Candidates.assign(Cands, Cands + NumCands);
-          A.Buffers.assign(Uses.data(), Uses.data() + NumBuffers);
-          A.Q = Q;
-          A.Q.Candidates = A.Candidates.data();
-          A.Q.Buffers = A.Buffers.data();
+    // A work-group leaf runs each group as a device work-group, a thread per
+    // work-item, where the device has its work-group kernel and the group
+    // fits; otherwise the other artifact runs each group on one thread.
+    L.WorkGroup = false;
+    const char *Variant = nullptr;
+    if (!L.Grid && Instances && !P.WorkGroupKernels.empty())
+      if (const hpvm_artifact *Kernel = P.workGroupKernel(C.Artifact->target)) {
+        uint64_t Group[3] = {1, 1, 1}; // x, y, z: the last extent is x
+        size_t G = P.N->Group.size();
+        for (size_t A = 0; A != G; ++A)
+          Group[A] = extentOf(P, P.N->Group[G - 1 - A], Args);
+        L.WorkGroup = D.fitsWorkGroup(Group);
+        if (L.WorkGroup) {
+          L.Artifact = Kernel;
+          std::copy(Group, Group + 3, L.GroupDims);
         }
-        // From here on the launch may finish, and its frame with it, at any
-        // moment: nothing of the frame's is touched after this.
-        Held.H = nullptr;
-        if (D.whenDone(Token, leafDone, Async))
-          return LeafRun::InFlight;
-        Held.H = &A.Held;
+        Variant = L.WorkGroup ? "work-groups" : "a thread per group";
       }
-      D.wait(Token);
-      Coh.complete(*Held.H);
+
+    // A launch in a frame whose other children may run meanwhile need not
+    // keep this thread while its kernel runs, if the device can say when it
+    // is done. Host devices run launches on the calling thread anyway.
+    LeafInFlight *Async = nullptr;
+    if (Then && Instances && D.memorySpace() != HostSpace) {
+      if (!Then->InFlight)
+        Then->InFlight = std::make_unique<LeafInFlight>();
+      Async = Then->InFlight.get();
     }
-    double Before =
-        C.History->SerialNanosPerInstance.load(std::memory_order_relaxed);
-    leafRan(*C.History, Instances, Start, Token, Variant, Sched, Q, Choice);
-    if (Untimable && Token.HostThreads == 1 &&
-        !(Variant && std::strcmp(Variant, "normal") != 0))
-      allowUntimed(*C.History, D, Before, Instances);
-  } catch (...) {
-    if (Sched)
-      Sched->finished(Q, Choice, 0);
-    throw;
+
+    // Off the host, in a launch that may put buffers elsewhere, or with
+    // copies elsewhere, buffers go through coherence, which keeps them
+    // registered until the kernel has finished, and the leaf gets pointers to
+    // this device's copies.
+    size_t NumParams = P.N->Params.size();
+    SmallArray<void *, 16> DevArgs(NumParams);
+    SmallArray<void *, 16> DevPtrs(NumBuffers);
+    Coherence::Hold OwnHold;
+    struct HoldGuard {
+      Coherence &Coh;
+      Coherence::Hold *H;
+      ~HoldGuard() {
+        if (H)
+          Coh.complete(*H);
+      }
+    } Held{Coh, Async ? &Async->Held : &OwnHold};
+    try {
+      // Compiling the artifact (once per device) is not running it: it is
+      // timed apart, so that statistics and heft see run times only.
+      uint64_t Begin = nowNanos();
+      if (Instances && D.prepare(L)) {
+        uint64_t Done = nowNanos();
+        C.History->CompileNanos.fetch_add(Done - Begin,
+                                          std::memory_order_relaxed);
+        if (TheTrace.enabled())
+          TheTrace.recordCompile(D.name(), P.Path, Begin, Done);
+        Begin = Done;
+      }
+
+      // A launch of no instances touches no data: nothing to make coherent.
+      if (Instances && NumBuffers &&
+          (D.memorySpace() != HostSpace || Ctx.TrackHost || !Coh.idle())) {
+        FillUses();
+        Coh.acquire(Ctx.Buffers, Uses.data(), NumBuffers, D, DevPtrs.data(),
+                    *Held.H, Ctx.TrackHost, C.History);
+        for (size_t I = 0; I != NumParams; ++I)
+          DevArgs[I] = Args[I];
+        for (size_t I = 0; I != NumBuffers; ++I)
+          DevArgs[P.BufferParams[I]] = &DevPtrs[I];
+        L.Args = DevArgs.data();
+      }
+
+      // The device may run the leaf's streaming-store variant instead, by
+      // how much data the launch touches.
+      if (Instances && P.StreamingVariant &&
+          C.Artifact->target == HPVM_TARGET_CPU) {
+        // A grid launch takes the whole of every buffer (FillUses).
+        if (L.Grid)
+          FillUses();
+        for (size_t I = 0; I != NumBuffers; ++I) {
+          uint64_t Bytes =
+              L.Grid ? Uses[I].bytes()
+                     : extentOf(P, P.N->Params[P.BufferParams[I]].Bytes, Args);
+          if (__builtin_add_overflow(L.FootprintBytes, Bytes,
+                                     &L.FootprintBytes))
+            L.FootprintBytes = UINT64_MAX;
+        }
+        bool Streaming = D.useStreamingVariant(L);
+        if (Streaming)
+          L.Artifact = P.StreamingVariant;
+        Variant = Streaming ? "streaming-stores" : "normal";
+      }
+
+      // Without data to move the run starts where compiling ended: one read
+      // of the clock less on the launch's path.
+      uint64_t Start = L.Args == Args ? Begin : nowNanos();
+      LaunchToken OwnToken;
+      LaunchToken &Token = Async ? Async->Token : OwnToken;
+      if (Instances) {
+        L.SerialNanos = C.History->serialNanos(Instances);
+        Token = LaunchToken();
+        D.launch(L, Token);
+        if (Async) {
+          LeafInFlight &A = *Async;
+          A.Task = Then;
+          A.Dev = &D;
+          A.History = C.History;
+          A.Instances = Instances;
+          A.Start = Start;
+          A.Variant = Variant;
+          A.Sched = Sched;
+          A.Choice = Choice;
+          if (Sched) {
+            A.Candidates.assign(Cands, Cands + NumCands);
+            A.Buffers.assign(Uses.data(), Uses.data() + NumBuffers);
+            A.Q = Q;
+            A.Q.Candidates = A.Candidates.data();
+            A.Q.Buffers = A.Buffers.data();
+          }
+          // From here on the launch may finish, and its frame with it, at any
+          // moment: nothing of the frame's is touched after this.
+          Held.H = nullptr;
+          if (D.whenDone(Token, leafDone, Async))
+            return LeafRun::InFlight;
+          Held.H = &A.Held;
+        }
+        D.wait(Token);
+        Coh.complete(*Held.H);
+      }
+      double Before =
+          C.History->SerialNanosPerInstance.load(std::memory_order_relaxed);
+      leafRan(*C.History, Instances, Start, Token, Variant, Sched, Q, Choice);
+      if (Untimable && Token.HostThreads == 1 &&
+          !(Variant && std::strcmp(Variant, "normal") != 0))
+        allowUntimed(*C.History, D, Before, Instances);
+    } catch (const RtError &E) {
+      if (Sched)
+        Sched->finished(Q, Choice, 0);
+      if (!Held.H ||
+          !fallBack(P, *C.Dev, *C.History, E, *Held.H, Ctx, NumCands > 1))
+        throw;
+      Held.H = nullptr; // discarded
+      const Candidate Failed = C;
+      DropCandidate([&](const Candidate &K) { return K.Dev == Failed.Dev; });
+      continue; // on another device
+    } catch (...) {
+      if (Sched)
+        Sched->finished(Q, Choice, 0);
+      throw;
+    }
+    return LeafRun::Ran;
   }
-  return LeafRun::Ran;
+}
+
+bool Executor::fallBack(const NodePlan &P, Device &Dev, NodeStats &History,
+                        const RtError &E, Coherence::Hold &H,
+                        LaunchContext &Ctx, bool Others) {
+  // A device failing (a driver error, no memory, a lost device, lavapipe's
+  // loop cut), not a bad argument; another device allowed; its inputs
+  // intact once its writes are dropped.
+  if (E.code() != HPVM_ERR_DEVICE || !Others || Ctx.Strict ||
+      RT.devicesStrict() || !Coh.discard(H))
+    return false;
+  std::string Why = E.what();
+  if (RT.stats().recordFailure(History, Why)) {
+    std::string Note = "node '" + P.Path + "' failed on " + Dev.name() +
+                       " and runs on another device from now on: " + Why;
+    std::fprintf(stderr, "hpvm-rt: note: %s\n", Note.c_str());
+    if (Ctx.Fallbacks) {
+      std::lock_guard<std::mutex> L(Ctx.M);
+      Ctx.Fallbacks->push_back(Note);
+    }
+  }
+  return true;
 }
 
 bool Executor::takeUntimed(NodeStats &History, uint64_t Instances) {
@@ -568,7 +625,19 @@ void Executor::finishInFlight(void *InFlight, uint64_t, uint64_t) {
     X.leafRan(*A.History, A.Instances, A.Start, A.Token, A.Variant, A.Sched,
               A.Q, A.Choice, /*InFlight=*/true);
   } catch (const RtError &E) {
-    F.Ctx->fail(E.code(), E.what());
+    // As in runLeaf: a device that failed runs the leaf no more, another
+    // one runs it now (on this thread), if the launch allows one.
+    const NodePlan &C = *F.P.Children[Child];
+    bool Others = false;
+    for (const Candidate &K : C.Candidates)
+      Others |=
+          K.Dev != A.Dev && !K.History->failedHere() &&
+          (F.Ctx->Allowed.empty() || (K.DeviceIndex < F.Ctx->Allowed.size() &&
+                                      F.Ctx->Allowed[K.DeviceIndex]));
+    if (X.fallBack(C, *A.Dev, *A.History, E, A.Held, *F.Ctx, Others))
+      X.runChild(F, Child);
+    else
+      F.Ctx->fail(E.code(), E.what());
   } catch (const std::exception &E) {
     F.Ctx->fail(HPVM_ERR_DEVICE, unexpectedErrorMessage(E));
   }

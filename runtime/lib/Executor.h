@@ -13,6 +13,8 @@
 
 #include "Plan.h"
 
+#include "hpvm/rt/Error.h"
+
 namespace hpvm::rt {
 
 class Runtime;
@@ -114,6 +116,15 @@ private:
   /// calling thread: allows untimed ones if the cost has settled.
   static void allowUntimed(NodeStats &History, const Device &D,
                            double NanosBefore, uint64_t Instances);
+  /// Whether a launch of leaf P on Dev (its statistics History) that
+  /// failed with E runs again elsewhere: a device error, Others (another
+  /// candidate allowed), not strict, and H's writes discarded with every
+  /// range valid elsewhere (Coherence::discard). Then Dev gets no more of
+  /// the leaf's launches, and the first time a note says so (stderr, the
+  /// statistics, LaunchOptions::Fallbacks).
+  bool fallBack(const NodePlan &P, Device &Dev, NodeStats &History,
+                const RtError &E, Coherence::Hold &H, LaunchContext &Ctx,
+                bool Others);
   void leafRan(NodeStats &History, uint64_t Instances, uint64_t Start,
                const LaunchToken &Token, const char *Variant, Scheduler *Sched,
                const ScheduleQuery &Q, size_t Choice, bool InFlight = false);

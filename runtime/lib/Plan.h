@@ -173,29 +173,38 @@ struct LaunchContext {
   std::mutex M;
   hpvm_status Code = HPVM_OK;
   std::string Message;
-  /// The candidate chosen for each leaf (by LeafId) that runs once per
+  /// The device chosen for each leaf (by LeafId) that runs once per
   /// instance of a replicated ancestor and writes a buffer: its instances
   /// stay in one memory space (under M).
-  std::vector<std::pair<unsigned, size_t>> Pinned;
+  std::vector<std::pair<unsigned, const Device *>> Pinned;
 
-  /// The candidate pinned for the leaf, if one is.
-  bool pinned(unsigned LeafId, size_t &Choice) {
+  /// The index in Cands[0, N) of the device pinned for the leaf, if one is
+  /// and it is among them (a device that failed the leaf is not).
+  bool pinned(unsigned LeafId, const Candidate *Cands, size_t N,
+              size_t &Choice) {
     std::lock_guard<std::mutex> L(M);
-    for (const auto &[Leaf, C] : Pinned)
-      if (Leaf == LeafId) {
-        Choice = C;
-        return true;
-      }
+    for (const auto &[Leaf, Dev] : Pinned)
+      if (Leaf == LeafId)
+        for (size_t I = 0; I != N; ++I)
+          if (Cands[I].Dev == Dev) {
+            Choice = I;
+            return true;
+          }
     return false;
   }
-  /// Pins Choice for the leaf unless another instance was first; returns
-  /// the pinned choice.
-  size_t pin(unsigned LeafId, size_t Choice) {
+  /// Pins Cands[Choice]'s device for the leaf unless another instance was
+  /// first with one among Cands; returns the index of the pinned one.
+  size_t pin(unsigned LeafId, const Candidate *Cands, size_t N, size_t Choice) {
     std::lock_guard<std::mutex> L(M);
-    for (const auto &[Leaf, C] : Pinned)
-      if (Leaf == LeafId)
-        return C;
-    Pinned.emplace_back(LeafId, Choice);
+    for (auto &[Leaf, Dev] : Pinned)
+      if (Leaf == LeafId) {
+        for (size_t I = 0; I != N; ++I)
+          if (Cands[I].Dev == Dev)
+            return I;
+        Dev = Cands[Choice].Dev; // it failed the leaf: the new choice
+        return Choice;
+      }
+    Pinned.emplace_back(LeafId, Cands[Choice].Dev);
     return Choice;
   }
 

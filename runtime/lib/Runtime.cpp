@@ -233,6 +233,7 @@ void Runtime::configure(const RuntimeConfig &Config) {
   // Kinds that Devices names are discovered now, so that strict mode
   // reports a missing one at once; with nothing named, only the CPU is,
   // and the others wait for a program that needs them (program()).
+  DevicesStrict = Config.DevicesStrict;
   Discovery Found = discoverDevices(discoveryContext(), Config.Devices,
                                     Config.DevicesStrict, /*Lazy=*/true);
   Devices = std::move(Found.Devices);

@@ -140,7 +140,8 @@ std::vector<Stats::Row> Stats::rows() const {
     uint64_t Launches = E->Launches.load(std::memory_order_relaxed);
     uint64_t BytesIn = E->BytesIn.load(std::memory_order_relaxed);
     uint64_t Direct = E->DirectLaunches.load(std::memory_order_relaxed);
-    if (!Launches && !BytesIn && !Direct)
+    uint64_t Failed = E->FailedLaunches.load(std::memory_order_relaxed);
+    if (!Launches && !BytesIn && !Direct && !Failed)
       continue;
     // Launches run in place count as launches, not in the times.
     uint64_t DirectInstances =
@@ -150,12 +151,21 @@ std::vector<Stats::Row> Stats::rows() const {
             E->Instances.load(std::memory_order_relaxed) + DirectInstances,
             E->Nanos.load(std::memory_order_relaxed), BytesIn,
             E->CompileNanos.load(std::memory_order_relaxed), Direct,
-            DirectInstances});
+            DirectInstances, Failed,
+            Failed && Failures.count(E) ? Failures.at(E) : std::string()});
   }
   std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
     return std::tie(A.Path, A.Device) < std::tie(B.Path, B.Device);
   });
   return Rows;
+}
+
+bool Stats::recordFailure(NodeStats &E, const std::string &Error) {
+  std::lock_guard<std::mutex> L(M);
+  bool First = E.FailedLaunches.fetch_add(1, std::memory_order_relaxed) == 0;
+  if (First)
+    Failures[&E] = Error;
+  return First;
 }
 
 std::vector<Stats::BufferRow> Stats::bufferRows() const {
@@ -234,6 +244,11 @@ std::string Stats::format(const std::string &Header, const Coherence &C) const {
              std::to_string(R.DirectInstances) +
              " instances) ran in place, untimed (total ms and avg us are "
              "the other launches')\n";
+  for (const Row &R : Rows)
+    if (R.FailedLaunches)
+      Out += "fallback: node '" + R.Path + "' failed on " + R.Device + " " +
+             std::to_string(R.FailedLaunches) +
+             " time(s) and ran on another device: " + R.Failure + "\n";
   std::vector<std::vector<std::string>> BufferCells;
   for (const BufferRow &B : bufferRows())
     BufferCells.push_back(
@@ -256,8 +271,10 @@ void Stats::reset() {
     E.CompileNanos = 0;
     E.DirectLaunches = 0;
     E.DirectInstances = 0;
+    E.FailedLaunches = 0;
     E.Model.clear();
   }
+  Failures.clear();
   PendingModels.clear();
   for (BufferStats &B : Buffers) {
     B.ToDevices = 0;

@@ -150,6 +150,9 @@ struct Submission {
   uint64_t Finished = 0;  // nowNanos() when the completion thread saw it done
   uint64_t Instances = 0;
   const char *Name = ""; // the trace event's (a node path outlives it)
+  /// lavapipe: another kernel's wait found the loop status word set while
+  /// this one may have been running (checkLoopStatus).
+  bool MayBeCut = false;
 };
 
 struct Pipeline : SpirvModule {
@@ -225,6 +228,11 @@ private:
   /// limit (hpvm/abi/SPIRVABI.h), and its address for the pipelines.
   VkBuf *LoopStatus = nullptr;
   uint64_t LoopStatusAddress = 0;
+  /// Kernel launches submitted and not yet checked: the word is one for
+  /// the device, so when a wait finds it set, any of them may have been
+  /// cut (under CutM).
+  std::mutex CutM;
+  std::vector<Submission *> Unchecked;
   /// SPIR-V capabilities whose feature the device lacks, with the end of
   /// the message saying so.
   MissingCapabilityList MissingCapabilities;
@@ -293,7 +301,7 @@ private:
   void finish(Submission *S);
   void flushPending();
   void traceSubmission(Submission *S, uint64_t Done);
-  void checkLoopStatus(const Submission *S);
+  void checkLoopStatus(Submission *S);
   /// Why a kernel's parameters do not fit (SPIRVABI.h), or "".
   static std::string paramsTooBig(size_t NumParams, unsigned OuterLevels) {
     size_t Bytes = 8 * (NumParams + 3 * size_t(OuterLevels));
@@ -826,6 +834,12 @@ void VulkanDeviceImpl::releaseSubmission(Submission *S) {
   S->Batch = nullptr;
   S->Bytes = 0;
   S->Instances = 0;
+  if (LoopStatus) {
+    std::lock_guard<std::mutex> L(CutM);
+    Unchecked.erase(std::remove(Unchecked.begin(), Unchecked.end(), S),
+                    Unchecked.end());
+    S->MayBeCut = false;
+  }
   std::lock_guard<std::mutex> L(SubM);
   FreeSubmissions.push_back(S);
 }
@@ -1335,6 +1349,10 @@ void VulkanDeviceImpl::launch(const KernelLaunch &L, LaunchToken &T) {
       F.vkCmdCopyBuffer(S->Cmd, Written[I]->Buffer, EagerArena->Buffer, 1,
                         &Region);
     }
+    if (LoopStatus) {
+      std::lock_guard<std::mutex> L(CutM);
+      Unchecked.push_back(S);
+    }
     submit(S);
   } catch (...) {
     releaseSubmission(S);
@@ -1359,18 +1377,32 @@ void VulkanDeviceImpl::wait(LaunchToken &T) {
 }
 
 /// A kernel that ran into lavapipe's loop limit computed wrong values: its
-/// launch fails. The word is one for the device, so the launch that set it
-/// may also be one that ended just before this one.
-void VulkanDeviceImpl::checkLoopStatus(const Submission *S) {
+/// launch fails. The word is one for the device and tells no launch from
+/// another, so when a wait finds it set, every kernel launch that may have
+/// run meanwhile (submitted and not yet checked) fails too, each at its own
+/// wait: none of them returns values that may be cut.
+void VulkanDeviceImpl::checkLoopStatus(Submission *S) {
   if (!LoopStatus)
     return;
   auto *Word = static_cast<std::atomic<uint32_t> *>(LoopStatus->Mapped);
-  if (Word->exchange(0) == 0)
+  bool Cut;
+  {
+    std::lock_guard<std::mutex> L(CutM);
+    Unchecked.erase(std::remove(Unchecked.begin(), Unchecked.end(), S),
+                    Unchecked.end());
+    Cut = S->MayBeCut;
+    if (Word->exchange(0) != 0) {
+      Cut = true;
+      for (Submission *Other : Unchecked)
+        Other->MayBeCut = true;
+    }
+  }
+  if (!Cut)
     return;
   throw RtError(
       HPVM_ERR_DEVICE,
       Name + ": node '" + S->Name +
-          "' (or a launch that ended just before it on this device): "
+          "' (or a launch that ran beside it on this device): "
           "lavapipe (" +
           Info.Name +
           ") ended a loop of a kernel invocation early, as it does once "

@@ -109,8 +109,16 @@ public:
       uint64_t Begin, End;
       bool Writes;
     };
+    /// What a written range was before the launch took it: the state of
+    /// every space's copy, for discard. Kept after complete.
+    struct Before {
+      Buffer *B;
+      uint64_t Begin, End;
+      std::vector<State> States;
+    };
     MemorySpace Space = HostSpace;
     std::vector<Entry> Entries;
+    std::vector<Before> Written;
   };
 
   Coherence();
@@ -131,6 +139,15 @@ public:
 
   /// The kernel that used H has finished.
   void complete(Hold &H);
+
+  /// The kernel that used H failed, before or after complete(H): what it
+  /// may have written in its space is dropped, and the ranges it wrote get
+  /// back the copies they had elsewhere before (nothing has used those
+  /// ranges since: launches are ordered by what they write). Returns
+  /// whether that left every range it wrote valid somewhere else, so that
+  /// the leaf may run again on another device; false when its space held
+  /// the only valid copy of one (its old contents are lost).
+  bool discard(Hold &H);
 
   /// The end of a launch: copies back what it left modified outside host
   /// memory (counted for End, if any), and frees copies no other running

@@ -70,6 +70,9 @@ public:
   static bool requestProcessThreads(unsigned Threads);
 
   ThreadPool &pool() { return *Pool; }
+  /// HPVM_DEVICES_STRICT (RuntimeConfig::DevicesStrict): a device that
+  /// fails a leaf fails the launch, rather than another device running it.
+  bool devicesStrict() const { return DevicesStrict; }
   Coherence &coherence() { return Coh; }
   Stats &stats() { return TheStats; }
   Trace &trace() { return TheTrace; }
@@ -192,6 +195,7 @@ private:
 
   /// Unique among the runtimes of the process, ever.
   uint64_t Serial = 0;
+  bool DevicesStrict = false;
   std::unique_ptr<ThreadPool> Pool;
   Coherence Coh;
   Stats TheStats;

@@ -163,6 +163,13 @@ struct NodeStats {
   /// site's budget.
   std::atomic<int64_t> UntimedLeft{0};
   std::atomic<uint64_t> UntimedLimit{0};
+  /// Launches of the leaf this device failed and another device ran
+  /// (Executor::fallBack): once it has, the device gets none of the leaf's
+  /// launches while another can take them.
+  std::atomic<uint64_t> FailedLaunches{0};
+  bool failedHere() const {
+    return FailedLaunches.load(std::memory_order_relaxed) != 0;
+  }
 
   /// What one instance costs on one thread, in nanoseconds (0: not known),
   /// learned from the leaf's launches on a host-thread device: a launch
@@ -225,6 +232,9 @@ public:
     /// DirectInstances), which Nanos does not time.
     uint64_t Launches, Instances, Nanos, BytesIn, CompileNanos;
     uint64_t DirectLaunches, DirectInstances;
+    /// Launches that failed here and ran elsewhere, and the first error.
+    uint64_t FailedLaunches;
+    std::string Failure;
   };
   struct BufferRow {
     std::string Name;
@@ -238,6 +248,10 @@ public:
 
   /// Entries that have run or moved data, by path then device.
   std::vector<Row> rows() const;
+  /// E's device failed a launch of its leaf with Error, and another device
+  /// will run it: counts it; true for the first such failure of E (which
+  /// keeps Error for the statistics).
+  bool recordFailure(NodeStats &E, const std::string &Error);
   /// Buffers something was copied of, by name.
   std::vector<BufferRow> bufferRows() const;
   /// The table hpvm_print_stats writes; Header is its first line.
@@ -282,6 +296,8 @@ private:
       PendingModels;
   /// Device description -> (up, down) bytes per second.
   std::map<std::string, std::pair<double, double>> Links;
+  /// The first error of each entry with FailedLaunches.
+  std::map<const NodeStats *, std::string> Failures;
 };
 
 } // namespace hpvm::rt
