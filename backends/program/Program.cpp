@@ -8,10 +8,13 @@
 #include "hpvm/ir/GraphText.h"
 #include "hpvm/ir/RegionForm.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <map>
@@ -263,6 +266,52 @@ static void removeGraphForm(Module &M, const std::vector<Graph> &Graphs) {
       Id->eraseFromParent();
 }
 
+/// The CPU kernels are compiled in a module of their own, linked with the
+/// host code: a mutable static (internal) global that a leaf's code, or a
+/// function it calls, uses directly (a helper's table) would be another
+/// variable there. Such globals become hidden external ones, under a name
+/// unique to the module (its source file and identifier), which the
+/// kernels' copy of the module refers to.
+static void shareGlobalsWithKernels(Module &M,
+                                    const std::vector<Graph> &Graphs) {
+  SmallPtrSet<const Function *, 16> Reached;
+  SmallVector<const Function *, 16> Work;
+  for (const Graph &G : Graphs)
+    forEachNode(G.root(), [&](const Node &N) {
+      if (N.isLeaf())
+        if (const Function *F = M.getFunction(N.Function))
+          if (Reached.insert(F).second)
+            Work.push_back(F);
+    });
+  SmallPtrSet<GlobalVariable *, 8> Shared;
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const BasicBlock &BB : *F)
+      for (const Instruction &I : BB)
+        for (const Value *Op : I.operands()) {
+          const Value *V = Op->stripPointerCasts();
+          if (auto *CE = dyn_cast<ConstantExpr>(V))
+            V = CE->getOperand(0)->stripPointerCasts();
+          if (auto *G = dyn_cast<GlobalVariable>(V)) {
+            if (G->hasLocalLinkage() && !G->isConstant())
+              Shared.insert(const_cast<GlobalVariable *>(G));
+          } else if (auto *Callee = dyn_cast<Function>(V)) {
+            if (!Callee->isDeclaration() && Reached.insert(Callee).second)
+              Work.push_back(Callee);
+          }
+        }
+  }
+  std::string Suffix =
+      ".hpvm." + utohexstr(xxh3_64bits(M.getSourceFileName() + '\0' +
+                                       M.getModuleIdentifier()),
+                           /*LowerCase=*/true);
+  for (GlobalVariable *G : Shared) {
+    G->setName(G->getName() + Suffix);
+    G->setLinkage(GlobalValue::ExternalLinkage);
+    G->setVisibility(GlobalValue::HiddenVisibility);
+  }
+}
+
 /// A leaf every target left out can run nowhere: the error gives each
 /// target's reason, where the code it could not compile is.
 static Error checkEveryLeafHasAnArtifact(const std::vector<Graph> &Graphs,
@@ -331,6 +380,7 @@ static Expected<std::vector<Graph>> buildKernels(Module &M,
                         "compile for one it allows as well");
 
   if (Options.Targets & TargetCPU) {
+    shareGlobalsWithKernels(M, Graphs);
     auto Kernels = buildCPUKernels(M, Options.CPU);
     if (!Kernels)
       return Kernels.takeError();

@@ -34,6 +34,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -541,6 +542,20 @@ std::string unsupportedCall(const CallInst &I) {
   if (!Callee->isDeclaration())
     return ("a recursive call to '@" + Name +
             "' (SPIR-V kernels cannot recurse, so every call is inlined)")
+        .str();
+  // A C math function the device's math library does not have is not
+  // "only math functions": say which one it is.
+  static const StringSet<> OtherMath = {
+      "log1p",     "expm1",     "erf",    "erfc", "lgamma", "tgamma", "cbrt",
+      "hypot",     "remainder", "fdim",   "logb", "ilogb",  "scalbn", "scalbln",
+      "nextafter", "fmod",      "remquo", "modf", "frexp"};
+  StringRef Base = Name;
+  if (!OtherMath.count(Base))
+    Base.consume_back("f");
+  if (OtherMath.count(Base))
+    return ("the math function '" + Name +
+            "', which this device's math library does not have (compute it "
+            "from the functions it has, or run the node on another device)")
         .str();
   return ("a call to the external function '@" + Name +
           "' (only math functions are known on the device)")

@@ -199,7 +199,7 @@ extern "C" const char *hpvm_error_message(void) { return errorMessage(); }
 
 extern "C" int hpvm_cpu_threads(void) {
   int Threads = 1;
-  guarded([&] { Threads = int(Runtime::current().pool().size()); });
+  guarded([&] { Threads = int(Runtime::processThreads()); });
   return Threads;
 }
 

@@ -523,7 +523,9 @@ Executor::LeafRun Executor::runLeaf(const NodePlan &P, void *const *Args,
     } catch (const RtError &E) {
       if (Sched)
         Sched->finished(Q, Choice, 0);
-      if (!Held.H ||
+      // Instances pinned to one space write ranges they share: one's
+      // writes cannot be told from another's, so none falls back.
+      if (!Held.H || Pin ||
           !fallBack(P, *C.Dev, *C.History, E, *Held.H, Ctx, NumCands > 1))
         throw;
       Held.H = nullptr; // discarded
@@ -629,11 +631,12 @@ void Executor::finishInFlight(void *InFlight, uint64_t, uint64_t) {
     // one runs it now (on this thread), if the launch allows one.
     const NodePlan &C = *F.P.Children[Child];
     bool Others = false;
-    for (const Candidate &K : C.Candidates)
-      Others |=
-          K.Dev != A.Dev && !K.History->failedHere() &&
-          (F.Ctx->Allowed.empty() || (K.DeviceIndex < F.Ctx->Allowed.size() &&
-                                      F.Ctx->Allowed[K.DeviceIndex]));
+    if (!(C.UnderReplicated && C.SharedWrites)) // as in runLeaf
+      for (const Candidate &K : C.Candidates)
+        Others |=
+            K.Dev != A.Dev && !K.History->failedHere() &&
+            (F.Ctx->Allowed.empty() || (K.DeviceIndex < F.Ctx->Allowed.size() &&
+                                        F.Ctx->Allowed[K.DeviceIndex]));
     if (X.fallBack(C, *A.Dev, *A.History, E, A.Held, *F.Ctx, Others))
       X.runChild(F, Child);
     else

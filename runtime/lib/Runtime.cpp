@@ -159,6 +159,20 @@ std::string Runtime::savePerfModels() {
 
 Runtime &Runtime::current() { return Current ? *Current : get(); }
 
+unsigned Runtime::processThreads() {
+  if (Current)
+    return Current->pool().size();
+  if (Runtime *R = ProcessRuntime.load())
+    return R->pool().size();
+  if (unsigned Threads = RequestedThreads.load())
+    return Threads;
+  // What get() would start with (Runtime::configure).
+  RuntimeConfig Config = RuntimeConfig::fromEnvironment();
+  if (Config.Threads >= 1 && Config.Threads <= 4096)
+    return Config.Threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 void Runtime::setCurrent(Runtime *RT) {
   // A thread with a runtime of its own must not take the process's
   // launch sites.

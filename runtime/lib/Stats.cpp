@@ -162,6 +162,7 @@ std::vector<Stats::Row> Stats::rows() const {
 
 bool Stats::recordFailure(NodeStats &E, const std::string &Error) {
   std::lock_guard<std::mutex> L(M);
+  E.Failed.store(true, std::memory_order_relaxed);
   bool First = E.FailedLaunches.fetch_add(1, std::memory_order_relaxed) == 0;
   if (First)
     Failures[&E] = Error;

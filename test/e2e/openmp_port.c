@@ -116,6 +116,34 @@ static double scale_then_sum(int n, const double *a, double *b) {
   return sum + scale;
 }
 
+// Scalars a graph reads by value, as the sequential program has them when
+// the graph starts, though their address is taken (a reduction elsewhere):
+// a `nowait` graph must not see what the host writes after it (value() or
+// not), and a firstprivate() copy after a sibling that reduces into the
+// variable starts at the reduced value.
+static int values(int n, const float *x, float *out4, float *first) {
+  float scale = 1, sum = 0, *p = &scale;
+  for (int k = 0; k < 4; k++) {
+#pragma hpvm parallel for name(later) nowait in(x [0:n])out(out4 [k * n:n])
+    for (int i = 0; i < n; i++)
+      out4[k * n + i] = x[i] * scale;
+    *p *= 2;
+  }
+#pragma hpvm taskwait
+#pragma hpvm task name(sibling)
+  {
+#pragma hpvm parallel for name(reduce) in(x [0:n])reduction(+ : sum)
+    for (int i = 0; i < n; i++)
+      sum += x[i] > 0 ? 1.0f : 0.0f;
+#pragma hpvm parallel for name(start) out(first [0:n]) firstprivate(sum)
+    for (int i = 0; i < n; i++) {
+      first[i] = sum;
+      sum = -1; // this instance's copy only
+    }
+  }
+  return (int)sum;
+}
+
 static void tasks(int n, const float *x, float *y, float *z, float *w) {
 #pragma hpvm task name(single) in(x [0:n])out(w [0:n])
   for (int i = 0; i < n; i++)
@@ -204,6 +232,22 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     E2E_CHECK(e2e_close(b[i], a[i] / (total + 1.0), fabs(b[i]) + 1),
               "normalise: b[%d] = %g, want %g", i, b[i], a[i] / (total + 1.0));
+
+  float *out4 = e2e_alloc((size_t)4 * n * sizeof(float));
+  int positive = values(n, x, out4, y);
+  int want_positive = 0;
+  for (int i = 0; i < n; i++)
+    want_positive += x[i] > 0;
+  E2E_CHECK(positive == want_positive, "values: sum = %d, want %d", positive,
+            want_positive);
+  for (int i = 0; i < n; i++) {
+    E2E_CHECK(y[i] == (float)want_positive, "values: first[%d] = %g, want %d",
+              i, y[i], want_positive);
+    for (int k = 0; k < 4; k++)
+      E2E_CHECK(out4[k * n + i] == x[i] * (float)(1 << k),
+                "values: launch %d saw scale %g", k, out4[k * n + i] / x[i]);
+  }
+  e2e_free(out4, (size_t)4 * n * sizeof(float), "out4");
 
   tasks(n, x, y, z, w);
   for (int i = 0; i < n; i++) {

@@ -170,11 +170,16 @@ void localizeGlobalBuffers(llvm::Module &M) {
 }
 
 /// Whether F, or a function it calls, uses a global variable that is not
-/// constant.
+/// constant, and every path through them returns (an inlined `abort()`
+/// would be a second exit of a parallel loop: such a helper stays a call,
+/// which the CPU runs).
 bool usesMutableGlobal(const llvm::Function &F,
                        llvm::SmallPtrSetImpl<const llvm::Function *> &Seen) {
   if (F.isDeclaration() || !Seen.insert(&F).second)
     return false;
+  for (const llvm::BasicBlock &BB : F)
+    if (llvm::isa<llvm::UnreachableInst>(BB.getTerminator()))
+      return false;
   for (const llvm::BasicBlock &BB : F)
     for (const llvm::Instruction &I : BB)
       for (const llvm::Value *Op : I.operands()) {

@@ -1112,17 +1112,33 @@ bool Compiler::emitCode(std::unique_ptr<Module> M, const Input &In,
         [&](const ErrorInfoBase &E) { error() << E.message() << "\n"; });
     return false;
   }
+  // One remark per node left out: the targets, and the first one's reason
+  // (the others' differ in the backend's name, if at all).
+  struct LeftOut {
+    std::string Targets;
+    const hpvm::SkippedLeaf *First;
+  };
+  std::vector<std::pair<std::string, LeftOut>> LeftOutNodes;
   for (auto [Skipped, Target] :
        {std::pair(&Program->NVPTXSkipped, "nvptx"),
         std::pair(&Program->VulkanSkipped, "spirv (vulkan)"),
         std::pair(&Program->OpenCLSkipped, "spirv (opencl)")})
-    for (const hpvm::SkippedLeaf &S : *Skipped)
-      printDiagnostic(S.Location.empty() ? Tool : asGiven(S.Location),
-                      DS_Remark,
-                      "node '" + S.NodePath + "' gets no " + Target +
-                          " kernel and runs on the other devices it may "
-                          "use: " +
-                          S.Why);
+    for (const hpvm::SkippedLeaf &S : *Skipped) {
+      auto It = llvm::find_if(LeftOutNodes, [&](const auto &Entry) {
+        return Entry.first == S.NodePath;
+      });
+      if (It == LeftOutNodes.end())
+        LeftOutNodes.push_back({S.NodePath, {Target, &S}});
+      else
+        It->second.Targets += std::string(", ") + Target;
+    }
+  for (const auto &[Path, L] : LeftOutNodes)
+    printDiagnostic(L.First->Location.empty() ? Tool
+                                              : asGiven(L.First->Location),
+                    DS_Remark,
+                    "node '" + Path + "' gets no " + L.Targets +
+                        " kernel and runs on the other devices it may use: " +
+                        L.First->Why);
   Module &Host = *Program->Host;
   Module *Kernels = Program->CPUKernels.get();
   if (KeepLines) {

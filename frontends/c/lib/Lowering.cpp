@@ -555,6 +555,7 @@ private:
   std::string beginCall(Node &N, const RegionShape &R);
   std::string privateCopies(Node &N);
   std::string firstPrivateTemps(Node &N, bool Hoisted);
+  bool firstPrivateReadsMemory(Node &N, const VarDecl *V);
   std::string rewriteChunks(Node &N);
   void rewriteLoops(Node &N);
   void generateDirective(Node &R);
@@ -584,6 +585,8 @@ private:
   /// Variables declared inside the current graph, and every loop variable
   /// of its parallel loops.
   llvm::SmallPtrSet<const VarDecl *, 32> GraphLocal;
+  /// Scalars a node of the current graph writes (a clause says so).
+  llvm::SmallPtrSet<const VarDecl *, 16> GraphWrites;
   /// Per function with nodes: the locals whose address its code or its
   /// clauses take (addressTaken).
   std::map<const FunctionDecl *, llvm::SmallPtrSet<const VarDecl *, 16>>
@@ -1142,6 +1145,10 @@ void Lowering::addValue(Node &N, const ClauseItem &Item) {
     return;
   }
   N.Values.push_back({V, Item.Base.Text});
+  // A variable in memory (its address taken) has no value the node could
+  // be given: a copy of the value it has when the graph starts is.
+  if (addressTaken(N.F, V))
+    N.Privates.push_back({V, /*First=*/true});
 }
 
 void Lowering::addPrivate(Node &N, const Clause &C, const ClauseItem &Item) {
@@ -1607,8 +1614,11 @@ void Lowering::addImplicitBuffers(Node &N) {
     bool GlobalScalar =
         !T->isArrayType() && V->hasGlobalStorage() && !T.isConstQualified();
     // A local whose address is taken (by the program, or by a clause that
-    // names it: a reduction, a scalar buffer) lives in memory, which the
-    // node reads like a global's; a clause in the same graph may write it.
+    // names it: a reduction, a scalar buffer) lives in memory, which a node
+    // cannot read without naming it. Where a node of the graph writes it,
+    // the leaf reads it as a buffer, after that node; otherwise it takes
+    // the value the variable has when the graph starts, as any scalar
+    // (through a temporary made then, as for firstprivate()).
     bool MemoryScalar = !T->isArrayType() && V->hasLocalStorage() &&
                         T->isArithmeticType() && addressTaken(N.F, V);
     if (!Array && !GlobalScalar && !MemoryScalar)
@@ -1620,10 +1630,21 @@ void Lowering::addImplicitBuffers(Node &N) {
       It = Found.insert(Found.end(), {V, 0, E->getLocation()});
     It->Access |= implicitAccess(E);
   }
-  // An instance's own copy of a global starts at the global's value: the
-  // node reads it once.
+  // Memory scalars the leaf only reads, which no node of the graph writes:
+  // by value. (Ones it writes or takes the address of are errors that
+  // KernelChecker reports, as for any local from outside.)
+  llvm::erase_if(Found, [&](const Use &U) {
+    const VarDecl *V = U.Var;
+    if (!V->hasLocalStorage() || V->getType()->isArrayType())
+      return false;
+    if (U.Access == Read && !GraphWrites.count(V))
+      N.Privates.push_back({U.Var, /*First=*/true});
+    return U.Access != Read || !GraphWrites.count(V);
+  });
+  // An instance's own copy that starts at a value the node reads from
+  // memory (firstPrivateReadsMemory): the node reads it once.
   for (const Node::Private &P : N.Privates)
-    if (P.First && P.Var->hasGlobalStorage() && !N.buffer(P.Var))
+    if (P.First && firstPrivateReadsMemory(N, P.Var) && !N.buffer(P.Var))
       Found.push_back({P.Var, Read, N.P->HashLoc});
   for (const auto &[V, Access, Loc] : Found) {
     bool Array = V->getType()->isArrayType();
@@ -1974,7 +1995,10 @@ void KernelChecker::checkWrite(Expr *LHS, SourceLocation Loc,
     return;
   }
   if (Reported.insert(V).second) {
-    D.report(Loc, Diag::WriteToOutsideVariable) << V->getName();
+    // A task runs once: nothing to combine, its write is the result.
+    D.report(Loc, N.isParallelFor() ? Diag::WriteToOutsideVariable
+                                    : Diag::TaskWritesOutsideVariable)
+        << V->getName();
     N.Valid = false;
   }
 }
@@ -1992,12 +2016,36 @@ void KernelChecker::checkAddressOf(Expr *Sub, SourceLocation Loc) {
   }
 }
 
+/// Whether E's value is only handed to code the node cannot see (a
+/// function without a body): `fprintf(stderr, ...)`. Such code runs on the
+/// CPU alone, where the host's global is the one it means.
+static bool onlyPassedToUnseenCode(const Expr *E, ASTContext &Ctx) {
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    const Expr *P = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
+    if (!P)
+      return false;
+    if (isa<ParenExpr, ImplicitCastExpr>(P)) {
+      E = P;
+      continue;
+    }
+    const auto *Call = dyn_cast<CallExpr>(P);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    return FD && Call->getCallee() != E && !FD->hasBody() &&
+           !isAllowedBuiltin(FD->getName());
+  }
+}
+
 void KernelChecker::checkRef(DeclRefExpr *E) {
   auto *V = dyn_cast<VarDecl>(E->getDecl());
   if (!V || Local.count(V) || N.isLoopVar(V) || N.isReductionVar(V) ||
       N.buffer(V))
     return;
   QualType T = V->getType();
+  // A handle (a FILE *), not data a device could hold.
+  if (V->hasGlobalStorage() && T->isPointerType() &&
+      !isPlainData(T->getPointeeType(), Ctx) && onlyPassedToUnseenCode(E, Ctx))
+    return;
   if (T->isFunctionPointerType())
     return; // calling it is reported
   if (T->isPointerType() && !Local.count(V) && V->hasLocalStorage())
@@ -2018,16 +2066,22 @@ void KernelChecker::checkRef(DeclRefExpr *E) {
     // is out() or inout(), in() would be the next error.
     // An array parameter (`double A[N][N]`) is a pointer, but its
     // declaration says how many rows the caller means.
-    std::string Rows = "n";
+    // Without a declaration that says, the length is the user's to give:
+    // every element the node uses (a device gets only those).
+    std::string Rows = "len", Where = "";
     if (auto *Parm = dyn_cast<ParmVarDecl>(V))
       if (auto *Declared = Ctx.getAsConstantArrayType(Parm->getOriginalType()))
         Rows = std::to_string(Declared->getSize().getZExtValue());
+    if (Rows == "len" && !T->isConstantArrayType())
+      Where = ", where len counts every element of '" + V->getName().str() +
+              "' the node uses (a device gets only those)";
     std::string Section = T->isConstantArrayType()
                               ? V->getName().str()
                               : V->getName().str() + "[0:" + Rows + "]";
-    std::string Hint = writesThrough(V)
-                           ? "out(" + Section + ") or inout(" + Section + ")"
-                           : "in(" + Section + ")";
+    std::string Hint =
+        (writesThrough(V) ? "out(" + Section + ") or inout(" + Section + ")"
+                          : "in(" + Section + ")") +
+        Where;
     D.report(E->getLocation(), Diag::UnnamedPointer) << V->getName() << Hint;
     N.Valid = false;
     return;
@@ -2219,7 +2273,14 @@ void Lowering::checkPrivateReads(Node &N) {
     return;
   CFG::BuildOptions Options;
   Options.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph = CFG::buildCFG(N.F, N.Body, &Ctx, Options);
+  // A parallel loop's innermost loop, not its body alone, which `continue`
+  // would leave for a loop the CFG does not have (each iteration is an
+  // instance: the copies are unset at the loop's entry, and so at the
+  // body's start).
+  Stmt *Root = N.isParallelFor() && !N.Loops.empty()
+                   ? static_cast<Stmt *>(N.Loops.back().For)
+                   : N.Body;
+  std::unique_ptr<CFG> Graph = CFG::buildCFG(N.F, Root, &Ctx, Options);
   if (!Graph)
     return;
   unsigned NumVars = Unset.size();
@@ -2990,14 +3051,30 @@ void Lowering::rewriteLoops(Node &N) {
   insertAfterStmt(N.Body, " " + Epilogue + "}", Close);
 }
 
-/// The temporaries that firstprivate() copies of locals start from: the
-/// variable's value when the graph starts, read before it (or at the node's
-/// own pragma, for a value the graph computes). Reading it in the kernel
-/// would read the variable's memory wherever its address is taken.
+/// Where a firstprivate() copy of V (or a scalar the leaf reads by value)
+/// starts from: the memory of V, read as the node starts, where a node of
+/// the graph writes V (it must see that write) and for a global of a graph
+/// that waits (the kernel reads it through an in() buffer, wherever it
+/// runs); otherwise a temporary made when the graph starts (below), which
+/// is the value the sequential program has there too, and what a `nowait`
+/// graph must take before the host goes on.
+bool Lowering::firstPrivateReadsMemory(Node &N, const VarDecl *V) {
+  if (GraphWrites.count(V))
+    return true;
+  Node *Root = &N;
+  while (Root->Parent)
+    Root = Root->Parent;
+  return V->hasGlobalStorage() && !Root->P->find(ClauseKind::NoWait);
+}
+
+/// The temporaries that firstprivate() copies start from: the variable's
+/// value when the graph starts, read before it (or at the node's own
+/// pragma, for a value the graph computes). Reading it in the kernel would
+/// read the variable's memory wherever its address is taken.
 std::string Lowering::firstPrivateTemps(Node &N, bool Hoisted) {
   std::string Out;
   for (Node::Private &P : N.Privates) {
-    if (!P.First || !P.Var->hasLocalStorage() ||
+    if (!P.First || firstPrivateReadsMemory(N, P.Var) ||
         isGraphLocal(P.Var) != !Hoisted || !namesVar(N.Body, P.Var))
       continue;
     std::string X = P.Var->getName().str();
@@ -3165,6 +3242,16 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     }
     if (!llvm::all_of(Graph, [](Node *N) { return N->Valid; }))
       continue;
+    // Scalars some node of the graph writes (out(), inout(), reduction()):
+    // a node that reads one reads it from memory, after the writer.
+    GraphWrites.clear();
+    for (Node *N : Graph) {
+      for (const Buffer &B : N->Buffers)
+        if ((B.Access & Write) && !B.Var->getType()->isArrayType())
+          GraphWrites.insert(B.Var);
+      for (const Reduction &R : N->Reductions)
+        GraphWrites.insert(R.Var);
+    }
     for (Node *N : Graph)
       if (N->isLeaf())
         addImplicitBuffers(*N);

@@ -20,7 +20,6 @@ namespace {
 StringRef replacementOf(ArrayRef<StringRef> Words) {
   auto Has = [&](StringRef W) { return is_contained(Words, W); };
   if (Has("for") || Has("loop") || (Has("distribute") && !Has("target")) ||
-      (Has("simd") && Words.size() == 1) ||
       (Has("target") && Has("distribute")))
     return "#pragma hpvm parallel for";
   if (Words.size() >= 2 && Words[0] == "target" && Words[1] == "data")
@@ -42,8 +41,13 @@ StringRef adviceFor(StringRef First) {
            "(docs/c-frontend.md, 'Porting from OpenMP')";
   if (First == "atomic")
     return "inside a node, use __atomic builtins or reduction()";
-  if (First == "critical" || First == "barrier" || First == "single" ||
-      First == "master" || First == "masked" || First == "ordered" ||
+  if (First == "simd")
+    return "the CPU backend vectorises parallel loops and the loops inside "
+           "nodes itself: delete it";
+  if (First == "single" || First == "master" || First == "masked")
+    return "code outside nodes runs once, on the host: delete it, and write "
+           "the loops of the parallel region as '#pragma hpvm parallel for'";
+  if (First == "critical" || First == "barrier" || First == "ordered" ||
       First == "sections" || First == "section" || First == "flush")
     return "instances of a node are not threads and do not synchronise; "
            "use reduction() or __atomic builtins";
@@ -64,7 +68,15 @@ public:
     StringRef Line = SM.getCharacterData(Loc, &Invalid);
     if (Invalid)
       return;
-    Line = Line.take_until([](char C) { return C == '\n'; });
+    // To the end of the directive: a line that ends in '\' goes on.
+    size_t End = 0;
+    while (End < Line.size() &&
+           !(Line[End] == '\n' && (End == 0 || Line[End - 1] != '\\')))
+      ++End;
+    std::string Joined;
+    for (char C : Line.take_front(End))
+      Joined += C == '\\' || C == '\n' || C == '\r' ? ' ' : C;
+    Line = Joined;
     SmallVector<StringRef, 8> Words;
     // Words up to the first clause (a word followed by '(') or separator.
     StringRef Rest = Line.drop_front().ltrim();

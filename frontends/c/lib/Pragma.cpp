@@ -346,6 +346,15 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
             .Case("schedule", "hpvm-rt decides how the instances are split")
             .Case("num_threads", "HPVM_NUM_THREADS sets the CPU's threads")
             .Case("proc_bind", "hpvm-rt places its threads")
+            .Cases("simd", "safelen", "simdlen", "aligned",
+                   "the CPU backend vectorises every parallel loop")
+            .Case("nontemporal",
+                  "the CPU backend chooses non-temporal stores itself")
+            .Case("order", "the instances of a node run concurrently anyway")
+            .Case("if", "the loop is computed the same either way; HPVM runs "
+                        "it in parallel")
+            .Cases("untied", "mergeable", "priority", "final",
+                   "hpvm-rt schedules tasks itself")
             .Default(nullptr);
     if (NoEffect) {
       Diags.report(NameTok.getLocation(), Diag::OpenMPClauseIgnored)
@@ -361,10 +370,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
           << *Name << (*Name == "to" ? "device" : "host");
       return false;
     }
-    if (llvm::is_contained({"lastprivate", "linear", "ordered", "if", "simd",
-                            "aligned", "safelen", "simdlen", "allocate",
-                            "copyin", "depend", "nontemporal", "order",
-                            "untied", "mergeable", "final", "priority"},
+    if (llvm::is_contained({"lastprivate", "linear", "ordered", "allocate",
+                            "copyin", "depend"},
                            *Name)) {
       Diags.report(NameTok.getLocation(), Diag::OpenMPClauseUnsupported)
           << *Name << directiveName(Kind);
@@ -495,7 +502,8 @@ bool LineParser::parseClause(PragmaInfo &Info, std::vector<TokenRange> &Args) {
     std::optional<ReductionOp> Op;
     if (OpAndVars.size() == 2 && OpAndVars[0].size() == 1) {
       const Token &T = OpAndVars[0][0];
-      if (T.is(tok::plus))
+      // OpenMP's `-` reduction adds the instances' partial values too.
+      if (T.is(tok::plus) || T.is(tok::minus))
         Op = ReductionOp::Add;
       else if (T.is(tok::star))
         Op = ReductionOp::Mul;

@@ -189,10 +189,40 @@ void Verifier::checkMemory(const Region &R) {
           if (isPrivateAlloca(AI, R))
             continue;
         // A constant (a string literal) that a call is given is read: a
-        // function writing it would be undefined behaviour.
-        if (const auto *GV = dyn_cast<GlobalVariable>(Obj))
+        // function writing it would be undefined behaviour. A global
+        // pointer read for its value (`fprintf(stderr, ...)`) is no buffer
+        // of any node: what the host set.
+        if (const auto *GV = dyn_cast<GlobalVariable>(Obj)) {
           if (GV->isConstant() && (!A.Writes || isa<CallBase>(I)))
             continue;
+          if (isa<LoadInst>(I) && I->getType()->isPointerTy() &&
+              GV->getValueType()->isPointerTy() && A.Ptr == GV)
+            continue;
+        }
+        // ...and what it points to (a FILE), handed to a call.
+        if (const auto *Load = dyn_cast<LoadInst>(Obj))
+          if (isa<CallBase>(I) &&
+              isa<GlobalVariable>(
+                  Load->getPointerOperand()->stripPointerCasts()))
+            continue;
+        // What a call returned (strchr into a buffer the node reads): only
+        // the host runs such code (GPU targets leave it out), where a
+        // read sees what the node's buffers hold. Where it writes, no
+        // buffer can be said to be written.
+        if (const auto *Call = dyn_cast<CallBase>(Obj);
+            Call && !isa<IntrinsicInst>(Call) && !Named.count(Obj)) {
+          if (!A.Writes)
+            continue;
+          const Function *Callee = Call->getCalledFunction();
+          error("unnamed-pointer",
+                "writes through " + describe(A.Ptr) + ", a pointer that " +
+                    (Callee ? "'" + Callee->getName().str() + "'"
+                            : std::string("a call")) +
+                    " returned, so the node cannot say which of its buffers "
+                    "it writes; write through the buffer's own pointer",
+                R, I);
+          return;
+        }
         auto It = Named.find(Obj);
         if (It == Named.end()) {
           error("unnamed-pointer",

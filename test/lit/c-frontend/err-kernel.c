@@ -131,7 +131,7 @@ void unnamed(float *a, const float *b, int n) {
 #pragma hpvm parallel for out(a[0:n])
   for (int i = 0; i < n; i++)
     a[i] = b[i];
-    // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'b' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(b[0:n])
+  // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'b' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(b[0:len]), where len counts every element of 'b' the node uses (a device gets only those)
 }
 
 // A buffer the node stores into (directly, through a derived pointer, by
@@ -140,10 +140,26 @@ void unnamed_written(const float *a, float *c, float *e, int n) {
 #pragma hpvm parallel for in(a[0:n])
   for (int i = 0; i < n; i++) {
     c[i] = a[i];
-    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: 'c' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(c[0:n]) or inout(c[0:n])
+    // CHECK: err-kernel.c:[[@LINE-1]]:5: error: 'c' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(c[0:len]) or inout(c[0:len]), where len counts every element of 'c' the node uses (a device gets only those)
     float *p = e + i;
-    // CHECK: err-kernel.c:[[@LINE-1]]:16: error: 'e' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(e[0:n]) or inout(e[0:n])
+    // CHECK: err-kernel.c:[[@LINE-1]]:16: error: 'e' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(e[0:len]) or inout(e[0:len]), where len counts every element of 'e' the node uses (a device gets only those)
     (*p)++;
+  }
+}
+
+// The same for a buffer written by memcpy, an atomic, or a function that
+// takes it through a pointer that is not to const.
+void fill(float *dst, int i);
+void unnamed_written_by_calls(const float *a, float *d, int *h, float *f,
+                              int n) {
+#pragma hpvm parallel for in(a [0:n])
+  for (int i = 0; i < n; i++) {
+    __builtin_memcpy(d + i, a + i, sizeof *d);
+    // CHECK: err-kernel.c:[[@LINE-1]]:22: error: 'd' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(d[0:len]) or inout(d[0:len]), where len counts every element of 'd' the node uses (a device gets only those)
+    __atomic_fetch_add(&h[i % 4], 1, __ATOMIC_RELAXED);
+    // CHECK: err-kernel.c:[[@LINE-1]]:25: error: 'h' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(h[0:len]) or inout(h[0:len]), where len counts every element of 'h' the node uses (a device gets only those)
+    fill(f, i);
+    // CHECK: err-kernel.c:[[@LINE-1]]:10: error: 'f' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(f[0:len]) or inout(f[0:len]), where len counts every element of 'f' the node uses (a device gets only those)
   }
 }
 
@@ -158,8 +174,8 @@ void unnamed_array(float *a, int n) {
   for (int i = 0; i < n; i++)
     a[i] = rows[i % 8][0] + global_ptr[i] + global_unsized[i];
     // CHECK: err-kernel.c:[[@LINE-1]]:12: error: 'rows' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(rows)
-    // CHECK: err-kernel.c:[[@LINE-2]]:29: error: 'global_ptr' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_ptr[0:n])
-    // CHECK: err-kernel.c:[[@LINE-3]]:45: error: 'global_unsized' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_unsized[0:n])
+  // CHECK: err-kernel.c:[[@LINE-2]]:29: error: 'global_ptr' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_ptr[0:len]), where len counts every element of 'global_ptr' the node uses (a device gets only those)
+  // CHECK: err-kernel.c:[[@LINE-3]]:45: error: 'global_unsized' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. in(global_unsized[0:len]), where len counts every element of 'global_unsized' the node uses (a device gets only those)
 }
 
 // A global scalar the node only reads is passed to it (implicit in()); one

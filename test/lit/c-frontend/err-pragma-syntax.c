@@ -51,9 +51,9 @@ void f(float *a, int n) {
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:23: error: expected a variable or an array section
   {}
 #pragma hpvm parallel for reduction(n)
-  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)' with op one of + * min max & | ^
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)' with op one of + * min max & | ^ && ||
   for (int i = 0; i < n; i++) a[i] = 0;
-#pragma hpvm parallel for reduction(-: n)
+#pragma hpvm parallel for reduction(/ : n)
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)'
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma hpvm task (x)
@@ -99,6 +99,11 @@ void openmp_clauses(float *a, int n) {
     j = i;
     a[j] = 1;
   }
+#pragma hpvm parallel for simd out(a [0:n]) if (n > 100)
+  // CHECK: err-pragma-syntax.c:[[@LINE-1]]:27: warning: OpenMP's 'simd' clause has no effect in '#pragma hpvm parallel for' (the CPU backend vectorises every parallel loop); ignored
+  // CHECK: err-pragma-syntax.c:[[@LINE-2]]:44: warning: OpenMP's 'if' clause has no effect in '#pragma hpvm parallel for' (the loop is computed the same either way; HPVM runs it in parallel); ignored
+  for (int i = 0; i < n; i++)
+    a[i] = 2;
 #pragma hpvm parallel for map(tofrom: a[0:n]) lastprivate(j)
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:27: error: OpenMP's 'map' clause is written in(), out() or inout() here: map(to: x) is in(x), map(from: x) is out(x), map(tofrom: x) is inout(x)
   // CHECK: err-pragma-syntax.c:[[@LINE-2]]:47: error: OpenMP's 'lastprivate' clause has no equivalent in '#pragma hpvm parallel for'

@@ -15,10 +15,8 @@ void parse(int n, const char *text, double *v) {
   for (int i = 0; i < n; i++)
     v[i] = atof(text + 16 * i);
 }
-// CHECK-DAG: left-out.c:[[@LINE-2]]:12: remark: node 'parse' gets no nvptx kernel and runs on the other devices it may use: the nvptx backend cannot compile a call to the external function '@strtod' (only math functions are known on the device)
-// CHECK-DAG: left-out.c:[[@LINE-3]]:12: remark: node 'parse' gets no spirv (vulkan) kernel and runs on the other devices it may use: the spirv backend (vulkan) cannot compile a call to the external function '@strtod' (only math functions are known on the device)
-// CHECK-DAG: left-out.c:[[@LINE-4]]:12: remark: node 'parse' gets no spirv (opencl) kernel and runs on the other devices it may use: the spirv backend (opencl) cannot compile a call to the external function '@strtod' (only math functions are known on the device)
-// SPIRV: left-out.c:[[@LINE-5]]:12: error: node 'parse' can run on none of the targets being compiled (spirv): the spirv backend (vulkan) cannot compile a call to the external function '@strtod' (only math functions are known on the device); the spirv backend (opencl) cannot compile a call to the external function '@strtod' (only math functions are known on the device)
+// CHECK-DAG: left-out.c:[[@LINE-2]]:12: remark: node 'parse' gets no nvptx, spirv (vulkan), spirv (opencl) kernel and runs on the other devices it may use: the nvptx backend cannot compile a call to the external function '@strtod' (only math functions are known on the device)
+// SPIRV: left-out.c:[[@LINE-3]]:12: error: node 'parse' can run on none of the targets being compiled (spirv): the spirv backend (vulkan) cannot compile a call to the external function '@strtod' (only math functions are known on the device); the spirv backend (opencl) cannot compile a call to the external function '@strtod' (only math functions are known on the device)
 
 static long fact(int k) { return k <= 1 ? 1 : k * fact(k - 1); }
 void factorials(int n, long *f) {
@@ -26,8 +24,7 @@ void factorials(int n, long *f) {
   for (int i = 0; i < n; i++)
     f[i] = fact(i % 20);
 }
-// CHECK-DAG: left-out.c:[[@LINE-2]]:12: remark: node 'factorials' gets no spirv (vulkan) kernel and runs on the other devices it may use: the spirv backend (vulkan) cannot compile a recursive call to '@fact' (SPIR-V kernels cannot recurse, so every call is inlined)
-// CHECK-DAG: left-out.c:[[@LINE-3]]:12: remark: node 'factorials' gets no spirv (opencl) kernel and runs on the other devices it may use: the spirv backend (opencl) cannot compile a recursive call to '@fact' (SPIR-V kernels cannot recurse, so every call is inlined)
+// CHECK-DAG: left-out.c:[[@LINE-2]]:12: remark: node 'factorials' gets no spirv (vulkan), spirv (opencl) kernel and runs on the other devices it may use: the spirv backend (vulkan) cannot compile a recursive call to '@fact' (SPIR-V kernels cannot recurse, so every call is inlined)
 
 static double weights[4] = {0.5, 1, 2, 4};
 static double weight(int i) { return weights[i & 3]; }

@@ -45,7 +45,27 @@ double read_then_reduce(int n, const double *a, double *b) {
   }
   return sum + scale;
 }
-// CHECK: %reader.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @{{.*}}), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %a, i64 %b.bytes, ptr %scale, i64 8), "hpvm.out"(ptr %b, i64 %b.bytes) ]
+// No node of the reader's graph writes `scale`: it takes the value scale has
+// when the graph starts (here the constant 2), not its memory.
+// CHECK: %reader.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @{{.*}}), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %a, i64 %b.bytes), "hpvm.out"(ptr %b, i64 %b.bytes) ]
+// CHECK: fmul double %{{.*}}, 2.000000e+00
+
+// In one graph, a node that reads what an earlier sibling reduces reads it
+// from memory, after that sibling.
+double reduce_then_read(int n, const double *a, double *b) {
+  double total = 0;
+#pragma hpvm task name(graph)
+  {
+#pragma hpvm parallel for name(total) in(a [0:n])reduction(+ : total)
+    for (int i = 0; i < n; i++)
+      total += a[i];
+#pragma hpvm parallel for name(use) in(a [0:n])out(b [0:n])
+    for (int i = 0; i < n; i++)
+      b[i] = a[i] / total;
+  }
+  return total;
+}
+// CHECK: %use.region = call token @llvm.directive.region.entry() [ "hpvm.node"(ptr @{{.*}}), "hpvm.dims"(i32 %n), "hpvm.in"(ptr %a, i64 %a.bytes, ptr %total, i64 8), "hpvm.out"(ptr %b, i64 %a.bytes) ]
 
 void read_first(int n, const float *x, float *y) {
   float t;
@@ -57,10 +77,23 @@ void read_first(int n, const float *x, float *y) {
   }
 }
 // WARN: openmp-clauses.c:[[@LINE-3]]:12: warning: private variable 't' may be read here before this instance writes it; a private() copy starts without a value (OpenMP leaves it undefined), so here it starts at 0; write 't' first on every path, or use firstprivate(t) for the value it has before the loop
-// WARN-NOT: warning:
 // The copy starts at 0 on the path that does not write it.
 // CHECK: %first.region = call token @llvm.directive.region.entry()
 // CHECK: select i1 %{{.*}}, float %{{.*}}, float 0.000000e+00
+
+// `continue` ends an instance: the analysis runs on the loop, not its body.
+void read_first_continue(int n, const float *x, float *y) {
+  float t;
+#pragma hpvm parallel for name(third) private(t) in(x [0:n])out(y [0:n])
+  for (int i = 0; i < n; i++) {
+    if (x[i] == 5)
+      continue;
+    if (x[i] > 0)
+      t = x[i];
+    y[i] = x[i] > 0 ? t : 0;
+  }
+}
+// WARN: openmp-clauses.c:[[@LINE-3]]:23: warning: private variable 't' may be read here
 
 void written_first(int n, const float *x, float *y) {
   float t;
@@ -72,3 +105,4 @@ void written_first(int n, const float *x, float *y) {
     y[i] = t;
   }
 }
+// WARN-NOT: warning:

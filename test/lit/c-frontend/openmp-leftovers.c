@@ -37,6 +37,14 @@ void leftovers(int n, float *a) {
     // CHECK: openmp-leftovers.c:[[@LINE-1]]:1: warning: '#pragma omp atomic' is ignored (OpenMP directives are compiled only with -fopenmp): inside a node, use __atomic builtins or reduction()
     a[2] += 1;
   }
+#pragma omp parallel for private(i)
+  // CHECK: openmp-leftovers.c:[[@LINE-2]]:1: warning: '#pragma omp parallel for' is ignored {{.*}}; write '#pragma hpvm parallel for' with
+  for (i = 0; i < n; i++)
+    a[i] *= 2;
+#pragma omp simd
+  // CHECK: openmp-leftovers.c:[[@LINE-1]]:1: warning: '#pragma omp simd' is ignored (OpenMP directives are compiled only with -fopenmp): the CPU backend vectorises parallel loops and the loops inside nodes itself: delete it
+  for (i = 0; i < n; i++)
+    a[i] += 3;
 #if 0
 #pragma omp parallel for
 #endif

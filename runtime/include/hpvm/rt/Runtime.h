@@ -68,6 +68,10 @@ public:
   /// whatever HPVM_NUM_THREADS says (OpenMP's omp_set_num_threads). False,
   /// changing nothing, once it has started or for a count outside 1..4096.
   static bool requestProcessThreads(unsigned Threads);
+  /// The CPU threads of this thread's runtime (current()), or of the
+  /// process's, or those the process's will start with, without starting
+  /// it.
+  static unsigned processThreads();
 
   ThreadPool &pool() { return *Pool; }
   /// HPVM_DEVICES_STRICT (RuntimeConfig::DevicesStrict): a device that

@@ -167,9 +167,10 @@ struct NodeStats {
   /// (Executor::fallBack): once it has, the device gets none of the leaf's
   /// launches while another can take them.
   std::atomic<uint64_t> FailedLaunches{0};
-  bool failedHere() const {
-    return FailedLaunches.load(std::memory_order_relaxed) != 0;
-  }
+  /// Once set, for good (Stats::reset keeps it: statistics do not change
+  /// where things run).
+  std::atomic<bool> Failed{false};
+  bool failedHere() const { return Failed.load(std::memory_order_relaxed); }
 
   /// What one instance costs on one thread, in nanoseconds (0: not known),
   /// learned from the leaf's launches on a host-thread device: a launch
