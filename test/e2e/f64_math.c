@@ -20,7 +20,7 @@ static const char *const Names[Funcs] = {
     "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow"};
 
 static void compute(long n, const double *x, const double *y, double *out) {
-#pragma hpvm parallel for name(math) in(x [0:n], y [0:n])out(out [0:n * 10])
+#pragma hpvm parallel for name(math) in(x [0:n], y [0:n]) out(out [0:n * 10])
   for (long i = 0; i < n; i++) {
     double a = x[i], b = y[i];
     out[i * 10 + 0] = exp(a);

@@ -27,7 +27,7 @@ static void pipeline(int n, const char *text, double *v, long *f, double *w) {
 #pragma hpvm parallel for name(factorials) out(f [0:n])
     for (int i = 0; i < n; i++)
       f[i] = fact(i % 20);
-#pragma hpvm parallel for name(weigh) in(v [0:n], f [0:n])out(w [0:n])
+#pragma hpvm parallel for name(weigh) in(v [0:n], f [0:n]) out(w [0:n])
     for (int i = 0; i < n; i++)
       w[i] = v[i] * weight(i) + (double)(f[i] % 1000);
   }

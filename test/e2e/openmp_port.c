@@ -22,7 +22,7 @@
 
 static void shadow(int n, const double *a, double *b) {
   int i, k;
-#pragma hpvm parallel for name(shadow) private(i, k) in(a [0:n])out(b [0:n])
+#pragma hpvm parallel for name(shadow) private(i, k) in(a [0:n]) out(b [0:n])
   for (int i = 0; i < n; i++) {
     double s = 0;
     for (k = 0; k < 3; k++)
@@ -94,10 +94,10 @@ static struct flags logical(int n, const int *v, int *column_any, int m) {
 // which every device has).
 static double scale_then_sum(int n, const double *a, double *b) {
   float scale = 1.5f, sum = 0;
-#pragma hpvm parallel for name(scale) in(a [0:n])out(b [0:n])
+#pragma hpvm parallel for name(scale) in(a [0:n]) out(b [0:n])
   for (int i = 0; i < n; i++)
     b[i] = a[i] * scale;
-#pragma hpvm parallel for name(sum) in(b [0:n])reduction(+ : sum, scale)
+#pragma hpvm parallel for name(sum) in(b [0:n]) reduction(+: sum, scale)
   for (int i = 0; i < n; i++) {
     sum += b[i];
     scale += 1.0;
@@ -106,10 +106,10 @@ static double scale_then_sum(int n, const double *a, double *b) {
   float total = 0;
 #pragma hpvm task name(graph)
   {
-#pragma hpvm parallel for name(total) in(a [0:n])reduction(+ : total)
+#pragma hpvm parallel for name(total) in(a [0:n]) reduction(+: total)
     for (int i = 0; i < n; i++)
       total += a[i];
-#pragma hpvm parallel for name(normalise) in(a [0:n])out(b [0:n])
+#pragma hpvm parallel for name(normalise) in(a [0:n]) out(b [0:n])
     for (int i = 0; i < n; i++)
       b[i] = a[i] / (total + 1.0);
   }
@@ -124,7 +124,7 @@ static double scale_then_sum(int n, const double *a, double *b) {
 static int values(int n, const float *x, float *out4, float *first) {
   float scale = 1, sum = 0, *p = &scale;
   for (int k = 0; k < 4; k++) {
-#pragma hpvm parallel for name(later) nowait in(x [0:n])out(out4 [k * n:n])
+#pragma hpvm parallel for name(later) nowait in(x [0:n]) out(out4 [k * n:n])
     for (int i = 0; i < n; i++)
       out4[k * n + i] = x[i] * scale;
     *p *= 2;
@@ -132,7 +132,7 @@ static int values(int n, const float *x, float *out4, float *first) {
 #pragma hpvm taskwait
 #pragma hpvm task name(sibling)
   {
-#pragma hpvm parallel for name(reduce) in(x [0:n])reduction(+ : sum)
+#pragma hpvm parallel for name(reduce) in(x [0:n]) reduction(+: sum)
     for (int i = 0; i < n; i++)
       sum += x[i] > 0 ? 1.0f : 0.0f;
 #pragma hpvm parallel for name(start) out(first [0:n]) firstprivate(sum)
@@ -145,15 +145,15 @@ static int values(int n, const float *x, float *out4, float *first) {
 }
 
 static void tasks(int n, const float *x, float *y, float *z, float *w) {
-#pragma hpvm task name(single) in(x [0:n])out(w [0:n])
+#pragma hpvm task name(single) in(x [0:n]) out(w [0:n])
   for (int i = 0; i < n; i++)
     w[i] = x[i] * 2.0f;
 #pragma hpvm task name(pair)
   {
-#pragma hpvm task name(first) in(x [0:n])out(y [0:n])
+#pragma hpvm task name(first) in(x [0:n]) out(y [0:n])
     for (int i = 0; i < n; i++)
       y[i] = x[i] + 1.0f;
-#pragma hpvm task name(second) in(y [0:n])out(z [0:n])
+#pragma hpvm task name(second) in(y [0:n]) out(z [0:n])
     for (int i = n - 1; i >= 0; i--)
       z[i] = y[i] * y[i];
   }

@@ -101,7 +101,7 @@ void jmp(float *a, int n) {
 // pointer) runs on the CPU; what it may write through a pointer argument
 // that is not a pointer to const is a write (left-out.c has the rest).
 void unseen_writes(const float *in, float *a, int n, void (*f)(float *)) {
-#pragma hpvm parallel for in(in [0:n])out(a [0:n])
+#pragma hpvm parallel for in(in[0:n]) out(a[0:n])
   for (int i = 0; i < n; i++) {
     char text[16];
     snprintf(text, sizeof text, "%g", in[i]);
@@ -152,7 +152,7 @@ void unnamed_written(const float *a, float *c, float *e, int n) {
 void fill(float *dst, int i);
 void unnamed_written_by_calls(const float *a, float *d, int *h, float *f,
                               int n) {
-#pragma hpvm parallel for in(a [0:n])
+#pragma hpvm parallel for in(a[0:n])
   for (int i = 0; i < n; i++) {
     __builtin_memcpy(d + i, a + i, sizeof *d);
     // CHECK: err-kernel.c:[[@LINE-1]]:22: error: 'd' is used in the node but not named in an in(), out() or inout() clause, so the node does not know its extent; add e.g. out(d[0:len]) or inout(d[0:len]), where len counts every element of 'd' the node uses (a device gets only those)

@@ -53,7 +53,7 @@ void f(float *a, int n) {
 #pragma hpvm parallel for reduction(n)
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)' with op one of + * min max & | ^ && ||
   for (int i = 0; i < n; i++) a[i] = 0;
-#pragma hpvm parallel for reduction(/ : n)
+#pragma hpvm parallel for reduction(/: n)
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:37: error: expected 'reduction(op: variables)'
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma hpvm task (x)
@@ -99,7 +99,7 @@ void openmp_clauses(float *a, int n) {
     j = i;
     a[j] = 1;
   }
-#pragma hpvm parallel for simd out(a [0:n]) if (n > 100)
+#pragma hpvm parallel for simd out(a[0:n]) if(n > 100)
   // CHECK: err-pragma-syntax.c:[[@LINE-1]]:27: warning: OpenMP's 'simd' clause has no effect in '#pragma hpvm parallel for' (the CPU backend vectorises every parallel loop); ignored
   // CHECK: err-pragma-syntax.c:[[@LINE-2]]:44: warning: OpenMP's 'if' clause has no effect in '#pragma hpvm parallel for' (the loop is computed the same either way; HPVM runs it in parallel); ignored
   for (int i = 0; i < n; i++)

@@ -56,10 +56,10 @@ double reduce_then_read(int n, const double *a, double *b) {
   double total = 0;
 #pragma hpvm task name(graph)
   {
-#pragma hpvm parallel for name(total) in(a [0:n])reduction(+ : total)
+#pragma hpvm parallel for name(total) in(a[0:n]) reduction(+: total)
     for (int i = 0; i < n; i++)
       total += a[i];
-#pragma hpvm parallel for name(use) in(a [0:n])out(b [0:n])
+#pragma hpvm parallel for name(use) in(a[0:n]) out(b[0:n])
     for (int i = 0; i < n; i++)
       b[i] = a[i] / total;
   }
@@ -84,7 +84,7 @@ void read_first(int n, const float *x, float *y) {
 // `continue` ends an instance: the analysis runs on the loop, not its body.
 void read_first_continue(int n, const float *x, float *y) {
   float t;
-#pragma hpvm parallel for name(third) private(t) in(x [0:n])out(y [0:n])
+#pragma hpvm parallel for name(third) private(t) in(x[0:n]) out(y[0:n])
   for (int i = 0; i < n; i++) {
     if (x[i] == 5)
       continue;

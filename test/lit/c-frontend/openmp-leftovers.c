@@ -37,7 +37,8 @@ void leftovers(int n, float *a) {
     // CHECK: openmp-leftovers.c:[[@LINE-1]]:1: warning: '#pragma omp atomic' is ignored (OpenMP directives are compiled only with -fopenmp): inside a node, use __atomic builtins or reduction()
     a[2] += 1;
   }
-#pragma omp parallel for private(i)
+#pragma omp parallel \
+    for private(i)
   // CHECK: openmp-leftovers.c:[[@LINE-2]]:1: warning: '#pragma omp parallel for' is ignored {{.*}}; write '#pragma hpvm parallel for' with
   for (i = 0; i < n; i++)
     a[i] *= 2;
