@@ -238,32 +238,37 @@ void inlineHelpersThatUseGlobals(llvm::Module &M) {
   }
 }
 
-/// Code on a pragma line is the rewritten begin marker and the temporaries
-/// before it; their columns mean nothing to the user, so diagnostics about
-/// them point at the pragma's '#'.
-void fixPragmaColumns(llvm::Module &M,
-                      const std::vector<RewrittenFile> &Rewritten) {
-  std::map<std::pair<std::string, unsigned>, unsigned> Columns;
+/// The second parse compiles the rewritten text, whose columns on the
+/// lines the rewrite changed are not the user's: every debug location on
+/// such a line gets the user's column back (RewrittenFile::userColumn;
+/// code the rewrite inserted stands for the user's code where it went, a
+/// pragma line's for its '#').
+void fixColumns(llvm::Module &M, const std::vector<RewrittenFile> &Rewritten) {
+  std::map<std::string, const RewrittenFile *> Files;
   for (const RewrittenFile &F : Rewritten)
-    for (auto [Line, Col] : F.PragmaLines)
-      Columns[{absolutePath("", F.Path), Line}] = Col;
-  if (Columns.empty())
+    if (!F.ChangedLines.empty())
+      Files[absolutePath("", F.Path)] = &F;
+  if (Files.empty())
     return;
-  std::map<const llvm::DIFile *, std::string> Paths;
+  std::map<const llvm::DIFile *, const RewrittenFile *> ByFile;
   for (llvm::Function &F : M)
     for (llvm::BasicBlock &BB : F)
       for (llvm::Instruction &I : BB) {
         const llvm::DebugLoc &DL = I.getDebugLoc();
         if (!DL || DL.getInlinedAt())
           continue;
-        const llvm::DIFile *File = DL->getFile();
-        auto [P, New] = Paths.try_emplace(File);
-        if (New)
-          P->second = absolutePath(DL->getDirectory(), DL->getFilename());
-        auto It = Columns.find({P->second, DL.getLine()});
-        if (It != Columns.end() && DL.getCol() != It->second)
-          I.setDebugLoc(llvm::DILocation::get(F.getContext(), DL.getLine(),
-                                              It->second, DL.getScope()));
+        auto [P, New] = ByFile.try_emplace(DL->getFile());
+        if (New) {
+          auto It =
+              Files.find(absolutePath(DL->getDirectory(), DL->getFilename()));
+          P->second = It == Files.end() ? nullptr : It->second;
+        }
+        if (!P->second)
+          continue;
+        unsigned Col = P->second->userColumn(DL.getLine(), DL.getCol());
+        if (Col != DL.getCol())
+          I.setDebugLoc(llvm::DILocation::get(F.getContext(), DL.getLine(), Col,
+                                              DL.getScope()));
       }
 }
 
@@ -361,7 +366,7 @@ FrontendResult compileToRegionForm(const CompilerInvocation &Invocation,
   if (!M)
     return Result;
 
-  fixPragmaColumns(*M, Rewritten);
+  fixColumns(*M, Rewritten);
   if (hpvm::lowerHPVMC(*M) || hpvm::regionFormFromMarkers(*M))
     return Result;
   inlineHelpersThatUseGlobals(*M);

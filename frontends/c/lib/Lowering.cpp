@@ -512,6 +512,48 @@ struct Edit {
   int Order;
 };
 
+/// A stretch of rewritten text: copied from the user's text at UserOffset
+/// on, or inserted there.
+struct TextStretch {
+  unsigned Begin, Length, UserOffset;
+  bool Inserted;
+};
+
+/// RewrittenFile::ChangedLines of Text, made of Stretches of the file FID:
+/// each stretch split at line ends, its column in the user's line found,
+/// for the lines with inserted text.
+std::map<unsigned, std::vector<RewrittenFile::Piece>>
+changedLines(const SourceManager &SM, FileID FID, StringRef Text,
+             const std::vector<TextStretch> &Stretches) {
+  std::map<unsigned, std::vector<RewrittenFile::Piece>> Lines;
+  std::set<unsigned> Changed;
+  unsigned Line = 1, LineStart = 0;
+  unsigned BufferSize = SM.getBufferData(FID).size();
+  for (const TextStretch &S : Stretches) {
+    unsigned Off = S.Begin, End = S.Begin + S.Length, User = S.UserOffset;
+    while (Off < End) {
+      size_t NewLine = Text.find('\n', Off);
+      bool EndsLine = NewLine != StringRef::npos && NewLine < End;
+      unsigned ChunkEnd = EndsLine ? unsigned(NewLine) + 1 : End;
+      unsigned Column = User < BufferSize ? SM.getColumnNumber(FID, User) : 1;
+      Lines[Line].push_back(
+          {Off - LineStart + 1, ChunkEnd - Off, Column, S.Inserted});
+      if (S.Inserted)
+        Changed.insert(Line);
+      else
+        User += ChunkEnd - Off;
+      if (EndsLine) {
+        ++Line;
+        LineStart = ChunkEnd;
+      }
+      Off = ChunkEnd;
+    }
+  }
+  for (auto It = Lines.begin(); It != Lines.end();)
+    It = Changed.count(It->first) ? std::next(It) : Lines.erase(It);
+  return Lines;
+}
+
 class Lowering {
 public:
   Lowering(CompilerInstance &CI, ASTContext &Ctx, Diagnostics &D)
@@ -592,7 +634,6 @@ private:
   std::map<const FunctionDecl *, llvm::SmallPtrSet<const VarDecl *, 16>>
       AddressTaken;
   std::map<FileID, std::vector<Edit>> Edits;
-  std::map<FileID, std::vector<std::pair<unsigned, unsigned>>> PragmaLines;
   unsigned NextTemp = 0;
   bool EditFailed = false;
 };
@@ -3091,9 +3132,6 @@ void Lowering::replacePragmaLine(const PragmaInfo &P, std::string Text) {
   unsigned Len = SM.getFileOffset(SM.getExpansionLoc(P.EndLoc)) -
                  SM.getFileOffset(SM.getExpansionLoc(P.HashLoc));
   edit(P.HashLoc, Len, std::move(Text), 500);
-  SourceLocation Hash = SM.getExpansionLoc(P.HashLoc);
-  PragmaLines[SM.getFileID(Hash)].push_back(
-      {SM.getSpellingLineNumber(Hash), SM.getSpellingColumnNumber(Hash)});
 }
 
 void Lowering::generate(Node &Root) {
@@ -3284,21 +3322,29 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     StringRef Buf = SM.getBufferData(FID);
     std::string Text;
     unsigned Pos = 0;
+    // What each stretch of the new text is: copied from the user's offset
+    // on, or inserted at it.
+    std::vector<TextStretch> Stretches;
+    auto Append = [&](StringRef Part, unsigned UserOffset, bool Inserted) {
+      Stretches.push_back(
+          {unsigned(Text.size()), unsigned(Part.size()), UserOffset, Inserted});
+      Text += Part;
+    };
     for (const Edit &E : FileEdits) {
       if (E.Offset < Pos) { // overlapping edits: a bug here, not the user's
         D.report(FirstPragma, Diag::InternalRewrite);
         return;
       }
-      Text += Buf.substr(Pos, E.Offset - Pos);
-      Text += E.Text;
+      Append(Buf.substr(Pos, E.Offset - Pos), Pos, false);
+      Append(E.Text, E.Offset, true);
       Pos = E.Offset + E.Length;
     }
-    Text += Buf.substr(Pos);
+    Append(Buf.substr(Pos), Pos, false);
     OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
     RewrittenFile RF;
     RF.Path = FE ? FE->getName().str() : "";
+    RF.ChangedLines = changedLines(SM, FID, Text, Stretches);
     RF.Text = std::move(Text);
-    RF.PragmaLines = PragmaLines[FID];
     for (const RewrittenFile &Prev : Out)
       if (Prev.Path == RF.Path) {
         // The same file included twice, rewritten twice: unsupported.
@@ -3310,6 +3356,16 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
 }
 
 } // namespace
+
+unsigned RewrittenFile::userColumn(unsigned Line, unsigned Col) const {
+  auto It = ChangedLines.find(Line);
+  if (It == ChangedLines.end() || It->second.empty())
+    return Col;
+  for (const Piece &P : It->second)
+    if (Col >= P.RewrittenColumn && Col < P.RewrittenColumn + P.Length)
+      return P.Inserted ? P.Column : P.Column + (Col - P.RewrittenColumn);
+  return It->second.back().Column; // past the line's end
+}
 
 void LoweringConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   // Clang's own errors first: the AST may be incomplete.

@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,18 @@ class PragmaTable;
 struct RewrittenFile {
   std::string Path;
   std::string Text;
-  /// The pragma lines (now holding the begin markers), with the column of
-  /// their '#'.
-  std::vector<std::pair<unsigned, unsigned>> PragmaLines;
+  /// Where the columns of the lines the rewrite changed were in the user's
+  /// lines (line number, which the rewrite keeps, -> pieces in order):
+  /// text copied from Column on, or inserted text, which stands for the
+  /// user's code at Column (a pragma line's text: its '#'), so that
+  /// diagnostics of the second parse point at the user's columns.
+  struct Piece {
+    unsigned RewrittenColumn, Length, Column;
+    bool Inserted;
+  };
+  std::map<unsigned, std::vector<Piece>> ChangedLines;
+  /// The user's column of column Col of rewritten line Line.
+  unsigned userColumn(unsigned Line, unsigned Col) const;
 };
 
 class LoweringConsumer : public clang::ASTConsumer {
