@@ -87,9 +87,13 @@ public:
       if (Word.empty())
         break;
       Rest = Rest.drop_front(Word.size()).ltrim();
-      if (Rest.starts_with("("))
+      // A clause (a word and '('), but for a directive's first word
+      // (`threadprivate(x)`, `critical(name)`).
+      if (Rest.starts_with("(") && Words.size() > 2)
         break;
       Words.push_back(Word);
+      if (Rest.starts_with("("))
+        break;
       if (Rest.starts_with(","))
         break;
     }

@@ -8,6 +8,10 @@
 
 // OMP-NOT: warning:
 
+int counter;
+#pragma omp threadprivate(counter)
+// CHECK: openmp-leftovers.c:[[@LINE-1]]:1: warning: '#pragma omp threadprivate' is ignored (OpenMP directives are compiled only with -fopenmp): HPVM has no equivalent
+
 void leftovers(int n, float *a) {
   int i;
 #pragma omp parallel for private(i) schedule(static)
