@@ -269,6 +269,14 @@ extern "C" int hpvm_private_copies(uint64_t Iterations, uint64_t BytesPerCopy,
   return HPVM_ERR_DEVICE;
 }
 
+extern "C" int hpvm_extent_error(const char *Node, uint64_t Instances) {
+  setErrorMessage("node '" + std::string(Node ? Node : "?") + "': a loop of " +
+                  std::to_string(Instances) +
+                  " iterations; a parallel loop runs at most 2^63 - 1 "
+                  "instances (its bound is unsigned: check it)");
+  return HPVM_ERR_BAD_VALUE;
+}
+
 extern "C" void hpvm_exit_on_error(int Status) {
   if (Status == HPVM_OK)
     return;

@@ -117,6 +117,9 @@ int hpvm_data_exit(void *ptr);
 int hpvm_data_request(void *ptr, __UINT64_TYPE__ bytes);
 int hpvm_data_update(void *ptr, __UINT64_TYPE__ bytes);
 void hpvm_exit_on_error(int status);
+/* A parallel loop of more instances than 2^63 - 1 (an unsigned bound):
+ * HPVM_ERR_BAD_VALUE with the message naming the node (hpvm_rt.h). */
+int hpvm_extent_error(const char *node, __UINT64_TYPE__ instances);
 /* The private copies of an array reduction (docs/c-frontend.md §3). */
 int hpvm_private_copies(__UINT64_TYPE__ iterations,
                         __UINT64_TYPE__ bytes_per_copy, __UINT64_TYPE__ *copies,

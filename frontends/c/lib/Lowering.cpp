@@ -85,6 +85,9 @@ struct Loop {
   bool Keep = false;
   /// Evaluated before the graph (else at the node's own pragma).
   bool Hoisted = true;
+  /// The trip count is an unsigned 64-bit value, which may pass the signed
+  /// instance ids' 2^63 - 1 (checked before the graph starts).
+  bool UnsignedTrips = false;
   unsigned Temp = 0;
   /// A collapsed loop whose bounds are affine in an enclosing collapsed
   /// loop's variable (Loops[OuterIndex]): its extent is the bounds' range
@@ -787,6 +790,8 @@ bool Lowering::analyzeLoop(Node &N, ForStmt *F, Loop &L) {
   auto Bound = constantInt(L.UB, Ctx);
   L.Keep = L.DeclaredInInit && Zero && *Zero == 0 && L.Step == 1 &&
            L.Op == BO_LT && SignedOrWide && !(Bound && *Bound < 0);
+  L.UnsignedTrips = L.Keep ? !Cmp->isSignedIntegerType()
+                           : L.Var->getType()->isUnsignedIntegerType();
   // The rewrite replaces the bound, or else the whole header: both must be
   // spelled in the file (a bound passed to a macro is).
   bool Rewritable =
@@ -2604,10 +2609,21 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
     L.Temp = NextTemp++;
     std::string K = std::to_string(L.Temp);
     std::string UB = sourceText(L.UB->getSourceRange());
+    // Instance ids are signed 64-bit: an unsigned trip count above that is
+    // an error before the graph starts (not a negative extent, which would
+    // run no instances).
+    std::string CheckTrips =
+        L.UnsignedTrips && Hoisted
+            ? "if ((unsigned long long)__hpvm_t" + K +
+                  " > 9223372036854775807ull) "
+                  "hpvm_exit_on_error(hpvm_extent_error(\"" +
+                  N.Name + "\", (unsigned long long)__hpvm_t" + K + ")); "
+            : "";
     if (L.Keep) {
       // A bound below 0 is an extent below 0, which runs no instances, as
       // the loop runs no iterations.
-      Out += "__typeof__((" + UB + ")) __hpvm_t" + K + " = (" + UB + "); ";
+      Out += "__typeof__((" + UB + ")) __hpvm_t" + K + " = (" + UB + "); " +
+             CheckTrips;
       continue;
     }
     std::string W = L.Var->getType()->isUnsignedIntegerType()
@@ -2649,7 +2665,8 @@ std::string Lowering::tempsFor(Node &N, bool Hoisted) {
                   : "(" + To + " - " + From + " + " + S + " - 1) / " + S;
     Out += W + " " + Lo + " = (" + W + ")(" + LB + "); " + W + " " + Hi +
            " = (" + W + ")(" + UB + "); " + W + " __hpvm_t" + K + " = " + From +
-           (Inclusive ? " <= " : " < ") + To + " ? " + Trips + " : 0; ";
+           (Inclusive ? " <= " : " < ") + To + " ? " + Trips + " : 0; " +
+           CheckTrips;
   }
   return Out;
 }

@@ -10,6 +10,7 @@
 #include "hpvm/ir/GraphVerifier.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <sstream>
@@ -99,6 +100,12 @@ private:
              "node has " + std::to_string(N.Dims.size()) +
                  " dims; at most 3 are allowed");
     for (size_t I = 0, E = N.Dims.size(); I != E; ++I) {
+      // Instance ids are signed 64-bit on every target.
+      if (N.Dims[I].isConstant() && N.Dims[I].value() > uint64_t(INT64_MAX))
+        report(N, "dims",
+               "dim " + std::to_string(I) + " has " +
+                   std::to_string(N.Dims[I].value()) +
+                   " instances; at most 2^63 - 1 are allowed");
       if (!N.Dims[I].isParam())
         continue;
       std::string Problem = extentProblem(N, N.Dims[I].paramIndex());
@@ -113,6 +120,10 @@ private:
       report(N, "group",
              "only a leaf's instances can be work-groups of work-items");
     for (size_t I = 0, E = N.Group.size(); I != E; ++I) {
+      if (N.Group[I].isConstant() && N.Group[I].value() > uint64_t(INT64_MAX))
+        report(N, "group",
+               "work-group extent " + std::to_string(I) +
+                   " is more than 2^63 - 1");
       if (!N.Group[I].isParam())
         continue;
       std::string Problem = extentProblem(N, N.Group[I].paramIndex());

@@ -331,6 +331,12 @@ int hpvm_data_update(void *ptr, uint64_t bytes);
 int hpvm_private_copies(uint64_t iterations, uint64_t bytes_per_copy,
                         uint64_t *copies, void **memory);
 
+/* For generated code: a parallel loop whose trip count does not fit the
+ * signed 64-bit instance ids of every target (an unsigned bound above
+ * 2^63 - 1). Returns HPVM_ERR_BAD_VALUE, hpvm_error_message() naming the
+ * node and the count. */
+int hpvm_extent_error(const char *node, uint64_t instances);
+
 /* Prints hpvm_error_message() and exits with status 1 if status is not 0:
  * for generated code, which has no way to handle a failure. */
 void hpvm_exit_on_error(int status);
