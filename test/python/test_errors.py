@@ -157,3 +157,28 @@ def test_missing_device_is_a_launch_error_with_its_code():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "code 4 no device can run node 'saxpy'" in out.stdout
+
+
+def test_host_code_calls_of_the_runtime_link_and_report():
+    # What generated host code calls of hpvm-rt besides launches: an array
+    # reduction's private copies, and the check of an unsigned loop of more
+    # than 2**63 - 1 instances, which is an error naming the node.
+    prog = hpvm.compile_c(textwrap.dedent("""\
+        void fill(unsigned long n, float *y) {
+        #pragma hpvm parallel for out(y[0:n]) name(fill)
+          for (unsigned long i = 0; i < n; i++) y[i] = 2;
+        }
+        void hist(int n, const int *v, int *h) {
+        #pragma hpvm parallel for in(v[0:n]) reduction(+: h[0:4])
+          for (int i = 0; i < n; i++) h[v[i] & 3] += 1;
+        }
+        """))
+    y = np.zeros(8, np.float32)
+    prog.fill(8, y)
+    assert (y == 2).all()
+    h = np.zeros(4, np.int32)
+    prog.hist(100, np.arange(100, dtype=np.int32), h)
+    assert list(h) == [25, 25, 25, 25]
+    with pytest.raises(hpvm.Error, match=r"node 'fill': a loop of "
+                       r"9223372036854775813 iterations"):
+        prog.fill(2**63 + 5, y)

@@ -440,6 +440,9 @@ std::vector<std::pair<StringRef, void *>> hostSymbols() {
           {"hpvm_data_request", Fn(&hpvm_data_request)},
           {"hpvm_data_update", Fn(&hpvm_data_update)},
           {"hpvm_exit_on_error", Fn(&recordOnError)},
+          {"hpvm_extent_error", Fn(&hpvm_extent_error)},
+          {"hpvm_private_copies", Fn(&hpvm_private_copies)},
+          {"hpvm_wait_all", Fn(&hpvm_wait_all)},
           {"hpvm_flush_trace", Fn(&hpvm_flush_trace)}};
 }
 
