@@ -3364,8 +3364,10 @@ void Lowering::run(const PragmaTable &Table, std::vector<RewrittenFile> &Out) {
     RF.Text = std::move(Text);
     for (const RewrittenFile &Prev : Out)
       if (Prev.Path == RF.Path) {
-        // The same file included twice, rewritten twice: unsupported.
-        D.report(FirstPragma, Diag::InternalRewrite);
+        // The same file included twice, rewritten twice: one text cannot
+        // stand for both.
+        D.report(SM.getLocForStartOfFile(FID), Diag::PragmaFileIncludedTwice)
+            << RF.Path;
         return;
       }
     Out.push_back(std::move(RF));

@@ -168,8 +168,21 @@ private:
 } // namespace
 
 std::string LineParser::text(TokenRange Run) const {
-  // The expansion range: a macro name stays a macro name, which the
-  // rewritten source expands again in the same place.
+  // Tokens a macro gave are spelled as the compiler saw them: a macro may
+  // expand to more than this run (`in(INPUTS)` with INPUTS `a[0:n], b[0:n]`
+  // is two items), and its name would expand to all of it again.
+  if (llvm::any_of(
+          Run, [](const Token &T) { return T.getLocation().isMacroID(); })) {
+    std::string Out;
+    for (const Token &T : Run) {
+      if (!Out.empty() && (T.hasLeadingSpace() || T.isAnyIdentifier() ||
+                           T.is(tok::numeric_constant)))
+        Out += ' ';
+      Out += PP.getSpelling(T);
+    }
+    return Out;
+  }
+  // Otherwise the text as written.
   SourceLocation B = SM.getExpansionLoc(Run.front().getLocation());
   SourceLocation E = SM.getExpansionRange(Run.back().getLocation()).getEnd();
   return Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
