@@ -539,6 +539,10 @@ std::string unsupportedCall(const CallInst &I) {
     return "a trap (kernels cannot abort)";
   if (Callee->isIntrinsic())
     return ("the intrinsic '@" + Name + "'").str();
+  if (!Callee->isDeclaration() && Callee->isVarArg())
+    return ("a call to the variadic function '@" + Name +
+            "' (SPIR-V kernels have no variable argument lists)")
+        .str();
   if (!Callee->isDeclaration())
     return ("a recursive call to '@" + Name +
             "' (SPIR-V kernels cannot recurse, so every call is inlined)")

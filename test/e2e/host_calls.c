@@ -1,15 +1,27 @@
-// Loops that call what only the host has, in one graph with loops any
-// device runs: `parse` calls strchr and atof (the C library) and reads
-// through what strchr returns, `factorials` a recursive helper; GPU
-// targets leave both out (with a remark) and the CPU runs them. `weigh`,
-// whose helper reads a static table (a buffer of the node) and may report
-// to stderr, runs on the CPU too. Checked against the same
-// loops run sequentially.
+// Loops that call what only the host has, in one graph: `parse` calls
+// strchr and atof (the C library) and reads through what strchr returns,
+// `factorials` a recursive and a variadic helper; GPU targets leave both
+// out (with a remark) and the CPU runs them. `weigh`, whose helper reads a
+// static table (a buffer of the node) and may report to stderr, runs on
+// the CPU too. Checked against the same loops run sequentially.
 //
 //   host-calls n
 #include "e2e.h"
 
+#include <stdarg.h>
+
 static long fact(int k) { return k <= 1 ? 1 : k * fact(k - 1); }
+
+// A variadic helper: a call the CPU runs (never inlined).
+static long sum(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += va_arg(ap, long);
+  va_end(ap);
+  return s;
+}
 
 static double weights[4] = {0.5, 1, 2, 4};
 static double weight(int i) {
@@ -26,7 +38,7 @@ static void pipeline(int n, const char *text, double *v, long *f, double *w) {
       v[i] = atof(strchr(text + 16 * i, '=') + 1);
 #pragma hpvm parallel for name(factorials) out(f [0:n])
     for (int i = 0; i < n; i++)
-      f[i] = fact(i % 20);
+      f[i] = fact(i % 20) + sum(2, (long)i, -(long)i);
 #pragma hpvm parallel for name(weigh) in(v [0:n], f [0:n]) out(w [0:n])
     for (int i = 0; i < n; i++)
       w[i] = v[i] * weight(i) + (double)(f[i] % 1000);

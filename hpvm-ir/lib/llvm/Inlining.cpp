@@ -18,7 +18,10 @@ void hpvm::inlineTransitively(Function *Root, ArrayRef<CallBase *> Calls) {
   while (!Work.empty()) {
     auto [CB, From] = Work.pop_back_val();
     Function *Callee = CB->getCalledFunction();
-    if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic())
+    // A variadic function reads its arguments through va_start, which
+    // means nothing once inlined: it stays a call (which the CPU runs).
+    if (!Callee || Callee->isDeclaration() || Callee->isIntrinsic() ||
+        Callee->isVarArg())
       continue;
     bool Recursive = false;
     for (int H = From; H >= 0 && !Recursive; H = History[H].second)

@@ -33,3 +33,22 @@ void weigh(int n, const double *x, double *y) {
   for (int i = 0; i < n; i++)
     y[i] = x[i] * weight(i);
 }
+
+// A variadic helper stays a call (va_start means nothing inlined): the CPU
+// runs it, SPIR-V leaves the node out.
+#include <stdarg.h>
+static int sum(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += va_arg(ap, int);
+  va_end(ap);
+  return s;
+}
+void sums(int n, int *out) {
+#pragma hpvm parallel for name(sums) out(out[0:n])
+  for (int i = 0; i < n; i++)
+    out[i] = sum(3, i, 1, 2);
+}
+// CHECK-DAG: left-out.c:[[@LINE-2]]:14: remark: node 'sums' gets no spirv (vulkan), spirv (opencl) kernel and runs on the other devices it may use: the spirv backend (vulkan) cannot compile a call to the variadic function '@sum' (SPIR-V kernels have no variable argument lists)

@@ -19,8 +19,8 @@ namespace hpvm {
 
 /// Inlines, transitively, every direct call to a defined function among
 /// Calls (call sites in Root, e.g. those a first inlining produced).
-/// Recursive calls are left alone: they stay ordinary calls, and a backend
-/// that cannot have them says so.
+/// Recursive calls and calls of variadic functions are left alone: they
+/// stay ordinary calls, and a backend that cannot have them says so.
 void inlineTransitively(llvm::Function *Root,
                         llvm::ArrayRef<llvm::CallBase *> Calls);
 
