@@ -51,6 +51,26 @@ void hpvm::rt::requireArguments(const char *Call, const GraphPlan &G,
                   std::string(Call) + ": graph '" + G.Name + "' takes " +
                       std::to_string(NumParams) +
                       " arguments, but args is NULL");
+  // A buffer the graph gives bytes must be memory: a NULL one would reach
+  // the kernels (a host device would dereference it).
+  for (size_t K = 0; K != NumParams; ++K) {
+    const Param &Prm = G.Root->N->Params[K];
+    if (!Prm.isBuffer())
+      continue;
+    if (!Args[K])
+      throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                    std::string(Call) + ": graph '" + G.Name +
+                        "': the argument for buffer '" + Prm.Name +
+                        "' is NULL");
+    if (!bufferPointer(Args, static_cast<unsigned>(K)))
+      if (uint64_t Bytes = extentOf(*G.Root, Prm.Bytes, Args))
+        throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                      std::string(Call) + ": graph '" + G.Name + "': buffer '" +
+                          Prm.Name +
+                          "' is a NULL pointer "
+                          "but the graph gives it " +
+                          std::to_string(Bytes) + " bytes");
+  }
 }
 
 void hpvm::rt::copyArguments(const GraphPlan &G, void *const *Args,
