@@ -188,7 +188,8 @@ void Coherence::freeCopiesLocked(Buffer &B) {
     }
 }
 
-void Coherence::noteNewBuffer() {
+void Coherence::noteNewBuffer(uint64_t Size) {
+  LargestBuffer = std::max(LargestBuffer, Size);
   if (NumBuffers.fetch_add(1, std::memory_order_release) == 0 && OnBusy)
     OnBusy();
 }
@@ -198,21 +199,27 @@ Coherence::Buffer *Coherence::enterLocked(LaunchSet &Launch,
   std::unique_ptr<Buffer> &Slot = Table[U.Host];
   if (!Slot) {
     Slot = std::make_unique<Buffer>(U.Host, std::max(U.End, U.Extent));
-    noteNewBuffer();
+    noteNewBuffer(Slot->Size);
   }
   Buffer *B = Slot.get();
   if (B->Name.empty() && U.Name)
     B->Name = *U.Name;
-  if (std::find(Launch.Buffers.begin(), Launch.Buffers.end(), B) ==
-      Launch.Buffers.end()) {
-    Launch.Buffers.push_back(B);
-    ++B->Users;
-  }
+  holdLocked(Launch, *B);
   return B;
+}
+
+void Coherence::holdLocked(LaunchSet &Launch, Buffer &B) {
+  if (std::find(Launch.Buffers.begin(), Launch.Buffers.end(), &B) ==
+      Launch.Buffers.end()) {
+    Launch.Buffers.push_back(&B);
+    ++B.Users;
+  }
 }
 
 bool Coherence::readyLocked(Buffer &B, const BufferUse &U,
                             MemorySpace S) const {
+  if (!aliasesReadyLocked(B, U))
+    return false;
   // A larger view than the copies hold: they are rebuilt, which needs the
   // buffer quiet.
   if (U.End > B.Size)
@@ -428,6 +435,7 @@ void Coherence::growLocked(Buffer &B, uint64_t Size) {
   }
   freeCopiesLocked(B);
   B.Size = Size;
+  LargestBuffer = std::max(LargestBuffer, Size);
   B.reset(B.numSpaces());
 }
 
@@ -446,7 +454,11 @@ void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
     // Nothing to keep coherent in an empty or absent section.
     if (!U.Host || U.End <= U.Begin)
       continue;
-    if (S == HostSpace && !TrackHost && !Table.count(U.Host))
+    // Host memory is every host-space kernel's copy: only what other
+    // spaces hold of the section concerns it.
+    if (S == HostSpace && !TrackHost &&
+        overlapsLocked(static_cast<char *>(U.Host) + U.Begin, U.bytes())
+            .empty())
       continue;
     Bufs[I] = enterLocked(Launch, U);
     Bufs[I]->addSpace(S);
@@ -466,7 +478,12 @@ void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
       if (Buffer *B = Bufs[I]; B && !B->Copies[S].Ptr)
         B->Copies[S] = Buffer::Copy{D.allocate(B->Size), &D};
 
+  // Other buffers' bytes of the sections first: their transfers home run
+  // before the ones that read host memory.
   std::vector<Transfer> Ts;
+  for (size_t I = 0; I != N; ++I)
+    if (Bufs[I])
+      reconcileAliasesLocked(Launch, *Bufs[I], Uses[I], Ts, Node);
   for (size_t I = 0; I != N; ++I)
     if (Bufs[I]) {
       planLocked(*Bufs[I], Uses[I], S, Ts, H, Node);
@@ -612,7 +629,7 @@ void Coherence::enterRegion(void *Host, uint64_t Bytes) {
   std::unique_ptr<Buffer> &Slot = Table[Host];
   if (!Slot) {
     Slot = std::make_unique<Buffer>(Host, Bytes);
-    noteNewBuffer();
+    noteNewBuffer(Bytes);
   }
   Buffer &B = *Slot;
   ++B.Regions;
@@ -654,18 +671,69 @@ void Coherence::exitRegion(void *Host, NodeStats *Node) {
     std::rethrow_exception(Failure);
 }
 
-std::vector<Coherence::Overlap>
-Coherence::overlapsLocked(void *Host, uint64_t Bytes) const {
-  std::vector<Overlap> Found;
+template <typename Fn>
+void Coherence::forEachOverlapLocked(const void *Host, uint64_t Bytes,
+                                     const Buffer *Except, Fn F) const {
   uintptr_t Begin = reinterpret_cast<uintptr_t>(Host), End = Begin + Bytes;
-  for (const auto &Entry : Table) {
-    uintptr_t Base = reinterpret_cast<uintptr_t>(Entry.first);
-    uintptr_t Top = Base + Entry.second->Size;
-    if (Begin < Top && Base < End)
-      Found.push_back(Overlap{Entry.second.get(), std::max(Begin, Base) - Base,
-                              std::min(End, Top) - Base});
+  if (Begin == End || Table.empty())
+    return;
+  // Only buffers that begin less than the largest size below Begin can
+  // reach it.
+  uintptr_t Lowest = Begin > LargestBuffer ? Begin - LargestBuffer : 0;
+  for (auto It = Table.lower_bound(reinterpret_cast<void *>(Lowest));
+       It != Table.end() && reinterpret_cast<uintptr_t>(It->first) < End;
+       ++It) {
+    uintptr_t Base = reinterpret_cast<uintptr_t>(It->first);
+    uintptr_t Top = Base + It->second->Size;
+    if (Begin < Top && It->second.get() != Except)
+      F(Overlap{It->second.get(), std::max(Begin, Base) - Base,
+                std::min(End, Top) - Base});
   }
+}
+
+std::vector<Coherence::Overlap>
+Coherence::overlapsLocked(const void *Host, uint64_t Bytes,
+                          const Buffer *Except) const {
+  std::vector<Overlap> Found;
+  forEachOverlapLocked(Host, Bytes, Except,
+                       [&](const Overlap &O) { Found.push_back(O); });
   return Found;
+}
+
+bool Coherence::aliasesReadyLocked(const Buffer &B, const BufferUse &U) const {
+  bool Writes = writes(U.Mode), Quiet = true;
+  forEachOverlapLocked(B.host(U.Begin), U.bytes(), &B, [&](const Overlap &O) {
+    O.B->forEachOverlapping(
+        O.Begin, O.End, [&](const Segment &G, uint64_t, uint64_t) {
+          for (const Slot &Sl : G.Slots)
+            Quiet &= !Sl.Writers && !Sl.Filling && !(Writes && Sl.Users);
+        });
+  });
+  return Quiet;
+}
+
+void Coherence::reconcileAliasesLocked(LaunchSet &Launch, Buffer &B,
+                                       const BufferUse &U,
+                                       std::vector<Transfer> &Out,
+                                       NodeStats *Node) {
+  for (const Overlap &O : overlapsLocked(B.host(U.Begin), U.bytes(), &B)) {
+    // The launch holds the other buffer too, so that its copies outlive
+    // the transfers home.
+    holdLocked(Launch, *O.B);
+    planWriteBackLocked(*O.B, O.Begin, O.End, Out, Node);
+    if (!writes(U.Mode))
+      continue;
+    // Host memory holds these bytes now (or will, once Out has run); the
+    // copies elsewhere are about to be stale.
+    auto [First, Last] = O.B->split(O.Begin, O.End);
+    for (size_t I = First; I != Last; ++I) {
+      std::vector<Slot> &Slots = O.B->Segments[I].Slots;
+      for (MemorySpace Sp = 0; Sp < Slots.size(); ++Sp)
+        if (Sp != HostSpace)
+          Slots[Sp].S = State::Invalid;
+    }
+    O.B->coalesce();
+  }
 }
 
 void Coherence::requestHost(void *Host, uint64_t Bytes, NodeStats *Node) {

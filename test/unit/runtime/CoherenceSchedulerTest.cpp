@@ -261,6 +261,85 @@ TEST(Coherence, MSIStatesStepByStep) {
   EXPECT_EQ(Gpu.Frees.load(), 1u);
 }
 
+TEST(Coherence, PointersIntoOneAllocationSeeEachOthersWrites) {
+  rt::ThreadPool Pool(1);
+  std::unique_ptr<rt::Device> Cpu = rt::makeCpuDevice(Pool);
+  FakeDevice Gpu("fake-alias", HPVM_TARGET_NVPTX);
+  Coherence Coh;
+  std::vector<int32_t> Data(16, 7);
+  int32_t *A = Data.data(), *Y = A + 4; // y = a + 4: a's last 12 elements
+  uint64_t Size = Data.size() * 4, YSize = Size - 16;
+  Coherence::LaunchSet Launch;
+  Coh.enterRegion(A, Size);
+
+  // a's copy on the device, then a write through y there: a's copy of those
+  // bytes is stale, and reading a again must see the write.
+  auto *DevA =
+      static_cast<int32_t *>(use(Coh, Launch, A, Size, Gpu, Access::In));
+  auto *DevY =
+      static_cast<int32_t *>(use(Coh, Launch, Y, YSize, Gpu, Access::InOut));
+  EXPECT_EQ(DevY[0], 7);
+  DevY[0] = 42;
+  EXPECT_EQ(use(Coh, Launch, A, Size, Gpu, Access::In), DevA);
+  EXPECT_EQ(DevA[4], 42);
+  EXPECT_EQ(DevA[3], 7);
+
+  // A host-space kernel writes through y: a's device copy is stale again.
+  EXPECT_EQ(use(Coh, Launch, Y, YSize, *Cpu, Access::InOut), Y);
+  Data[5] = 77;
+  EXPECT_EQ(use(Coh, Launch, A, Size, Gpu, Access::In), DevA);
+  EXPECT_EQ(DevA[5], 77);
+
+  // a written on the device, y read on the host: y's bytes come home, and
+  // nothing y held elsewhere comes back over them at the end.
+  use(Coh, Launch, A, Size, Gpu, Access::InOut);
+  DevA[6] = -3;
+  EXPECT_EQ(use(Coh, Launch, Y, YSize, *Cpu, Access::In), Y);
+  EXPECT_EQ(Data[6], -3);
+  use(Coh, Launch, A, Size, Gpu, Access::InOut);
+  DevA[15] = 1234;
+  Coh.release(Launch);
+  Coh.exitRegion(A);
+  EXPECT_EQ(Data[15], 1234);
+  EXPECT_EQ(Data[6], -3);
+  EXPECT_EQ(Data[4], 42);
+  EXPECT_TRUE(Coh.idle());
+  EXPECT_EQ(Gpu.Allocations.load(), Gpu.Frees.load());
+}
+
+TEST(Coherence, OverlappingRegionsThroughTwoPointers) {
+  FakeDevice Gpu("fake-overlap", HPVM_TARGET_NVPTX);
+  Coherence Coh;
+  std::vector<int32_t> Data(16, 1);
+  int32_t *P = Data.data(), *Q = P + 4; // p[0:8] and q[0:8] share 4 elements
+  uint64_t Eight = 8 * 4;
+  Coh.enterRegion(P, Eight);
+  Coh.enterRegion(Q, Eight);
+  Coherence::LaunchSet Launch;
+  auto *DevP =
+      static_cast<int32_t *>(use(Coh, Launch, P, Eight, Gpu, Access::Out));
+  for (int I = 0; I != 8; ++I)
+    DevP[I] = 10 + I;
+  auto *DevQ =
+      static_cast<int32_t *>(use(Coh, Launch, Q, Eight, Gpu, Access::In));
+  EXPECT_EQ(DevQ[0], 14);
+  EXPECT_EQ(DevQ[3], 17);
+  EXPECT_EQ(DevQ[4], 1);
+  // q written: p's copy of the shared elements must not come home over it.
+  use(Coh, Launch, Q, Eight, Gpu, Access::InOut);
+  DevQ[1] = -5;
+  EXPECT_EQ(use(Coh, Launch, P, Eight, Gpu, Access::In), DevP);
+  EXPECT_EQ(DevP[5], -5);
+  Coh.release(Launch);
+  Coh.exitRegion(P);
+  Coh.exitRegion(Q);
+  EXPECT_EQ(Data[5], -5);
+  EXPECT_EQ(Data[4], 14);
+  EXPECT_EQ(Data[0], 10);
+  EXPECT_EQ(Data[11], 1);
+  EXPECT_TRUE(Coh.idle());
+}
+
 //===----------------------------------------------------------------------===//
 // Scheduler policies: a leaf with a CPU and a device artifact.
 //===----------------------------------------------------------------------===//

@@ -20,6 +20,15 @@
 //     that started reading it when it was valid may still be reading it,
 //     unless it stays valid (kernels of one space share their copy).
 //
+// Buffers are named by the pointer a kernel indexes from, and several may
+// hold bytes of one allocation (`a` and `a + 1`, overlapping sections named
+// through different pointers). Each has copies of its own, so the bytes
+// they share are kept coherent through host memory: a launch first brings
+// home what another buffer holds modified of its section elsewhere, and a
+// launch that writes its section invalidates the other buffers' copies of
+// those bytes outside host memory. Of two buffers sharing bytes, at most one
+// then holds them modified outside host memory (docs/runtime.md §5.3).
+//
 // Host memory is the truth between launches: the host program may write its
 // buffers between two launches without telling anyone. So a launch is the
 // unit of coherence: at its end every range it wrote elsewhere is copied
@@ -36,6 +45,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -217,7 +227,12 @@ private:
 
   mutable std::mutex M;
   std::condition_variable Changed; // in-flight sections ended
-  std::unordered_map<void *, std::unique_ptr<Buffer>> Table;
+  /// By host address, so that the buffers sharing bytes with a range are
+  /// found without visiting the others.
+  std::map<void *, std::unique_ptr<Buffer>, std::less<>> Table;
+  /// The largest size a buffer in Table has had: a buffer beginning more
+  /// than this below a range cannot reach it.
+  uint64_t LargestBuffer = 0;
   /// Regions of no bytes, by pointer: nothing to keep, but each is exited.
   std::unordered_map<void *, unsigned> EmptyRegions;
   std::atomic<size_t> NumBuffers{0};
@@ -226,8 +241,8 @@ private:
   Stats *TheStats = nullptr;
   Trace *TheTrace = nullptr;
   void (*OnBusy)() = nullptr;
-  /// With M held: one more buffer in Table.
-  void noteNewBuffer();
+  /// With M held: one more buffer in Table, of Size bytes.
+  void noteNewBuffer(uint64_t Size);
 
   Buffer *enterLocked(LaunchSet &Launch, const BufferUse &U);
   bool readyLocked(Buffer &B, const BufferUse &U, MemorySpace S) const;
@@ -245,7 +260,24 @@ private:
     Buffer *B;
     uint64_t Begin, End;
   };
-  std::vector<Overlap> overlapsLocked(void *Host, uint64_t Bytes) const;
+  std::vector<Overlap> overlapsLocked(const void *Host, uint64_t Bytes,
+                                      const Buffer *Except = nullptr) const;
+  /// Whether a launch's use U of B may start as far as the other buffers
+  /// holding bytes of its section go: none writes them or fills them, and
+  /// none uses them at all if U writes.
+  bool aliasesReadyLocked(const Buffer &B, const BufferUse &U) const;
+  /// Before U's section of B is acquired: what other buffers hold modified
+  /// of it outside host memory comes home (planned into Out), and if U
+  /// writes, their copies of it outside host memory are stale from now on.
+  void reconcileAliasesLocked(LaunchSet &Launch, Buffer &B, const BufferUse &U,
+                              std::vector<Transfer> &Out, NodeStats *Node);
+  /// Fn(Overlap) for each buffer but Except with bytes in
+  /// [Host, Host + Bytes).
+  template <typename Fn>
+  void forEachOverlapLocked(const void *Host, uint64_t Bytes,
+                            const Buffer *Except, Fn F) const;
+  /// Launch holds B until its release.
+  void holdLocked(LaunchSet &Launch, Buffer &B);
   void count(const Transfer &T, uint64_t Bytes, uint64_t Start, uint64_t End);
   uint64_t copyAroundRows(const Transfer &T);
   void runTransfers(std::unique_lock<std::mutex> &L, std::vector<Transfer> &Ts);
