@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Handles.h"
 #include "LaunchSites.h"
 #include "Stream.h"
 
@@ -132,13 +133,25 @@ static void waitForNoWaitLaunches() {
   std::_Exit(1);
 }
 
+/// The open streams by handle (an hpvm_stream * is a handle, not an
+/// address). Never destroyed: streams still open at exit are the runtime's
+/// to stop, and a handle must not outlive the table.
+static HandleTable<Stream> &streams() {
+  static auto *Table = new HandleTable<Stream>;
+  return *Table;
+}
+
+static uint64_t handleOf(hpvm_stream *S) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(S));
+}
+
 /// The stream this thread's `nowait` launches push frames into
-/// (hpvm_set_thread_stream), or null.
-static thread_local Stream *ThreadStream = nullptr;
+/// (hpvm_set_thread_stream), or 0.
+static thread_local uint64_t ThreadStream = 0;
 
 /// Sets ThreadStream. While a thread pushes its `nowait` launches into a
 /// stream, launch sites must not run them directly.
-static void setThreadStream(Stream *S) {
+static void setThreadStream(uint64_t S) {
   if (bool(S) != bool(ThreadStream))
     S ? LaunchSites::hold() : LaunchSites::release();
   ThreadStream = S;
@@ -147,10 +160,18 @@ static void setThreadStream(Stream *S) {
 /// The C frontend's `nowait` launch, at Site if not null.
 static void launchNoWait(const hpvm_program_desc *Program, const char *Graph,
                          void *const *Args, hpvm_launch_site *Site) {
-  if (Stream *S = ThreadStream) {
+  if (ThreadStream) {
     clearErrorMessage();
-    hpvm_exit_on_error(
-        guarded([&] { S->runtime().pushFrame(*S, Program, Graph, Args); }));
+    hpvm_exit_on_error(guarded([&] {
+      std::shared_ptr<Stream> S = streams().find(ThreadStream);
+      if (!S)
+        throw RtError(HPVM_ERR_INVALID_ARGUMENT,
+                      "a `nowait` launch of graph '" +
+                          std::string(Graph ? Graph : "") +
+                          "': the stream this thread pushes its frames into "
+                          "(hpvm_set_thread_stream) was closed");
+      S->runtime().pushFrame(*S, Program, Graph, Args);
+    }));
     return;
   }
   static std::once_flag AtExit;
@@ -289,18 +310,26 @@ extern "C" int hpvm_flush_trace(void) {
   return guarded([] { Runtime::current().trace().flush(); });
 }
 
-// hpvm_stream is the runtime's Stream: the handle is the object.
-static Stream *asStream(hpvm_stream *S) {
-  return reinterpret_cast<Stream *>(S);
+static int notAStream(const char *Call, hpvm_stream *S) {
+  char Handle[32];
+  std::snprintf(Handle, sizeof(Handle), "%p", static_cast<void *>(S));
+  setErrorMessage(std::string(Call) + ": " + Handle +
+                  " is not an open stream (closed already, or never "
+                  "returned by hpvm_stream_open or hpvm_stream_create)");
+  return HPVM_ERR_INVALID_ARGUMENT;
 }
 
-/// Runs Fn on a stream, or says that it is NULL.
+/// Runs Fn on a stream, holding it while Fn runs, or says that there is
+/// none.
 template <typename Fn>
 static int onStream(const char *Call, hpvm_stream *S, Fn &&F) {
   clearErrorMessage();
   if (!S)
     return nullArgument(Call, "stream");
-  return guarded([&] { F(*asStream(S)); });
+  std::shared_ptr<Stream> St = streams().find(handleOf(S));
+  if (!St)
+    return notAStream(Call, S);
+  return guarded([&] { F(*St); });
 }
 
 /// Makes a stream with Make() into *Out (NULL on failure).
@@ -310,7 +339,14 @@ static int newStream(const char *Call, hpvm_stream **Out, Fn &&Make) {
   if (!Out)
     return nullArgument(Call, "stream");
   *Out = nullptr;
-  return guarded([&] { *Out = reinterpret_cast<hpvm_stream *>(Make()); });
+  return guarded([&] {
+    // The last holder closes it: the caller of hpvm_stream_close, or a
+    // thread still pushing when another closed it.
+    std::shared_ptr<Stream> S(Make(),
+                              [](Stream *S) { S->runtime().closeStream(S); });
+    *Out = reinterpret_cast<hpvm_stream *>(
+        static_cast<uintptr_t>(streams().add(std::move(S))));
+  });
 }
 
 extern "C" int hpvm_stream_open(const hpvm_program_desc *Program,
@@ -328,7 +364,9 @@ extern "C" int hpvm_stream_create(uint32_t Capacity, hpvm_stream **Out) {
 
 extern "C" int hpvm_set_thread_stream(hpvm_stream *S) {
   clearErrorMessage();
-  setThreadStream(asStream(S));
+  if (S && !streams().find(handleOf(S)))
+    return notAStream("hpvm_set_thread_stream", S);
+  setThreadStream(handleOf(S));
   return HPVM_OK;
 }
 
@@ -359,9 +397,22 @@ extern "C" int hpvm_stream_cancel(hpvm_stream *S) {
 }
 
 extern "C" int hpvm_stream_close(hpvm_stream *S) {
-  return onStream("hpvm_stream_close", S, [](Stream &St) {
-    if (ThreadStream == &St) // this thread's launches go back to async
-      setThreadStream(nullptr);
-    St.runtime().closeStream(&St);
+  clearErrorMessage();
+  if (!S)
+    return nullArgument("hpvm_stream_close", "stream");
+  // Out of the table first: from now on the handle names nothing, here
+  // and in every other thread.
+  std::shared_ptr<Stream> St = streams().remove(handleOf(S));
+  if (!St)
+    return notAStream("hpvm_stream_close", S);
+  if (ThreadStream == handleOf(S)) // this thread's launches go back to async
+    setThreadStream(0);
+  return guarded([&] {
+    // Wakes a push or pop of another thread (they fail or end now), and
+    // waits for the frames still running; the stream itself goes with the
+    // last thread holding it.
+    St->cancel();
+    St->drain();
+    St.reset();
   });
 }

@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <mutex>
+#include <unordered_set>
 
 namespace {
 
@@ -24,6 +26,29 @@ struct StreamingGraph {
   hpvm_stream *Stream = nullptr;
   std::deque<void *> Outputs;
 };
+
+/// The streaming launches not ended yet: a handle the program passes back
+/// (to __hpvm__pop) is checked against them, so that one used after its
+/// __hpvm__wait is an error, not a use of freed memory.
+std::mutex LiveM;
+std::unordered_set<StreamingGraph *> &live() {
+  static auto *Live = new std::unordered_set<StreamingGraph *>;
+  return *Live;
+}
+
+StreamingGraph *checked(void *Graph, const char *Call) {
+  auto *G = static_cast<StreamingGraph *>(Graph);
+  std::lock_guard<std::mutex> L(LiveM);
+  if (!live().count(G)) {
+    std::fprintf(stderr,
+                 "hpvm-rt: error: %s: %p is not the handle of a streaming "
+                 "launch (__hpvm__launch(1, ...)) that has not been waited "
+                 "for\n",
+                 Call, Graph);
+    std::exit(EXIT_FAILURE);
+  }
+  return G;
+}
 
 } // namespace
 
@@ -50,11 +75,13 @@ void llvm_hpvm_untrack_mem(void *Ptr) {
 void *hpvmc_stream_begin(void) {
   auto *G = new StreamingGraph;
   hpvm_exit_on_error(hpvm_stream_create(HPVMC_STREAM_CAPACITY, &G->Stream));
+  std::lock_guard<std::mutex> L(LiveM);
+  live().insert(G);
   return G;
 }
 
 void hpvmc_stream_push_begin(void *Graph, void *Outputs) {
-  auto *G = static_cast<StreamingGraph *>(Graph);
+  StreamingGraph *G = checked(Graph, "__hpvm__push");
   if (G->Outputs.size() == HPVMC_STREAM_CAPACITY) {
     // The push would wait for a pop that this thread has yet to make.
     std::fprintf(stderr,
@@ -72,7 +99,7 @@ void hpvmc_stream_push_end(void *) {
 }
 
 void *__hpvm__pop(void *Graph) {
-  auto *G = static_cast<StreamingGraph *>(Graph);
+  StreamingGraph *G = checked(Graph, "__hpvm__pop");
   if (G->Outputs.empty())
     return nullptr;
   uint64_t Frame = 0;
@@ -86,11 +113,15 @@ void *__hpvm__pop(void *Graph) {
 }
 
 void hpvmc_stream_end(void *Graph) {
-  auto *G = static_cast<StreamingGraph *>(Graph);
+  StreamingGraph *G = checked(Graph, "__hpvm__wait");
   hpvm_exit_on_error(hpvm_stream_end(G->Stream));
   while (!G->Outputs.empty())
     __hpvm__pop(Graph);
   hpvm_exit_on_error(hpvm_stream_close(G->Stream));
+  {
+    std::lock_guard<std::mutex> L(LiveM);
+    live().erase(G);
+  }
   delete G;
 }
 

@@ -211,6 +211,14 @@ hpvm_status Stream::pop(uint64_t &Index, std::string &Message) {
     if (Frames.empty()) {
       if (Ended || Cancelled)
         return HPVM_END_OF_STREAM;
+      // Nothing was ever pushed: the pop would wait for a first push that,
+      // in the usual shape (the thread that pushes pops), cannot come.
+      if (!G) {
+        Message = "hpvm_stream_pop: the stream has no graph and no frame "
+                  "yet; push frames (hpvm_stream_push, or `nowait` launches "
+                  "after hpvm_set_thread_stream) before popping";
+        return HPVM_ERR_INVALID_ARGUMENT;
+      }
       Changed.wait(L);
       continue;
     }

@@ -51,7 +51,8 @@ public:
   void push(void *const *Args);
   /// Waits for the oldest unpopped frame: its status (Message: why it
   /// failed) and number; HPVM_END_OF_STREAM once the stream has ended and
-  /// every frame is popped.
+  /// every frame is popped; HPVM_ERR_INVALID_ARGUMENT for a stream that
+  /// has had no frame and no graph.
   hpvm_status pop(uint64_t &Frame, std::string &Message);
   /// No frame follows.
   void end();

@@ -15,6 +15,7 @@
 
 #include "RuntimeTestSupport.h"
 
+#include <atomic>
 #include <thread>
 
 using namespace hpvm;
@@ -593,6 +594,108 @@ TEST_F(StreamTest, BadCallsAreErrorsWithMessages) {
   EXPECT_NE(std::string(hpvm_error_message()).find("replicated root"),
             std::string::npos)
       << hpvm_error_message();
+}
+
+TEST_F(StreamTest, HandlesAreCheckedNotTrusted) {
+  Graph G = pipelineGraph("stream_handles", 1);
+  TestProgram P({&G}, pipelineArtifacts("stream_handles"));
+  hpvm_stream *S = nullptr;
+  ASSERT_EQ(hpvm_stream_open(&P.Desc, "stream_handles", 2, &S), HPVM_OK);
+  ASSERT_EQ(hpvm_stream_close(S), HPVM_OK);
+  // Closed: every call on it says so (a use after free before).
+  for (int K = 0; K != 2; ++K) {
+    EXPECT_EQ(hpvm_stream_close(S), HPVM_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(hpvm_error_message()).find("not an open stream"),
+              std::string::npos)
+        << hpvm_error_message();
+  }
+  EXPECT_EQ(hpvm_stream_pop(S, nullptr), HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(hpvm_stream_end(S), HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(hpvm_set_thread_stream(S), HPVM_ERR_INVALID_ARGUMENT);
+  // A new stream in the same slot is not named by the old handle.
+  hpvm_stream *T = nullptr;
+  ASSERT_EQ(hpvm_stream_open(&P.Desc, "stream_handles", 2, &T), HPVM_OK);
+  EXPECT_NE(T, S);
+  EXPECT_EQ(hpvm_stream_end(S), HPVM_ERR_INVALID_ARGUMENT);
+  // Something that never was a stream.
+  int NotAStream = 0;
+  EXPECT_EQ(hpvm_stream_end(reinterpret_cast<hpvm_stream *>(&NotAStream)),
+            HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(hpvm_stream_close(T), HPVM_OK);
+
+  // A pop on a stream that has no graph and no frame would wait forever.
+  ASSERT_EQ(hpvm_stream_create(2, &S), HPVM_OK);
+  EXPECT_EQ(hpvm_stream_pop(S, nullptr), HPVM_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hpvm_error_message()).find("no graph and no frame"),
+            std::string::npos)
+      << hpvm_error_message();
+  EXPECT_EQ(hpvm_stream_close(S), HPVM_OK);
+}
+
+TEST_F(StreamTest, AStreamClosedByAnotherThreadStopsItsProducer) {
+  Graph G = pipelineGraph("stream_race", 2);
+  TestProgram P({&G}, pipelineArtifacts("stream_race"));
+  hpvm_stream *S = nullptr;
+  ASSERT_EQ(hpvm_stream_open(&P.Desc, "stream_race", 2, &S), HPVM_OK);
+  Frames F(64, 257);
+  std::atomic<bool> Stopped{false};
+  std::atomic<int> Pushed{0};
+  // The producer pushes until the stream refuses (it never pops, so it
+  // soon waits for room); this thread closes the stream under it.
+  std::thread Producer([&] {
+    for (int64_t K = 0; K != 64; ++K) {
+      std::vector<void *> Args = F.args(K);
+      if (hpvm_stream_push(S, Args.data()) != HPVM_OK) {
+        Stopped = true;
+        return;
+      }
+      ++Pushed;
+    }
+  });
+  while (Pushed.load() < 2)
+    std::this_thread::yield();
+  EXPECT_EQ(hpvm_stream_close(S), HPVM_OK) << hpvm_error_message();
+  Producer.join();
+  EXPECT_TRUE(Stopped.load());
+  EXPECT_EQ(hpvm_stream_close(S), HPVM_ERR_INVALID_ARGUMENT);
+}
+
+/// A thread's `nowait` launches go into a stream that another thread
+/// closes: the next one ends the program with a message, not a crash.
+void nowaitIntoAClosedStream() {
+  Hooks Local;
+  H = &Local;
+  Graph G = pipelineGraph("stream_closed", 1);
+  TestProgram P({&G}, pipelineArtifacts("stream_closed"));
+  hpvm_stream *S = nullptr;
+  hpvm_stream_create(2, &S);
+  hpvm_set_thread_stream(S);
+  std::thread([S] { hpvm_stream_close(S); }).join();
+  Frames F(2, 8);
+  std::vector<void *> Args = F.args(0);
+  hpvm_launch_nowait_or_exit(&P.Desc, "stream_closed", Args.data());
+}
+
+TEST(StreamDeathTest, ANoWaitLaunchIntoAStreamClosedElsewhereExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(nowaitIntoAClosedStream(), testing::ExitedWithCode(1),
+              "the stream this thread pushes its frames into "
+              "\\(hpvm_set_thread_stream\\) was closed");
+}
+
+extern "C" void *__hpvm__pop(void *Graph); // HPVM-C's hpvm.h
+
+/// HPVM-C: a pop from a streaming launch after its __hpvm__wait.
+void popAfterWait() {
+  void *Graph = hpvmc_stream_begin();
+  hpvmc_stream_end(Graph);
+  __hpvm__pop(Graph);
+}
+
+TEST(StreamDeathTest, AnHPVMCHandleUsedAfterItsWaitExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(popAfterWait(), testing::ExitedWithCode(1),
+              "__hpvm__pop: .* is not the handle of a streaming launch");
 }
 
 // Across devices: filter and reduce run on a fake device with memory of

@@ -189,8 +189,11 @@ int hpvm_wait_all(void);
  * hpvm_stream_cancel drops the frames no stage has started (their pop
  * returns HPVM_ERR_CANCELLED) and ends the stream; started frames finish.
  * hpvm_stream_close cancels, waits for the frames still running and frees
- * the stream. A push after end or cancel, and a NULL stream, are
- * HPVM_ERR_INVALID_ARGUMENT. */
+ * the stream; a push or pop another thread is making then fails or ends.
+ * A push after end or cancel, a pop on a stream that has had no frame and
+ * has no graph, a NULL stream, and a stream already closed are
+ * HPVM_ERR_INVALID_ARGUMENT: an hpvm_stream is a checked handle, not an
+ * address, so a closed one names nothing from then on. */
 typedef struct hpvm_stream hpvm_stream;
 int hpvm_stream_open(const hpvm_program_desc *program, const char *graph,
                      uint32_t capacity, hpvm_stream **stream);
@@ -204,8 +207,9 @@ int hpvm_stream_close(hpvm_stream *stream);
  * the `nowait` launches of this thread (hpvm_launch_nowait_or_exit) push
  * frames into it instead of starting asynchronous launches, the first one
  * choosing its graph; a launch of another graph is an error then.
- * hpvm_set_thread_stream(NULL), or closing the stream, goes back to
- * asynchronous launches. */
+ * hpvm_set_thread_stream(NULL), or closing the stream in this thread, goes
+ * back to asynchronous launches; a `nowait` launch into a stream another
+ * thread closed is an error (the program ends with its message). */
 int hpvm_stream_create(uint32_t capacity, hpvm_stream **stream);
 int hpvm_set_thread_stream(hpvm_stream *stream);
 
