@@ -130,6 +130,26 @@ private:
                 F, Path);
     }
     checkWritesToInputs(N, *F, Path);
+    checkNotCalled(*F, Path);
+  }
+
+  /// Rule leaf-call: only the runtime calls a leaf function, once per
+  /// instance with the instance ids set; a direct call (from the host or
+  /// from another function) would run it with none, and the backends
+  /// rewrite or drop the function.
+  void checkNotCalled(const Function &F, const std::string &Path) {
+    for (const Use &U : F.uses()) {
+      const auto *Call = dyn_cast<CallBase>(U.getUser());
+      if (!Call || !Call->isCallee(&U))
+        continue;
+      error("leaf-call",
+            "the leaf function '" + F.getName().str() + "' is called from '" +
+                Call->getFunction()->getName().str() +
+                "'; a leaf function runs only as its node, launched by "
+                "the runtime",
+            Call->getFunction(), Path, Call);
+      return;
+    }
   }
 
   /// The pointer an instruction writes through, if it writes memory in a way

@@ -114,6 +114,7 @@ private:
   void checkMemory(const Region &R);
   void checkInternalWork(const Region &R);
   void checkIndirectBranches(const Region &R);
+  void checkNonLocalControl(const Region &R);
   void checkExtents(const Region &R, const Region &Root);
   bool isPrivateAlloca(const AllocaInst *A, const Region &R);
 
@@ -285,6 +286,32 @@ void Verifier::checkIndirectBranches(const Region &R) {
   }
 }
 
+/// A node's function is called by a runtime that neither unwinds through
+/// it nor returns into it twice: exception handling (the landing pad also
+/// needs the enclosing function's personality, which the node's function
+/// does not get) and setjmp-like calls cannot be moved there.
+void Verifier::checkNonLocalControl(const Region &R) {
+  for (Instruction *I : R.instructions()) {
+    if (I->isEHPad() || isa<InvokeInst>(I) || isa<ResumeInst>(I)) {
+      error("exception-handling",
+            "exception handling (invoke, landing pads: a try/catch, or a "
+            "call that may throw with cleanups to run) cannot be moved into "
+            "a node's function; catch outside the node, or call functions "
+            "that do not throw (noexcept)",
+            R, I);
+      return;
+    }
+    if (auto *Call = dyn_cast<CallBase>(I);
+        Call && Call->hasFnAttr(Attribute::ReturnsTwice)) {
+      error("returns-twice",
+            "a call that may return twice (setjmp, vfork) cannot be moved "
+            "into a node's function",
+            R, I);
+      return;
+    }
+  }
+}
+
 void Verifier::checkExtents(const Region &R, const Region &Root) {
   SmallVector<Value *, 8> Extents(R.Dims.begin(), R.Dims.end());
   append_range(Extents, R.Group);
@@ -315,6 +342,7 @@ void Verifier::verify(const Region &R, const Region &Root) {
   checkEscapes(R);
   checkMemory(R);
   checkIndirectBranches(R);
+  checkNonLocalControl(R);
   if (!R.isLeaf())
     checkInternalWork(R);
   if (&R != &Root)
