@@ -327,7 +327,10 @@ void Node::addStreamingEdge(const Node &From, unsigned Output, const Node &To,
 }
 
 unsigned Node::childIndex(const Node &Child) const {
-  for (size_t I = 0, E = Children.size(); I != E; ++I)
+  // From the last: bindings and edges are mostly added for the children
+  // just added, and a graph of thousands of children would otherwise pay
+  // for each.
+  for (size_t I = Children.size(); I-- > 0;)
     if (Children[I].get() == &Child)
       return static_cast<unsigned>(I);
   throw GraphError("node '" + Child.path() + "' is not a child of '" + path() +

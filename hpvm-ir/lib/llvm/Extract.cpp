@@ -773,24 +773,49 @@ void Extractor::bindChildren(NodeState &S) {
 void Extractor::addEdges(NodeState &S) {
   for (auto &C : S.Children)
     addEdges(*C);
-  auto Conflict = [&](NodeState &A, NodeState &B) {
-    for (unsigned I = 0; I < A.ParamValues.size(); ++I)
-      for (unsigned J = 0; J < B.ParamValues.size(); ++J) {
-        const Param &PA = A.N->Params[I], &PB = B.N->Params[J];
-        if (PA.isBuffer() && PB.isBuffer() &&
-            A.ParamValues[I] == B.ParamValues[J] &&
-            (writes(PA.Mode) || writes(PB.Mode)))
-          return true;
-      }
-    return false;
+  // A child follows the last earlier child that wrote a buffer it uses
+  // and, if it writes one, the children that read it since: the order of
+  // every pair that shares a buffer one of them writes, by transitivity,
+  // with edges linear in the children (every conflicting pair would be
+  // quadratic: millions for a function of thousands of tasks).
+  struct Users {
+    std::optional<unsigned> LastWriter;
+    SmallVector<unsigned, 4> ReadersSince;
   };
+  DenseMap<Value *, Users> ByBuffer;
+  DenseMap<const Region *, unsigned> Index;
+  for (unsigned J = 0; J < S.Children.size(); ++J)
+    Index[S.Children[J]->R] = J;
   for (unsigned J = 0; J < S.Children.size(); ++J) {
     NodeState &Later = *S.Children[J];
-    for (unsigned I = 0; I < J; ++I) {
-      NodeState &Earlier = *S.Children[I];
-      bool Explicit = llvm::is_contained(Later.R->After, Earlier.R);
-      if (Explicit || Conflict(Earlier, Later))
-        S.N->addDependency(*Earlier.N, *Later.N);
+    // Each buffer value once, written if any parameter bound to it is.
+    SmallMapVector<Value *, bool, 8> Uses;
+    for (unsigned K = 0; K < Later.ParamValues.size(); ++K)
+      if (const Param &P = Later.N->Params[K]; P.isBuffer())
+        Uses[Later.ParamValues[K]] |= writes(P.Mode);
+    SmallVector<unsigned, 8> Preds;
+    for (const Region *Earlier : Later.R->After)
+      if (auto It = Index.find(Earlier); It != Index.end() && It->second < J)
+        Preds.push_back(It->second);
+    for (const auto &[V, Writes] : Uses) {
+      Users &U = ByBuffer[V];
+      if (U.LastWriter)
+        Preds.push_back(*U.LastWriter);
+      if (Writes)
+        append_range(Preds, U.ReadersSince);
+    }
+    llvm::sort(Preds);
+    Preds.erase(std::unique(Preds.begin(), Preds.end()), Preds.end());
+    for (unsigned I : Preds)
+      S.N->addDependency(*S.Children[I]->N, *Later.N);
+    for (const auto &[V, Writes] : Uses) {
+      Users &U = ByBuffer[V];
+      if (Writes) {
+        U.LastWriter = J;
+        U.ReadersSince.clear();
+      } else {
+        U.ReadersSince.push_back(J);
+      }
     }
   }
 }

@@ -407,6 +407,7 @@ public:
                        "'");
     Graph G(GraphName, Header->Kind);
     Active.insert(RootMD);
+    NodesRead = 1;
     if (Error E = readFields(*Header, G.root(), GraphName))
       return E;
     return G;
@@ -417,6 +418,8 @@ private:
   /// Nodes on the path from the root to the node being read: distinct
   /// metadata can be cyclic, and following a cycle would never end.
   SmallPtrSet<const Metadata *, 8> Active;
+  /// Nodes of the graph read so far, shared children once per parent.
+  unsigned NodesRead = 0;
 
   /// "graph 'g', node 'g/a', field 'params[2]': what is wrong"; the node is
   /// left out for defects of the graph entry itself.
@@ -804,6 +807,11 @@ private:
         return error(Fallback, KeyChildren,
                      "nodes nested more than " + Twine(MaxNodeDepth) +
                          " levels deep");
+      if (++NodesRead > MaxGraphNodes)
+        return error(Fallback, KeyChildren,
+                     "the graph has more than " + Twine(MaxGraphNodes) +
+                         " nodes (a node tuple named by several parents "
+                         "counts once for each)");
       Expected<NodeFields> Header = readHeader(ChildMD, Fallback);
       if (!Header)
         return Header.takeError();

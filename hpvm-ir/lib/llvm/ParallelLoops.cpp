@@ -127,8 +127,49 @@ static bool isFunctionOfIteration(const SCEV *X, const Loop *L,
 /// How often L runs its body when it leaves from Exiting: once more than it
 /// takes its back edge if it exits from its latch, as often if from its
 /// header (SCEVCouldNotCompute if unknown).
+/// bodyRuns for the loops compilers write, read off the exit test alone:
+/// `i < n` in the header or `i + 1 < n` in the latch (signed or unsigned,
+/// staying in the loop when true), i counting from 0 by 1, n invariant.
+/// Null for any other shape. SCEV's exit counts would get there too, but
+/// they gather the branch conditions of every block before the loop: in a
+/// function of a thousand sibling nodes, each loop pays for all the earlier
+/// ones (minutes for --verify).
+static const SCEV *canonicalBodyRuns(ScalarEvolution &SE, const Loop *L,
+                                     BasicBlock *Exiting) {
+  auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition())
+                                        : nullptr;
+  if (!Cmp || !L->contains(Br->getSuccessor(0)) ||
+      L->contains(Br->getSuccessor(1)))
+    return nullptr;
+  ICmpInst::Predicate P = Cmp->getPredicate();
+  if (P != ICmpInst::ICMP_SLT && P != ICmpInst::ICMP_ULT)
+    return nullptr;
+  const SCEV *Bound = SE.getSCEV(Cmp->getOperand(1));
+  if (!SE.isLoopInvariant(Bound, L))
+    return nullptr;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Cmp->getOperand(0)));
+  if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+      !AR->getStepRecurrence(SE)->isOne())
+    return nullptr;
+  bool Signed = P == ICmpInst::ICMP_SLT;
+  const SCEV *Zero = SE.getZero(Bound->getType());
+  const SCEV *One = SE.getOne(Bound->getType());
+  // Tested before the body: the values 0, 1, ... while below n.
+  if (Exiting == L->getHeader() && Exiting != L->getLoopLatch() &&
+      AR->getStart()->isZero())
+    return Signed ? SE.getSMaxExpr(Bound, Zero) : Bound;
+  // Tested after it, on the next value: 1, 2, ... while below n; the body
+  // has run once before the first test.
+  if (Exiting == L->getLoopLatch() && AR->getStart()->isOne())
+    return Signed ? SE.getSMaxExpr(Bound, One) : SE.getUMaxExpr(Bound, One);
+  return nullptr;
+}
+
 static const SCEV *bodyRuns(ScalarEvolution &SE, const Loop *L,
                             BasicBlock *Exiting) {
+  if (const SCEV *Runs = canonicalBodyRuns(SE, L, Exiting))
+    return Runs;
   const SCEV *ExitCount = SE.getExitCount(L, Exiting);
   if (isa<SCEVCouldNotCompute>(ExitCount) || Exiting != L->getLoopLatch())
     return ExitCount;

@@ -203,6 +203,11 @@ struct OutputBinding {
 /// thousands of levels deep would exhaust their stacks. Real graphs have a
 /// handful of levels.
 constexpr unsigned MaxNodeDepth = 256;
+/// How many nodes one graph may have. Graph metadata may name one node
+/// tuple from several parents (uniqued metadata shares equal subtrees), and
+/// each parent gets a copy: a few dozen levels of shared children would
+/// otherwise read as billions of nodes. Real graphs have at most thousands.
+constexpr unsigned MaxGraphNodes = 1u << 16;
 
 class Node {
 public:
