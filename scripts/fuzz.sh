@@ -24,7 +24,7 @@ if [[ ${1:-} == --seconds ]]; then
   shift 2
 fi
 TARGETS=("$@")
-[[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=(graph-text region-ir pragma)
+[[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=(graph-text region-ir pragma runtime-graph capi)
 
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
