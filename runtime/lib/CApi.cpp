@@ -16,17 +16,25 @@
 #include "hpvm/rt/hpvm_rt.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 
 using namespace hpvm::rt;
 
 namespace {
 
+/// Runs F through the exit gate (Error.h) and turns what it throws into a
+/// status and the thread's message.
 template <typename Fn> int guarded(Fn &&F) {
+  enterCall();
+  struct Leave {
+    ~Leave() { leaveCall(); }
+  } L;
   try {
     F();
     return HPVM_OK;
@@ -301,6 +309,11 @@ extern "C" int hpvm_extent_error(const char *Node, uint64_t Instances) {
 extern "C" void hpvm_exit_on_error(int Status) {
   if (Status == HPVM_OK)
     return;
+  // Another thread is ending the process (and may have torn the drivers
+  // down under this launch): this thread waits to end with it.
+  if (processExiting())
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
   std::fprintf(stderr, "hpvm-rt: error: %s\n", errorMessage());
   std::exit(1);
 }

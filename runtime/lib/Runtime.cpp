@@ -264,6 +264,7 @@ void Runtime::configure(const RuntimeConfig &Config) {
 
   Exec = std::make_unique<Executor>(*this);
   Async = std::make_unique<AsyncLaunches>(*this);
+  watchForExit();
 }
 
 DiscoveryContext Runtime::discoveryContext() {
@@ -315,6 +316,8 @@ void Runtime::discoverDevicesFor(uint32_t Targets) {
       if (!Found.Devices.empty())
         DeviceGeneration.fetch_add(1, std::memory_order_acq_rel);
     }
+    if (!Found.Devices.empty())
+      watchForExit();
     It = PendingKinds.erase(It);
   }
   // Cleared only now that the devices are in place: whoever sees the bits

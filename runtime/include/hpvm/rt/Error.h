@@ -36,6 +36,24 @@ const char *errorMessage();
 /// prints it adds one.
 std::string unexpectedErrorMessage(const std::exception &E);
 
+/// exit() from one thread while others are in the runtime: drivers tear
+/// themselves down in their exit handlers, and a thread still inside one
+/// would crash there. Every C ABI call passes a gate; once exit() has begun
+/// (in another thread), a call that has not started waits there for the
+/// process to end, and exit's first handler waits (a while) for the calls
+/// under way to finish before the drivers go.
+///
+/// enterCall() returns once the calling thread may go on: at once, unless
+/// another thread is exiting (then never). leaveCall() ends the call.
+void enterCall();
+void leaveCall();
+/// Whether exit() has begun in another thread.
+bool processExiting();
+/// Registers the exit handler that closes the gate, to run before the exit
+/// handlers registered so far: called after drivers are loaded, which
+/// register theirs.
+void watchForExit();
+
 } // namespace hpvm::rt
 
 #endif // HPVM_RT_ERROR_H
