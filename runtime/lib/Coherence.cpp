@@ -18,7 +18,11 @@
 #include "SmallArray.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace hpvm;
 using namespace hpvm::rt;
@@ -148,6 +152,37 @@ MemorySpace sourceOf(const Segment &G) {
   // Unreachable while "some copy is valid" holds; keep host memory as the
   // truth rather than lose the buffer.
   return HostSpace;
+}
+
+/// How many bytes from P on are in memory the process has mapped, up to
+/// Bytes. Copying a buffer to a device reads all of it: a size larger than
+/// its array (a section counted in bytes instead of elements) would fault
+/// inside the copy, where it can only be a crash.
+uint64_t mappedBytes(const void *P, uint64_t Bytes) {
+  static const uint64_t Page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(P);
+  uintptr_t First = Begin / Page * Page;
+  uint64_t Pages = (Begin - First + Bytes + Page - 1) / Page;
+  // mincore fails with ENOMEM where a page of the range is not mapped;
+  // chunks of pages narrow down where.
+  static thread_local std::vector<unsigned char> Residency;
+  for (uint64_t Done = 0, Chunk = 1u << 16; Done < Pages;) {
+    uint64_t Count = std::min(Chunk, Pages - Done);
+    Residency.resize(Count);
+    void *At = reinterpret_cast<void *>(First + Done * Page);
+    if (mincore(At, Count * Page, Residency.data()) == 0) {
+      Done += Count;
+      continue;
+    }
+    if (errno != ENOMEM)
+      return Bytes; // not something mincore can tell: assume mapped
+    if (Count == 1) {
+      uint64_t Mapped = First + Done * Page - Begin;
+      return Done == 0 ? 0 : std::min(Mapped, Bytes);
+    }
+    Chunk = std::max<uint64_t>(1, Count / 16);
+  }
+  return Bytes;
 }
 
 bool anyFilling(const Segment &G) {
@@ -475,8 +510,18 @@ void Coherence::acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N,
       growLocked(*Bufs[I], std::max(Uses[I].End, Uses[I].Extent));
   if (S != HostSpace)
     for (size_t I = 0; I != N; ++I)
-      if (Buffer *B = Bufs[I]; B && !B->Copies[S].Ptr)
+      if (Buffer *B = Bufs[I]; B && !B->Copies[S].Ptr) {
+        if (uint64_t Mapped = mappedBytes(B->Host, B->Size); Mapped < B->Size)
+          throw RtError(HPVM_ERR_BAD_VALUE,
+                        "buffer '" +
+                            (B->Name.empty() ? describe(B->Host) : B->Name) +
+                            "' is declared " + std::to_string(B->Size) +
+                            " bytes long, but only " + std::to_string(Mapped) +
+                            " bytes from " + describe(B->Host) +
+                            " are memory of the process: is a section or size "
+                            "counted in bytes where elements were meant?");
         B->Copies[S] = Buffer::Copy{D.allocate(B->Size), &D};
+      }
 
   // Other buffers' bytes of the sections first: their transfers home run
   // before the ones that read host memory.

@@ -40,6 +40,12 @@ endif()
 # With LAVAPIPE_ERROR, the program must fail with hpvm-rt's message of that
 # text on lavapipe (a loop limit it has and other devices do not; on those
 # the program passes, which is a skip).
+if(EXPECT_ERROR)
+  if(rc EQUAL 0 OR NOT err MATCHES "${EXPECT_ERROR}")
+    message(FATAL_ERROR "${PROGRAM} did not fail with '${EXPECT_ERROR}'")
+  endif()
+  return()
+endif()
 if(LAVAPIPE_ERROR)
   if(rc EQUAL 0 AND NOT err MATCHES "llvmpipe")
     message("HPVM-E2E-SKIP: the Vulkan device is not lavapipe")

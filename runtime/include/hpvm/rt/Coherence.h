@@ -142,7 +142,9 @@ public:
   /// stay registered in H until complete(H). A host-space use of a buffer
   /// no other space has seen is left alone unless TrackHost (a launch that
   /// may put it elsewhere concurrently must register it). The bytes copied
-  /// count for Node (if any). Throws RtError if D fails; H then holds what
+  /// count for Node (if any). Throws RtError if D fails, or if a buffer to
+  /// copy reaches past the memory the process has mapped (a size counted in
+  /// bytes for elements); H then holds what
   /// must still be completed.
   void acquire(LaunchSet &Launch, const BufferUse *Uses, size_t N, Device &D,
                void **Ptrs, Hold &H, bool TrackHost, NodeStats *Node = nullptr);
