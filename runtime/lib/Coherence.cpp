@@ -781,15 +781,40 @@ void Coherence::reconcileAliasesLocked(LaunchSet &Launch, Buffer &B,
   }
 }
 
+std::vector<Coherence::Overlap> Coherence::holdOverlapsLocked(void *Host,
+                                                              uint64_t Bytes) {
+  std::vector<Overlap> Found = overlapsLocked(Host, Bytes);
+  for (const Overlap &O : Found)
+    ++O.B->Users;
+  return Found;
+}
+
+void Coherence::unholdLocked(const std::vector<Overlap> &Held) {
+  // A launch that released one meanwhile wrote it home (it saw this hold):
+  // the last holder drops it.
+  for (const Overlap &O : Held)
+    if (!--O.B->Users)
+      dropLocked(*O.B);
+}
+
 void Coherence::requestHost(void *Host, uint64_t Bytes, NodeStats *Node) {
   std::unique_lock<std::mutex> L(M);
-  for (const Overlap &O : overlapsLocked(Host, Bytes))
-    writeBackLocked(L, *O.B, O.Begin, O.End, Node);
+  // Held: writing home waits, and a launch may release them meanwhile.
+  std::vector<Overlap> Held = holdOverlapsLocked(Host, Bytes);
+  try {
+    for (const Overlap &O : Held)
+      writeBackLocked(L, *O.B, O.Begin, O.End, Node);
+  } catch (...) {
+    unholdLocked(Held);
+    throw;
+  }
+  unholdLocked(Held);
 }
 
 void Coherence::hostWrote(void *Host, uint64_t Bytes) {
   std::unique_lock<std::mutex> L(M);
-  for (const Overlap &O : overlapsLocked(Host, Bytes)) {
+  std::vector<Overlap> Held = holdOverlapsLocked(Host, Bytes);
+  for (const Overlap &O : Held) {
     Buffer &B = *O.B;
     // What a kernel in flight writes elsewhere would come back over the
     // host's bytes: wait for it.
@@ -809,6 +834,7 @@ void Coherence::hostWrote(void *Host, uint64_t Bytes) {
             S == HostSpace ? State::Modified : State::Invalid;
     B.coalesce();
   }
+  unholdLocked(Held);
 }
 
 unsigned Coherence::regions(void *Host) const {

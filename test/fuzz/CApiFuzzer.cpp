@@ -23,18 +23,19 @@ namespace {
 
 constexpr int64_t N = 64;
 
-// stage 1: y[i] = x[i] + 1; stage 2: z[i] = 2 y[i].
+// stage 1: y[i] = x[i] + 1; stage 2: z[i] = 2 y[i], modulo 2^32 (the arena
+// keeps its values from launch to launch).
 void inc(void *const *Args, void *const *, const uint64_t *, const uint64_t *,
          uint64_t Begin, uint64_t End) {
-  const int32_t *X = *static_cast<int32_t *const *>(Args[0]);
-  int32_t *Y = *static_cast<int32_t *const *>(Args[1]);
+  const uint32_t *X = *static_cast<uint32_t *const *>(Args[0]);
+  uint32_t *Y = *static_cast<uint32_t *const *>(Args[1]);
   for (uint64_t I = Begin; I != End; ++I)
     Y[I] = X[I] + 1;
 }
 void twice(void *const *Args, void *const *, const uint64_t *, const uint64_t *,
            uint64_t Begin, uint64_t End) {
-  const int32_t *Y = *static_cast<int32_t *const *>(Args[0]);
-  int32_t *Z = *static_cast<int32_t *const *>(Args[1]);
+  const uint32_t *Y = *static_cast<uint32_t *const *>(Args[0]);
+  uint32_t *Z = *static_cast<uint32_t *const *>(Args[1]);
   for (uint64_t I = Begin; I != End; ++I)
     Z[I] = 2 * Y[I];
 }
@@ -90,9 +91,9 @@ int check(int Status, const char *Call) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static int32_t Arena[8 * N];
+  static uint32_t Arena[8 * N];
   for (int64_t I = 0; I != 8 * N; ++I)
-    Arena[I] = static_cast<int32_t>(I);
+    Arena[I] = static_cast<uint32_t>(I);
   Bytes In{Data, Size};
   std::vector<hpvm_stream *> Streams; // every handle returned, open or not
   // Per stream: its capacity and the frames pushed and not popped. A push
@@ -103,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<void *> Regions;       // pointers entered, for exits
   // Three buffers of N elements at arena offsets the input chooses (they
   // may overlap), or NULL.
-  auto Args = [&](int32_t **P, void **A) {
+  auto Args = [&](uint32_t **P, void **A) {
     for (int K = 0; K != 3; ++K) {
       uint8_t B = In.next();
       P[K] = B == 255 ? nullptr : Arena + (B % 8) * N / 2;
@@ -125,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return B;
   };
   const char *Names[] = {"pipe", "none", nullptr};
-  int32_t *P[3];
+  uint32_t *P[3];
   void *A[3];
   for (unsigned Calls = 0; In.more() && Calls != 64; ++Calls) {
     switch (In.next() % 16) {
@@ -139,7 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                    (P[0] > P[1] ? P[0] - P[1] : P[1] - P[0]) >= N &&
                    (P[1] > P[2] ? P[1] - P[2] : P[2] - P[1]) >= N &&
                    (P[0] > P[2] ? P[0] - P[2] : P[2] - P[0]) >= N;
-      int32_t X[N];
+      uint32_t X[N];
       if (Known)
         std::memcpy(X, P[0], sizeof X);
       int Status = hpvm_launch(&Program, Name, A);
@@ -147,7 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       if (Known && Status == HPVM_OK)
         for (int64_t I = 0; I != N; ++I)
           if (P[2][I] != 2 * (X[I] + 1)) {
-            std::fprintf(stderr, "z[%lld] = %d, want %d\n", (long long)I,
+            std::fprintf(stderr, "z[%lld] = %u, want %u\n", (long long)I,
                          P[2][I], 2 * (X[I] + 1));
             std::abort();
           }

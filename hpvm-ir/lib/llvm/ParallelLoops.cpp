@@ -68,11 +68,18 @@ static bool tripCountIs(ScalarEvolution &SE, const SCEV *Trips,
   SmallVector<const SCEV *, 2> Fitted;
   unsigned TripBits = SE.getTypeSizeInBits(T),
            DimBits = SE.getTypeSizeInBits(Dim->getType());
-  if (DimBits == TripBits)
+  if (DimBits == TripBits) {
     Fitted.push_back(Dim);
-  else if (DimBits > TripBits)
-    Fitted.push_back(SE.getTruncateExpr(Dim, T));
-  else {
+  } else if (DimBits > TripBits) {
+    // A loop counting in a narrower type than the dim: only where the dim
+    // is that narrower value extended (a C `int` loop with a `long`
+    // extent from an `int`). Otherwise extents past the narrow type would
+    // run instances the loop, wrapping or stopping early, never runs.
+    const SCEV *Narrow = SE.getTruncateExpr(Dim, T);
+    if (SE.getSignExtendExpr(Narrow, Dim->getType()) == Dim ||
+        SE.getZeroExtendExpr(Narrow, Dim->getType()) == Dim)
+      Fitted.push_back(Narrow);
+  } else {
     Fitted.push_back(SE.getZeroExtendExpr(Dim, T));
     Fitted.push_back(SE.getSignExtendExpr(Dim, T));
   }

@@ -264,6 +264,10 @@ private:
   };
   std::vector<Overlap> overlapsLocked(const void *Host, uint64_t Bytes,
                                       const Buffer *Except = nullptr) const;
+  /// overlapsLocked, each buffer held (Users) so that none is dropped while
+  /// the caller waits; unholdLocked lets them go.
+  std::vector<Overlap> holdOverlapsLocked(void *Host, uint64_t Bytes);
+  void unholdLocked(const std::vector<Overlap> &Held);
   /// Whether a launch's use U of B may start as far as the other buffers
   /// holding bytes of its section go: none writes them or fills them, and
   /// none uses them at all if U writes.
